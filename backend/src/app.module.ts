@@ -1,0 +1,42 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
+import { ConfigModule } from './config/config.module';
+import { AppConfig, loadConfig } from './config/configuration';
+import { CreditsModule } from './credits/credits.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthController } from './health/health.controller';
+import { ImagesModule } from './images/images.module';
+import { MailModule } from './mail/mail.module';
+import { QueueModule } from './queue/queue.module';
+import { RealtimeModule } from './realtime/realtime.module';
+import { SizesModule } from './sizes/sizes.module';
+import { StorageModule } from './storage/storage.module';
+import { UsersModule } from './users/users.module';
+import { PrintsModule } from './prints/prints.module';
+import { SheetSettingsModule } from './sheet-settings/sheet-settings.module';
+
+/** One module graph for the API, the worker and the tests; only the entry points differ. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        StorageModule,
+        MailModule,
+        QueueModule,
+        CreditsModule,
+        RealtimeModule,
+        AuthModule,
+        UsersModule,
+        ImagesModule,
+        SizesModule,
+        SheetSettingsModule,
+        PrintsModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,138 @@
+import { BadRequestException, Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ThrottlerGuard } from '@nestjs/throttler';
+import { Request, Response } from 'express';
+import { CurrentUser, Public } from '../common/decorators';
+import { MessageResponse, toUserDto, UserResponse } from '../users/dto/user.dto';
+import { User } from '../users/entities/user.entity';
+import { AuthService } from './auth.service';
+import { CaptchaService } from './captcha.service';
+import {
+  AuthConfigResponse,
+  CaptchaResponse,
+  ForgotPasswordDto,
+  LoginDto,
+  RegisterDto,
+  ResetPasswordDto,
+  UpdateProfileDto,
+  VerifyCaptchaDto,
+} from './dto/auth.dto';
+
+@ApiTags('auth')
+@Controller()
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly captcha: CaptchaService,
+  ) {}
+
+  @Public()
+  @Get('auth/config')
+  @ApiOperation({ summary: 'What the sign-in pages need to know: the captcha provider and site key' })
+  @ApiOkResponse({ type: AuthConfigResponse })
+  config() {
+    return { data: { captcha: this.captcha.publicConfig() } };
+  }
+
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @Post('register')
+  @ApiOkResponse({ type: UserResponse })
+  async register(@Body() dto: RegisterDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.requireCaptcha(req, res, dto.captchaToken, 'Please verify captcha');
+    const user = await this.auth.register(dto);
+    return { data: toUserDto(user), message: 'User registered successfully' };
+  }
+
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @Get('verify')
+  @ApiOkResponse({ type: MessageResponse })
+  async verify(@Query('token') token: string) {
+    if (typeof token !== 'string' || !token) throw new BadRequestException('Email verification failed');
+    await this.auth.verifyEmail(token);
+    return { message: 'Email verified successfully' };
+  }
+
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @Post('login')
+  @HttpCode(200)
+  @ApiOkResponse({ type: UserResponse })
+  async login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.requireCaptcha(req, res, dto.captchaToken, 'Please verify the captcha');
+    const user = await this.auth.login(dto.email, dto.password);
+    await this.auth.issueSession(req, res, user);
+    return { data: toUserDto(user) };
+  }
+
+  @Public()
+  @Post('logout')
+  @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponse })
+  logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    this.auth.clearSession(req, res);
+    return { message: 'Logged out' };
+  }
+
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @Post('forgot-password')
+  @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponse })
+  async forgotPassword(@Body() dto: ForgotPasswordDto) {
+    await this.auth.forgotPassword(dto.email);
+    return { message: 'Password reset key sended to given email' };
+  }
+
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @Post('reset-password')
+  @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponse })
+  async resetPassword(@Body() dto: ResetPasswordDto) {
+    await this.auth.resetPassword(dto);
+    return { message: 'Password reset successfully' };
+  }
+
+  @Public()
+  @UseGuards(ThrottlerGuard)
+  @Post('verify-captcha')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Checks a captcha token with the provider; on success the next login or register may omit it' })
+  @ApiOkResponse({ type: CaptchaResponse })
+  async verifyCaptcha(@Body() dto: VerifyCaptchaDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const ok = await this.captcha.verify(dto.token, req.ip);
+    if (!ok) throw new BadRequestException({ message: 'Captcha verification failed. Please try again.', code: 'captcha_failed' });
+    if (this.captcha.enabled) await this.auth.issueCaptchaPass(req, res);
+    return { data: { success: true } };
+  }
+
+  @Get('profile')
+  @ApiCookieAuth()
+  @ApiOkResponse({ type: UserResponse })
+  profile(@CurrentUser() user: User) {
+    return { data: toUserDto(user) };
+  }
+
+  @Put('profile')
+  @ApiCookieAuth()
+  @ApiOkResponse({ type: UserResponse })
+  async updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto) {
+    const updated = await this.auth.updateProfile(user, dto);
+    return { data: toUserDto(updated), message: 'Profile Updated Successfully' };
+  }
+
+  private async requireCaptcha(req: Request, res: Response, token: string | undefined, missing: string) {
+    if (!this.captcha.enabled) return;
+    if (token) {
+      if (!(await this.captcha.verify(token, req.ip))) {
+        throw new BadRequestException({ message: 'Captcha verification failed. Please try again.', code: 'captcha_failed' });
+      }
+      return;
+    }
+    if (!(await this.auth.hasCaptchaPass(req))) throw new BadRequestException({ message: missing, code: 'captcha_required' });
+    // One pass, one attempt.
+    this.auth.clearCaptchaPass(req, res);
+  }
+}

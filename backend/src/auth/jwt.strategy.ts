@@ -1,0 +1,28 @@
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Request } from 'express';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { AuthService, SESSION_COOKIE, SessionPayload } from './auth.service';
+
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly auth: AuthService,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromExtractors([(req: Request) => req?.cookies?.[SESSION_COOKIE] ?? null]),
+      secretOrKey: config.auth.jwtSecret,
+      ignoreExpiration: false,
+    });
+  }
+
+  /** Runs on every request: an inactive user or an outdated session is logged out at once. */
+  async validate(payload: SessionPayload) {
+    const user = await this.auth.userForSession(payload);
+    if (!user) throw new UnauthorizedException('Your session has ended. Please log in again.');
+    return user;
+  }
+}

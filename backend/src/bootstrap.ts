@@ -1,0 +1,69 @@
+import { INestApplication } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import cookieParser from 'cookie-parser';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import helmet from 'helmet';
+import { HttpExceptionFilter } from './common/http-exception.filter';
+import { originCheck } from './common/origin.middleware';
+import { createValidationPipe } from './common/validation';
+import { APP_CONFIG } from './config/config.module';
+import { AppConfig } from './config/configuration';
+import { RedisIoAdapter } from './realtime/redis-io.adapter';
+
+/** Everything main.ts does to the app before listening; tests call the same function. */
+export function configureApp(app: NestExpressApplication): AppConfig {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  app.setGlobalPrefix('api');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", 'https://www.google.com', 'https://www.gstatic.com', 'https://challenges.cloudflare.com'],
+          frameSrc: ["'self'", 'https://www.google.com', 'https://challenges.cloudflare.com'],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          connectSrc: ["'self'", 'ws:', 'wss:'],
+          // Served over plain http on the embedded default; TLS is the proxy's job.
+          upgradeInsecureRequests: null,
+        },
+      },
+      strictTransportSecurity: false,
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(cookieParser());
+  app.use(originCheck(config.allowedOrigins));
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new HttpExceptionFilter());
+  app.enableCors({ origin: config.allowedOrigins, credentials: true });
+  if (config.redis.url) app.useWebSocketAdapter(new RedisIoAdapter(app, config.redis.url));
+  app.enableShutdownHooks();
+  serveFrontend(app, config);
+  return config;
+}
+
+/** The built React app at /, with every non-API path answered by index.html (client routing). */
+function serveFrontend(app: NestExpressApplication, config: AppConfig) {
+  const index = join(config.frontendDist, 'index.html');
+  if (!existsSync(index)) return;
+  app.useStaticAssets(config.frontendDist, { index: false, maxAge: '1h' });
+  const http = app.getHttpAdapter().getInstance();
+  http.get(/^(?!\/api(\/|$)|\/socket\.io(\/|$)).*/, (_req: any, res: any) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+}
+
+export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  const doc = new DocumentBuilder()
+    .setTitle('GangSheet Studio API')
+    .setDescription('Cookie-authenticated JSON API. Lists answer {data, pagination}; errors {statusCode, message, code?}.')
+    .setVersion('1.0')
+    .addCookieAuth('gs_session')
+    .build();
+  return SwaggerModule.createDocument(app, doc, { operationIdFactory: (_c, method) => method });
+}

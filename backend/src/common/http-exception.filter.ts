@@ -1,0 +1,41 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+
+/** Every error leaves the API as `{ statusCode, message, code? }` with a message the UI can toast. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return;
+    let statusCode: number = HttpStatus.INTERNAL_SERVER_ERROR;
+    let message = 'An error occurred';
+    let code: string | undefined;
+
+    if (exception instanceof HttpException) {
+      statusCode = exception.getStatus();
+      const body = exception.getResponse();
+      if (typeof body === 'string') message = body;
+      else if (body && typeof body === 'object') {
+        const b = body as { message?: string | string[]; code?: string; error?: string };
+        message = Array.isArray(b.message) ? b.message.join('. ') : (b.message ?? b.error ?? message);
+        code = b.code;
+      }
+    } else if (exception instanceof QueryFailedError && (exception as any).code === '22P02') {
+      // An id that is not a uuid is simply not found.
+      statusCode = HttpStatus.NOT_FOUND;
+      message = 'Not found';
+    } else if ((exception as any)?.type === 'entity.parse.failed') {
+      statusCode = HttpStatus.BAD_REQUEST;
+      message = 'The request body is not valid JSON';
+    } else if ((exception as any)?.type === 'entity.too.large') {
+      statusCode = HttpStatus.PAYLOAD_TOO_LARGE;
+      message = 'The request body is too large';
+    } else {
+      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    }
+    res.status(statusCode).json(code ? { statusCode, message, code } : { statusCode, message });
+  }
+}

@@ -1,0 +1,56 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export class ListQueryDto {
+  @ApiPropertyOptional({ default: 1, minimum: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'page must be a whole number' })
+  @Min(1, { message: 'page must be at least 1' })
+  page?: number;
+
+  @ApiPropertyOptional({ default: 10, minimum: 1, maximum: 999 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1, { message: 'limit must be at least 1' })
+  @Max(999, { message: 'limit must be at most 999' })
+  limit?: number;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'] })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @IsIn(['asc', 'desc'], { message: 'sort must be asc or desc' })
+  sort?: 'asc' | 'desc';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  sortBy?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}
+
+export class PaginationDto {
+  totalDocuments: number;
+  totalPages: number;
+}
+
+export interface Paginated<T> {
+  data: T[];
+  pagination: PaginationDto;
+}
+
+export function paginate<T>(data: T[], totalDocuments: number, limit: number): Paginated<T> {
+  return { data, pagination: { totalDocuments, totalPages: Math.ceil(totalDocuments / limit) } };
+}
+
+/** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './configuration';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'gs-cfg-'));
+
+describe('loadConfig', () => {
+  it('runs on the embedded default with no environment', () => {
+    const c = loadConfig({ DATA_DIR: dir() });
+    expect(c.port).toBe(3000);
+    expect(c.database.url).toBeUndefined();
+    expect(c.redis.url).toBeUndefined();
+    expect(c.mail.smtpUrl).toBeUndefined();
+    expect(c.captcha.provider).toBe('none');
+    expect(c.filesDir).toBe(join(c.dataDir, 'files'));
+    expect(c.outboxDir).toBe(join(c.dataDir, 'outbox'));
+    expect(c.database.pgliteDir).toBe(join(c.dataDir, 'db'));
+  });
+
+  it('keeps the generated JWT secret across restarts', () => {
+    const d = dir();
+    expect(loadConfig({ DATA_DIR: d }).auth.jwtSecret).toBe(loadConfig({ DATA_DIR: d }).auth.jwtSecret);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL: must start with postgres/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ SMTP_URL: 'nope' }, /SMTP_URL/],
+    [{ CAPTCHA_PROVIDER: 'hcaptcha' }, /CAPTCHA_PROVIDER/],
+    [{ CAPTCHA_PROVIDER: 'recaptcha' }, /CAPTCHA_SITE_KEY, CAPTCHA_SECRET: required/],
+    [{ JWT_SECRET: 'short' }, /JWT_SECRET: must be at least 32/],
+    [{ NODE_ENV: 'production' }, /JWT_SECRET: required when NODE_ENV=production/],
+    [{ ADMIN_EMAIL: 'a@b.co' }, /set both or neither/],
+    [{ COOKIE_SECURE: 'maybe' }, /COOKIE_SECURE/],
+  ])('%j fails fast naming the variable', (env, message) => {
+    expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+
+  it('treats empty values as unset and adds ALLOWED_ORIGINS to the app origin', () => {
+    const c = loadConfig({ DATA_DIR: dir(), DATABASE_URL: '', APP_URL: 'https://app.example.com/', ALLOWED_ORIGINS: 'https://admin.example.com' });
+    expect(c.database.url).toBeUndefined();
+    expect(c.appUrl).toBe('https://app.example.com');
+    expect(c.allowedOrigins).toEqual(['https://app.example.com', 'https://admin.example.com']);
+  });
+});

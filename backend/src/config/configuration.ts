@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads process.env. Every variable is listed in .env.example.
+ * A bad value stops the process at start with a message naming the variable.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine((v) => protocols.some((p) => v.startsWith(p + ':')), {
+      message: `must start with ${protocols.map((p) => p + '://').join(' or ')}`,
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  APP_URL: url(['http', 'https']).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  DATABASE_LOGGING: bool.default(false),
+  REDIS_URL: url(['redis', 'rediss']).optional(),
+  QUEUE_PREFIX: z.string().min(1).default('gangsheet'),
+  PROCESS_JOBS: bool.default(true),
+  SMTP_URL: url(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().min(3).default('GangSheet Studio <no-reply@gangsheet.studio>'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]$/, 'must look like 7d, 12h or 3600s').default('7d'),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  ALLOWED_ORIGINS: z.string().optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(6).optional(),
+  CAPTCHA_PROVIDER: z.enum(['none', 'recaptcha', 'turnstile']).default('none'),
+  CAPTCHA_SITE_KEY: z.string().optional(),
+  CAPTCHA_SECRET: z.string().optional(),
+  CAPTCHA_VERIFY_URL: url(['http', 'https']).optional(),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(50),
+  RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  VERIFY_TOKEN_TTL_HOURS: z.coerce.number().positive().default(48),
+  RESET_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(30),
+  UPLOAD_MAX_FILE_MB: z.coerce.number().positive().default(50),
+  UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(50),
+  IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(400_000_000),
+  FRONTEND_DIST: z.string().optional(),
+  QUEUE_LOCK_DURATION_MS: z.coerce.number().int().min(500).optional(),
+  QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).optional(),
+  PRINT_RETENTION_DAYS: z.coerce.number().positive().default(7),
+  PRINT_RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
+  PRINT_JOB_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  PRINT_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  PRINT_PREVIEW_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(300),
+  PRINT_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(2000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  port: number;
+  appUrl: string;
+  allowedOrigins: string[];
+  dataDir: string;
+  filesDir: string;
+  outboxDir: string;
+  frontendDist: string;
+  database: { url?: string; pgliteDir: string; logging: boolean };
+  /** lockDurationMs / stalledIntervalMs: Bull's stalled-job timing (Bull defaults when unset). */
+  redis: { url?: string; prefix: string; lockDurationMs?: number; stalledIntervalMs?: number };
+  /** false in the API when dedicated workers do the jobs (scale-out). */
+  processJobs: boolean;
+  mail: { smtpUrl?: string; from: string };
+  auth: {
+    jwtSecret: string;
+    jwtExpiresIn: string;
+    cookieSecure: 'auto' | boolean;
+    verifyTokenTtlMs: number;
+    resetTokenTtlMs: number;
+    rateLimit: { windowMs: number; perIp: number; perAccount: number };
+  };
+  admin: { email?: string; password?: string };
+  captcha: { provider: 'none' | 'recaptcha' | 'turnstile'; siteKey?: string; secret?: string; verifyUrl: string };
+  uploads: { maxFileBytes: number; maxFiles: number; maxPixels: number };
+  prints: {
+    /** Sheet files of Completed prints are deleted this long after printedAt. */
+    retentionDays: number;
+    retentionIntervalMs: number;
+    jobAttempts: number;
+    jobConcurrency: number;
+    /** Layout search budget of the live preview and of the processing job. */
+    previewTimeLimitMs: number;
+    layoutTimeLimitMs: number;
+  };
+}
+
+export class ConfigError extends Error {}
+
+const CAPTCHA_VERIFY_URLS = {
+  none: '',
+  recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
+  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+};
+
+/** A JWT secret that survives restarts on the embedded default without any set-up. */
+function persistedSecret(dataDir: string): string {
+  const file = join(dataDir, '.jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  // Empty strings in .env files mean "not set".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
+  }
+  if (e.CAPTCHA_PROVIDER !== 'none' && (!e.CAPTCHA_SITE_KEY || !e.CAPTCHA_SECRET)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  CAPTCHA_SITE_KEY, CAPTCHA_SECRET: required when CAPTCHA_PROVIDER=${e.CAPTCHA_PROVIDER}`,
+    );
+  }
+  if ((e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) || (!e.ADMIN_EMAIL && e.ADMIN_PASSWORD)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL, ADMIN_PASSWORD: set both or neither');
+  }
+  const dataDir = resolve(e.DATA_DIR);
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const origins = new Set([new URL(appUrl).origin]);
+  for (const o of (e.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    origins.add(new URL(o).origin);
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    appUrl,
+    allowedOrigins: [...origins],
+    dataDir,
+    filesDir: join(dataDir, 'files'),
+    outboxDir: join(dataDir, 'outbox'),
+    frontendDist: resolve(e.FRONTEND_DIST ?? join(__dirname, '..', '..', '..', 'frontend', 'dist')),
+    database: { url: e.DATABASE_URL, pgliteDir: join(dataDir, 'db'), logging: e.DATABASE_LOGGING },
+    redis: {
+      url: e.REDIS_URL,
+      prefix: e.QUEUE_PREFIX,
+      lockDurationMs: e.QUEUE_LOCK_DURATION_MS,
+      stalledIntervalMs: e.QUEUE_STALLED_INTERVAL_MS,
+    },
+    processJobs: e.PROCESS_JOBS,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    auth: {
+      jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
+      jwtExpiresIn: e.JWT_EXPIRES_IN,
+      cookieSecure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true',
+      verifyTokenTtlMs: e.VERIFY_TOKEN_TTL_HOURS * 3600_000,
+      resetTokenTtlMs: e.RESET_TOKEN_TTL_MINUTES * 60_000,
+      rateLimit: {
+        windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1000,
+        perIp: e.RATE_LIMIT_PER_IP,
+        perAccount: e.RATE_LIMIT_PER_ACCOUNT,
+      },
+    },
+    admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    captcha: {
+      provider: e.CAPTCHA_PROVIDER,
+      siteKey: e.CAPTCHA_SITE_KEY,
+      secret: e.CAPTCHA_SECRET,
+      verifyUrl: e.CAPTCHA_VERIFY_URL ?? CAPTCHA_VERIFY_URLS[e.CAPTCHA_PROVIDER],
+    },
+    uploads: {
+      maxFileBytes: Math.round(e.UPLOAD_MAX_FILE_MB * 1024 * 1024),
+      maxFiles: e.UPLOAD_MAX_FILES,
+      maxPixels: e.IMAGE_MAX_PIXELS,
+    },
+    prints: {
+      retentionDays: e.PRINT_RETENTION_DAYS,
+      retentionIntervalMs: e.PRINT_RETENTION_INTERVAL_SECONDS * 1000,
+      jobAttempts: e.PRINT_JOB_ATTEMPTS,
+      jobConcurrency: e.PRINT_JOB_CONCURRENCY,
+      previewTimeLimitMs: e.PRINT_PREVIEW_TIME_LIMIT_MS,
+      layoutTimeLimitMs: e.PRINT_LAYOUT_TIME_LIMIT_MS,
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * `gangsheet build`: JOB.json -> sheet PNGs, previews, layout.json, report.json.
+ * The job's design paths are relative to the JSON file, whose folder is the storage root.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { layoutSheets, SheetSettings } from './pack/layout';
+import { renderSheets, RenderProgress } from './render/render-sheet';
+import { designReport, DesignReportEntry, layoutSummary, LayoutSummary } from './report';
+import { DesignInfo, inspectDesign } from './trim';
+
+export interface BuildJob {
+  sheet?: SheetSettings;
+  designs: { file: string; width: number; quantity: number; id?: string }[];
+}
+
+export interface BuildReport extends LayoutSummary {
+  files: { sheet: string; preview: string; bytes: number }[];
+  designs: DesignReportEntry[];
+}
+
+export async function buildJob(
+  jobPath: string,
+  outDir: string,
+  opts: { timeLimitMs?: number; onProgress?: (p: RenderProgress & { stage: string }) => void } = {},
+): Promise<BuildReport> {
+  const job = JSON.parse(fs.readFileSync(jobPath, 'utf8')) as BuildJob;
+  if (!job || !Array.isArray(job.designs) || job.designs.length === 0) throw new Error('job needs a non-empty "designs" array');
+  const root = path.dirname(jobPath);
+  const ids = job.designs.map((d, i) => d.id ?? `${i + 1}:${d.file}`);
+  const infos: DesignInfo[] = [];
+  for (const d of job.designs) {
+    if (typeof d.file !== 'string') throw new Error('every design needs a "file"');
+    infos.push(await inspectDesign(d.file, { root }));
+  }
+  const layout = layoutSheets(
+    job.designs.map((d, i) => ({ id: ids[i], widthPx: infos[i].trim.width, heightPx: infos[i].trim.height, width: d.width, quantity: d.quantity })),
+    job.sheet ?? {},
+    { timeLimitMs: opts.timeLimitMs },
+  );
+  fs.mkdirSync(outDir, { recursive: true });
+  const rendered = await renderSheets({
+    sheets: layout.sheets,
+    designs: job.designs.map((d, i) => ({ id: ids[i], path: d.file, ...infos[i] })),
+    dpi: layout.settings.dpi,
+    root,
+    output: (i) => ({ png: path.join(outDir, `sheet-${i + 1}.png`), preview: path.join(outDir, `sheet-${i + 1}.preview.webp`) }),
+    onProgress: opts.onProgress,
+  });
+  const report: BuildReport = {
+    ...layoutSummary(layout),
+    files: rendered.map((r) => ({ sheet: path.basename(r.path), preview: path.basename(r.previewPath!), bytes: r.bytes })),
+    designs: designReport(job.designs.map((d, i) => ({ id: ids[i], trim: infos[i].trim, width: d.width, quantity: d.quantity, vector: infos[i].vector }))),
+  };
+  const settings = { ...layout.settings, maxLength: Number.isFinite(layout.settings.maxLength) ? layout.settings.maxLength : null };
+  fs.writeFileSync(path.join(outDir, 'layout.json'), JSON.stringify({ ...layout, settings }, null, 2));
+  fs.writeFileSync(path.join(outDir, 'report.json'), JSON.stringify(report, null, 2));
+  return report;
+}

@@ -1,0 +1,62 @@
+/**
+ * GangSheet engine: public API. Pure TypeScript, no Nest: plain data in, plain data or
+ * files out. The Prints feature calls it from a queue job:
+ *
+ * 1. `inspectDesign(path, { root, limits })` for every uploaded design (once, at upload):
+ *    decodes with pixel limits, rejects corrupt files and paths outside `root`, and
+ *    measures the trim box of the visible art.
+ * 2. `layoutSheets(designs, settings, { timeLimitMs })` with each design's trimmed pixel
+ *    size, printed width (inches) and quantity: returns sheets with every copy's placement
+ *    in inches and whole pixels. Deterministic for the same input and effort.
+ * 3. `designReport(...)` for effective DPI per design (flag < 150) before the user pays.
+ * 4. `renderSheets({ sheets, designs, dpi, root, output, onProgress })` (or `renderSheet`
+ *    for one sheet): writes each sheet as a 300 DPI RGBA sRGB PNG plus a WebP preview,
+ *    in bounded memory, reporting progress in percent.
+ *
+ * Errors a caller should show to the seller: `DesignTooLargeError` (names the design),
+ * `DesignDecodeError` (corrupt or oversized file), `UnsafePathError`.
+ *
+ * @example
+ * const info = await inspectDesign('u1/art.png', { root: storageRoot });
+ * const layout = layoutSheets(
+ *   [{ id: 'art', widthPx: info.trim.width, heightPx: info.trim.height, width: 3.5, quantity: 10 }],
+ *   { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true },
+ * );
+ * await renderSheets({
+ *   sheets: layout.sheets, dpi: 300, root: storageRoot,
+ *   designs: [{ id: 'art', path: 'u1/art.png', ...info }],
+ *   output: (i) => ({ png: `out/sheet-${i + 1}.png`, preview: `out/sheet-${i + 1}.webp` }),
+ *   onProgress: ({ percent }) => job.progress(percent),
+ * });
+ */
+export {
+  layoutSheets,
+  resolveSettings,
+  designPixelSize,
+  DesignTooLargeError,
+  DEFAULT_SETTINGS,
+  DEFAULT_TIME_LIMIT_MS,
+} from './pack/layout';
+export type {
+  LayoutDesign,
+  SheetSettings,
+  ResolvedSheetSettings,
+  LayoutOptions,
+  LayoutResult,
+  SheetLayout,
+  Placement,
+  PixelRect,
+} from './pack/layout';
+export { packSheets, PieceTooLargeError } from './pack/sheets';
+export type { UnitSheet, UnitPlacement, UnitSheetConfig } from './pack/sheets';
+export { inspectDesign, alphaBoundingBox } from './trim';
+export type { DesignInfo, TrimBox, InspectOptions } from './trim';
+export { renderSheets, renderSheet } from './render/render-sheet';
+export type { RenderDesign, RenderProgress, RenderSheetsOptions, RenderedSheet } from './render/render-sheet';
+export { DesignDecodeError, DEFAULT_MAX_PIXELS } from './render/sharp-io';
+export type { DecodeLimits } from './render/sharp-io';
+export { UnsafePathError } from './render/safe-path';
+export { designReport, layoutSummary, LOW_DPI_THRESHOLD } from './report';
+export type { DesignReportEntry, ReportDesign, LayoutSummary } from './report';
+export { buildJob } from './build';
+export type { BuildJob, BuildReport } from './build';

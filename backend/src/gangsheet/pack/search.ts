@@ -1,0 +1,263 @@
+/**
+ * Search over piece sequences for the skyline heuristic.
+ *
+ * Strip packing (minimise height) is solved as a series of fixed-height problems, in the
+ * spirit of the iterative-doubling binary search (IDBS) of Wei et al.: for a target height
+ * H, a local search swaps pieces in the sequence to maximise the area the skyline heuristic
+ * gets into width x H; if everything fits, H is feasible. Targets are chosen by binary search
+ * between the area lower bound and the best height found, and the per-target effort doubles
+ * after each full pass, so easy targets are settled quickly and hard ones get more time.
+ */
+import { Rng } from './rng';
+import { PieceSize, SkylineEvaluator } from './skyline';
+
+export interface SearchOptions {
+  /** Wall-clock budget. The only non-deterministic input: it decides when to stop. */
+  timeLimitMs: number;
+  /** Deterministic budget (number of heuristic evaluations); whichever ends first wins. */
+  maxEvaluations?: number;
+  seed?: number;
+}
+
+export interface PackedLayout {
+  /** Used height (max top edge). */
+  height: number;
+  x: Int32Array;
+  y: Int32Array;
+  rotated: Uint8Array;
+  placed: Uint8Array;
+  evaluations: number;
+}
+
+const INF = 0x3fffffff;
+const FEW_SIZES = 16;
+
+/**
+ * Widest-first only pays off for real orders: few distinct sizes, many copies each. With
+ * mostly unique pieces (the benchmark sets) the sequence search does better in pure
+ * sequence mode, and letting the first evaluations pick widest-first cost ~0.5 % there.
+ */
+function tieBreakModes(ev: SkylineEvaluator): (0 | 1)[] {
+  const types = ev.typeW.length;
+  return types <= FEW_SIZES && ev.n >= 4 * types ? [0, 1] : [0];
+}
+
+class Budget {
+  evaluations = 0;
+  private readonly deadline: number;
+  constructor(private readonly opts: SearchOptions) {
+    this.deadline = performance.now() + opts.timeLimitMs;
+  }
+  spent(): boolean {
+    if (this.opts.maxEvaluations !== undefined && this.evaluations >= this.opts.maxEvaluations) return true;
+    return performance.now() >= this.deadline;
+  }
+}
+
+/** Initial sequences: the classic decreasing orders, each a decent start on some data. */
+function initialOrders(pieces: readonly PieceSize[]): Int32Array[] {
+  const idx = [...pieces.keys()];
+  const keys: ((p: PieceSize) => number)[] = [
+    (p) => p.w * p.h,
+    (p) => Math.max(p.w, p.h),
+    (p) => p.h,
+    (p) => p.w,
+    (p) => p.w + p.h,
+  ];
+  return keys.map((k) => Int32Array.from([...idx].sort((a, b) => k(pieces[b]) - k(pieces[a]) || a - b)));
+}
+
+function snapshot(ev: SkylineEvaluator, height: number, evaluations: number): PackedLayout {
+  return {
+    height,
+    x: ev.px.slice(),
+    y: ev.py.slice(),
+    rotated: ev.prot.slice(),
+    placed: ev.placed.slice(),
+    evaluations,
+  };
+}
+
+/**
+ * Local search at a fixed height: random swaps of two pieces of different sizes, keeping
+ * the swap when the packed area does not decrease (sideways moves let it cross plateaus).
+ * Returns the best sequence and its packed area; `seq` is modified in place.
+ */
+function improveAtHeight(
+  ev: SkylineEvaluator,
+  seq: Int32Array,
+  H: number,
+  iterations: number,
+  rng: Rng,
+  budget: Budget,
+  target: number,
+): number {
+  const n = seq.length;
+  let cur = ev.evaluate(seq, H, false, true).packedArea;
+  budget.evaluations++;
+  if (cur >= target || n < 2) return cur;
+  const typeOf = ev.typeOf;
+  for (let it = 0; it < iterations && !budget.spent(); it++) {
+    let i = rng.int(n);
+    let j = rng.int(n);
+    let tries = 0;
+    while (typeOf[seq[i]] === typeOf[seq[j]] && tries++ < 8) j = rng.int(n);
+    if (typeOf[seq[i]] === typeOf[seq[j]]) {
+      budget.evaluations++; // no-op draws still cost budget, so a deterministic cap always ends the search
+      continue;
+    }
+    if (i > j) [i, j] = [j, i];
+    let t = seq[i];
+    seq[i] = seq[j];
+    seq[j] = t;
+    const s = ev.evaluate(seq, H, false, true).packedArea;
+    budget.evaluations++;
+    if (s >= cur) {
+      cur = s;
+      if (cur >= target) return cur;
+    } else {
+      t = seq[i];
+      seq[i] = seq[j];
+      seq[j] = t;
+    }
+  }
+  return cur;
+}
+
+/** Smallest possible height of each piece given the strip width (rotation considered). */
+function pieceMinHeight(p: PieceSize, width: number, rotate: boolean): number {
+  let best = INF;
+  if (p.w <= width) best = p.h;
+  if (rotate && p.h <= width && p.w < best) best = p.w;
+  return best;
+}
+
+export function heightLowerBound(pieces: readonly PieceSize[], width: number, rotate: boolean): number {
+  let area = 0;
+  let tall = 0;
+  for (const p of pieces) {
+    area += p.w * p.h;
+    tall = Math.max(tall, pieceMinHeight(p, width, rotate));
+  }
+  return Math.max(Math.ceil(area / width), tall);
+}
+
+/** Minimise the strip height for all pieces in a strip of `width`. Every piece must fit the width. */
+export function packStrip(pieces: readonly PieceSize[], width: number, rotate: boolean, opts: SearchOptions): PackedLayout {
+  if (pieces.length === 0)
+    return { height: 0, x: new Int32Array(0), y: new Int32Array(0), rotated: new Uint8Array(0), placed: new Uint8Array(0), evaluations: 0 };
+  for (const p of pieces) if (pieceMinHeight(p, width, rotate) >= INF) throw new Error('piece wider than the strip');
+  const ev = new SkylineEvaluator(pieces, width, rotate);
+  const budget = new Budget(opts);
+  const rng = new Rng(opts.seed ?? 1);
+  const lb = heightLowerBound(pieces, width, rotate);
+
+  let bestSeq: Int32Array | null = null;
+  let best: PackedLayout | null = null;
+  let bestMode: 0 | 1 = 0;
+  const modes = tieBreakModes(ev);
+  for (const mode of modes) {
+    ev.tieBreak = mode;
+    for (const seq of initialOrders(pieces)) {
+      const r = ev.evaluate(seq, INF, true);
+      budget.evaluations++;
+      if (!best || r.height < best.height) {
+        best = snapshot(ev, r.height, 0);
+        bestSeq = seq;
+        bestMode = mode;
+      }
+    }
+  }
+  // the search continues with the tie-break rule that gave the best start
+  ev.tieBreak = bestMode;
+  let bestLayout = best!;
+  let seqBest = bestSeq!;
+  const n = pieces.length;
+  let iterations = Math.max(16, Math.min(200, n));
+  // with a single piece size every sequence is the same: nothing to search
+  while (bestLayout.height > lb && ev.typeW.length > 1 && !budget.spent()) {
+    let lo = lb;
+    let hi = bestLayout.height - 1;
+    while (lo <= hi && !budget.spent()) {
+      const mid = (lo + hi) >> 1;
+      const seq = seqBest.slice();
+      const got = improveAtHeight(ev, seq, mid, iterations, rng, budget, ev.totalArea);
+      if (got >= ev.totalArea) {
+        const r = ev.evaluate(seq, mid, true);
+        budget.evaluations++;
+        bestLayout = snapshot(ev, r.height, 0);
+        seqBest = seq;
+        hi = r.height - 1;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    iterations *= 2;
+  }
+  bestLayout.evaluations = budget.evaluations;
+  return bestLayout;
+}
+
+/**
+ * Fill one container of width x height with as much area as possible (used for all but the
+ * last sheet when an order needs several sheets). Pieces left out have placed[i] = 0.
+ */
+export function fillContainer(
+  pieces: readonly PieceSize[],
+  width: number,
+  height: number,
+  rotate: boolean,
+  opts: SearchOptions,
+): PackedLayout {
+  const ev = new SkylineEvaluator(pieces, width, rotate);
+  const budget = new Budget(opts);
+  const rng = new Rng(opts.seed ?? 1);
+  let bestSeq = initialOrders(pieces)[0];
+  let bestArea = -1;
+  let bestMode: 0 | 1 = 0;
+  const modes = tieBreakModes(ev);
+  for (const mode of modes) {
+    ev.tieBreak = mode;
+    for (const seq of initialOrders(pieces)) {
+      const r = ev.evaluate(seq, height, false);
+      budget.evaluations++;
+      if (r.packedArea > bestArea) {
+        bestArea = r.packedArea;
+        bestSeq = seq;
+        bestMode = mode;
+      }
+    }
+  }
+  ev.tieBreak = bestMode;
+  const seq = bestSeq.slice();
+  if (bestArea < ev.totalArea) improveFill(ev, seq, height, rng, budget);
+  const r = ev.evaluate(seq, height, true);
+  return snapshot(ev, r.height, budget.evaluations + 1);
+}
+
+/** Like improveAtHeight but without the early abort: here the packed area itself is the goal. */
+function improveFill(ev: SkylineEvaluator, seq: Int32Array, H: number, rng: Rng, budget: Budget): void {
+  const n = seq.length;
+  let cur = ev.evaluate(seq, H, false).packedArea;
+  budget.evaluations++;
+  const typeOf = ev.typeOf;
+  while (!budget.spent() && cur < ev.totalArea && ev.typeW.length > 1) {
+    const i = rng.int(n);
+    const j = rng.int(n);
+    if (typeOf[seq[i]] === typeOf[seq[j]]) {
+      budget.evaluations++; // count no-op draws so an all-identical order still terminates
+      continue;
+    }
+    let t = seq[i];
+    seq[i] = seq[j];
+    seq[j] = t;
+    const s = ev.evaluate(seq, H, false).packedArea;
+    budget.evaluations++;
+    if (s >= cur) cur = s;
+    else {
+      t = seq[i];
+      seq[i] = seq[j];
+      seq[j] = t;
+    }
+  }
+}

@@ -1,0 +1,306 @@
+/**
+ * Sheet rendering in horizontal bands.
+ *
+ * Copies never overlap (the layout guarantees it on whole pixels), so a band is built by
+ * copying raster rows into a transparent buffer; the libvips "over" rounding is applied
+ * once per raster (see compositeOverTransparentLut), so the result equals a sharp
+ * composite of the same copies byte for byte. Bands go straight into the streaming PNG
+ * writer, which deflates them on the thread pool; memory is a few bands plus I/O buffers,
+ * whatever the sheet length.
+ */
+import * as fs from 'fs';
+import { SheetLayout } from '../pack/layout';
+import { TrimBox } from '../trim';
+import { adler32Combine, adler32Zeros, StreamingPngWriter } from './png-writer';
+import { Raster, RasterCache, RasterSource } from './raster-cache';
+import { resolveInsideRoot } from './safe-path';
+import { DecodeLimits, writePreview } from './sharp-io';
+
+export interface RenderDesign {
+  id: string;
+  /** Path of the uploaded file, relative to `root` (or absolute inside it). */
+  path: string;
+  /** From inspectDesign. */
+  trim: TrimBox;
+  widthPx: number;
+  heightPx: number;
+  density?: number;
+}
+
+export interface RenderProgress {
+  stage: 'prepare' | 'render' | 'done';
+  /** 0..100 over the whole call. */
+  percent: number;
+  sheet?: number;
+}
+
+export interface RenderSheetsOptions {
+  sheets: readonly SheetLayout[];
+  designs: readonly RenderDesign[];
+  dpi: number;
+  /** Storage root every design path must resolve into. */
+  root: string;
+  /** Output file paths for sheet `index` (preview optional). */
+  output: (index: number) => { png: string; preview?: string };
+  limits?: DecodeLimits;
+  onProgress?: (p: RenderProgress) => void;
+  /** Folder for temporary rasters (default: the OS temp dir). */
+  tmpDir?: string;
+  /** zlib level of the PNG (default 6). */
+  compressionLevel?: number;
+  /** Longest side of the preview, default 1000 px. */
+  previewMaxSide?: number;
+}
+
+export interface RenderedSheet {
+  index: number;
+  path: string;
+  previewPath?: string;
+  widthPx: number;
+  heightPx: number;
+  bytes: number;
+}
+
+const BAND_BYTES = 4 << 20;
+const PREVIEW_SAMPLES = 3; // per axis, per preview pixel
+
+interface Job {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  raster: Raster;
+}
+
+/** Renders several sheets sharing one raster cache (each design size resampled once for all). */
+export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedSheet[]> {
+  const cache = new RasterCache(opts.limits ?? {}, opts.tmpDir);
+  try {
+    const report = opts.onProgress ?? (() => undefined);
+    const byId = new Map(opts.designs.map((d) => [d.id, d]));
+    const sources = new Map<string, RasterSource>();
+    for (const d of opts.designs) {
+      sources.set(d.id, {
+        id: d.id,
+        file: await resolveInsideRoot(opts.root, d.path),
+        trim: d.trim,
+        sourceWidth: d.widthPx,
+        sourceHeight: d.heightPx,
+        density: d.density,
+      });
+    }
+    // prepare every raster first: resampling is the part that can fail on a bad file,
+    // and failing before any output is written leaves no half-written sheets behind
+    const jobsPerSheet: Job[][] = [];
+    const seen = new Set<string>();
+    for (const sheet of opts.sheets) {
+      for (const p of sheet.placements) {
+        const src = sources.get(p.designId);
+        if (!src || !byId.has(p.designId)) throw new Error(`placement refers to unknown design "${p.designId}"`);
+        const { x, y, width, height } = p.px;
+        if (x < 0 || y < 0 || x + width > sheet.widthPx || y + height > sheet.lengthPx)
+          throw new Error(`copy ${p.copy} of "${p.designId}" lies outside sheet ${sheet.index}`);
+      }
+    }
+    // resample the distinct (design, size, rotation) rasters two at a time (two cores)
+    const work: { src: RasterSource; w: number; h: number; rotated: boolean }[] = [];
+    for (const sheet of opts.sheets)
+      for (const p of sheet.placements) {
+        const src = sources.get(p.designId)!;
+        const [w, h] = p.rotated ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
+        const key = `${src.id}|${w}x${h}|${p.rotated}`;
+        if (!seen.has(key)) {
+          seen.add(key);
+          work.push({ src, w, h, rotated: p.rotated });
+        }
+      }
+    let done = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < work.length) {
+        const it = work[next++];
+        await (it.rotated ? cache.rotated(it.src, it.w, it.h) : cache.upright(it.src, it.w, it.h));
+        report({ stage: 'prepare', percent: (30 * ++done) / Math.max(1, work.length) });
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    for (const sheet of opts.sheets) {
+      const jobs: Job[] = [];
+      for (const p of sheet.placements) {
+        const src = sources.get(p.designId)!;
+        const { x, y, width, height } = p.px;
+        const raster = p.rotated ? await cache.rotated(src, height, width) : await cache.upright(src, width, height);
+        jobs.push({ x, y, w: width, h: height, raster });
+      }
+      jobsPerSheet.push(jobs);
+    }
+    const results: RenderedSheet[] = [];
+    for (let i = 0; i < opts.sheets.length; i++) {
+      const sheet = opts.sheets[i];
+      const out = opts.output(sheet.index);
+      const bytes = await composeSheet(sheet, jobsPerSheet[i], out.png, out.preview, opts, (f) =>
+        report({ stage: 'render', percent: 30 + (70 * (i + f)) / opts.sheets.length, sheet: sheet.index }),
+      );
+      results.push({ index: sheet.index, path: out.png, previewPath: out.preview, widthPx: sheet.widthPx, heightPx: sheet.lengthPx, bytes });
+    }
+    report({ stage: 'done', percent: 100 });
+    return results;
+  } finally {
+    cache.dispose();
+  }
+}
+
+/** Point-sampled, premultiplied box preview accumulated band by band. */
+class PreviewSampler {
+  readonly pw: number;
+  readonly ph: number;
+  private readonly acc: Float64Array;
+  /** Sheet rows that are sampled, ascending, with the preview row each feeds. */
+  private readonly rows: { y: number; py: number }[] = [];
+  private readonly cols: number[] = [];
+  private next = 0;
+
+  constructor(
+    private readonly W: number,
+    H: number,
+    maxSide: number,
+  ) {
+    const s = Math.min(1, maxSide / Math.max(W, H));
+    this.pw = Math.max(1, Math.round(W * s));
+    this.ph = Math.max(1, Math.round(H * s));
+    this.acc = new Float64Array(this.pw * this.ph * 4);
+    const k = PREVIEW_SAMPLES;
+    for (let py = 0; py < this.ph; py++)
+      for (let b = 0; b < k; b++) this.rows.push({ y: Math.min(H - 1, Math.floor(((py + (b + 0.5) / k) * H) / this.ph)), py });
+    for (let px = 0; px < this.pw; px++)
+      for (let a = 0; a < k; a++) this.cols.push(Math.min(W - 1, Math.floor(((px + (a + 0.5) / k) * W) / this.pw)));
+  }
+
+  /** Samples the rows of band [y0, y1) held in `band` (rows with a leading filter byte). */
+  sampleBand(band: Buffer, y0: number, y1: number): void {
+    const stride = 1 + this.W * 4;
+    const k = PREVIEW_SAMPLES;
+    while (this.next < this.rows.length && this.rows[this.next].y < y1) {
+      const { y, py } = this.rows[this.next++];
+      if (y < y0) continue;
+      const rowOff = (y - y0) * stride + 1;
+      for (let c = 0; c < this.cols.length; c++) {
+        const o = rowOff + this.cols[c] * 4;
+        const a = band[o + 3];
+        if (a === 0) continue;
+        const t = (py * this.pw + Math.floor(c / k)) * 4;
+        this.acc[t] += band[o] * a;
+        this.acc[t + 1] += band[o + 1] * a;
+        this.acc[t + 2] += band[o + 2] * a;
+        this.acc[t + 3] += a;
+      }
+    }
+  }
+
+  rgba(): Buffer {
+    const out = Buffer.alloc(this.pw * this.ph * 4);
+    const n = PREVIEW_SAMPLES * PREVIEW_SAMPLES;
+    for (let i = 0; i < this.pw * this.ph; i++) {
+      const a = this.acc[i * 4 + 3];
+      if (a === 0) continue;
+      out[i * 4] = Math.round(this.acc[i * 4] / a);
+      out[i * 4 + 1] = Math.round(this.acc[i * 4 + 1] / a);
+      out[i * 4 + 2] = Math.round(this.acc[i * 4 + 2] / a);
+      out[i * 4 + 3] = Math.round(a / n);
+    }
+    return out;
+  }
+}
+
+async function composeSheet(
+  sheet: SheetLayout,
+  jobs: Job[],
+  pngPath: string,
+  previewPath: string | undefined,
+  opts: RenderSheetsOptions,
+  progress: (fraction: number) => void,
+): Promise<number> {
+  const W = sheet.widthPx;
+  const H = sheet.lengthPx;
+  if (H <= 0) throw new Error(`sheet ${sheet.index} is empty`);
+  const stride = 1 + W * 4;
+  const bandRows = Math.max(1, Math.floor(BAND_BYTES / stride));
+  const maxInFlight = 4;
+  const writer = await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, maxInFlight });
+  const preview = previewPath ? new PreviewSampler(W, H, opts.previewMaxSide ?? 1000) : null;
+  try {
+    const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
+    const pool = Array.from({ length: maxInFlight + 1 }, () => Buffer.alloc(bandRows * stride));
+    let scratch = Buffer.alloc(0);
+    let nextJob = 0;
+    let active: Job[] = [];
+    let adler = 1;
+    for (let y0 = 0, band = 0; y0 < H; y0 += bandRows, band++) {
+      const y1 = Math.min(H, y0 + bandRows);
+      const rows = y1 - y0;
+      const buf = pool[band % pool.length].subarray(0, rows * stride);
+      buf.fill(0);
+      active = active.filter((j) => j.y + j.h > y0);
+      while (nextJob < sorted.length && sorted[nextJob].y < y1) active.push(sorted[nextJob++]);
+      active.sort((a, b) => a.x - b.x);
+      for (const j of active) {
+        const r0 = Math.max(0, y0 - j.y);
+        const r1 = Math.min(j.h, y1 - j.y);
+        if (r1 <= r0) continue;
+        const rowBytes = j.w * 4;
+        const len = (r1 - r0) * rowBytes;
+        if (scratch.length < len) scratch = Buffer.alloc(len);
+        let got = 0;
+        while (got < len) {
+          const n = fs.readSync(j.raster.fd, scratch, got, len - got, r0 * rowBytes + got);
+          if (n === 0) throw new Error('raster file is shorter than expected');
+          got += n;
+        }
+        for (let r = r0; r < r1; r++) scratch.copy(buf, (j.y + r - y0) * stride + 1 + j.x * 4, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
+      }
+      // Adler-32 of the band from the rasters' row checksums: zero runs and copy rows
+      for (let y = y0; y < y1; y++) {
+        let pos = -1; // the filter byte counts as one zero
+        for (const j of active) {
+          if (y < j.y || y >= j.y + j.h) continue;
+          const start = j.x * 4;
+          if (start > pos) adler = adler32Combine(adler, adler32Zeros(start - pos), start - pos);
+          adler = adler32Combine(adler, j.raster.rowAdler[y - j.y], j.w * 4);
+          pos = start + j.w * 4;
+        }
+        const end = W * 4;
+        if (end > pos) adler = adler32Combine(adler, adler32Zeros(end - pos), end - pos);
+      }
+      preview?.sampleBand(buf, y0, y1);
+      await writer.addRows(buf, rows, y1 === H);
+      progress(y1 / H);
+    }
+    const bytes = await writer.finish(adler);
+    if (preview && previewPath) await writePreview(preview.rgba(), preview.pw, preview.ph, previewPath);
+    return bytes;
+  } catch (e) {
+    await writer.abort();
+    throw e;
+  }
+}
+
+/** Renders one sheet (see renderSheets). */
+export async function renderSheet(opts: {
+  sheet: SheetLayout;
+  designs: readonly RenderDesign[];
+  dpi: number;
+  root: string;
+  outPath: string;
+  previewPath?: string;
+  limits?: DecodeLimits;
+  onProgress?: (p: RenderProgress) => void;
+  tmpDir?: string;
+  compressionLevel?: number;
+}): Promise<RenderedSheet> {
+  const [r] = await renderSheets({
+    ...opts,
+    sheets: [opts.sheet],
+    output: () => ({ png: opts.outPath, preview: opts.previewPath }),
+  });
+  return r;
+}

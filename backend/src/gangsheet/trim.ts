@@ -1,0 +1,87 @@
+/**
+ * Trimming and inspection of uploaded designs. A design's printed width is the width of
+ * its visible art, so transparent borders are measured here and cut before sizing.
+ */
+import { resolveInsideRoot } from './render/safe-path';
+import { decodeForInspection, DecodeLimits } from './render/sharp-io';
+
+export interface TrimBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface DesignInfo {
+  /** Decoded size (after EXIF orientation; SVG: rasterised at `density`). */
+  widthPx: number;
+  heightPx: number;
+  /** Bounding box of the visible pixels (alpha > 0); the whole image when it has no alpha. */
+  trim: TrimBox;
+  format: string;
+  hasAlpha: boolean;
+  /** SVG only: the density (DPI of the SVG's own units) the pixel sizes refer to. */
+  density?: number;
+  /** True for vector formats, which have no effective-DPI limit. */
+  vector: boolean;
+}
+
+/** Bounding box of alpha > 0 in a one-byte-per-pixel alpha plane; null when fully transparent. */
+export function alphaBoundingBox(alpha: Uint8Array, width: number, height: number): TrimBox | null {
+  let top = -1;
+  let bottom = -1;
+  let left = width;
+  let right = -1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let first = -1;
+    for (let x = 0; x < width; x++)
+      if (alpha[row + x] !== 0) {
+        first = x;
+        break;
+      }
+    if (first < 0) continue;
+    if (top < 0) top = y;
+    bottom = y;
+    if (first < left) left = first;
+    // scan from the right only as far as the current right edge
+    for (let x = width - 1; x > right; x--)
+      if (alpha[row + x] !== 0) {
+        right = x;
+        break;
+      }
+  }
+  if (top < 0) return null;
+  return { left, top, width: right - left + 1, height: bottom - top + 1 };
+}
+
+export interface InspectOptions {
+  /** Storage root; the path must resolve inside it. */
+  root: string;
+  limits?: DecodeLimits;
+}
+
+/**
+ * Decodes a design (rejecting corrupt files and anything over the pixel limit) and measures
+ * its visible area. Throws UnsafePathError, DesignDecodeError, or an Error for a fully
+ * transparent image.
+ */
+export async function inspectDesign(file: string, opts: InspectOptions): Promise<DesignInfo> {
+  const real = await resolveInsideRoot(opts.root, file);
+  const d = await decodeForInspection(real, opts.limits ?? {}, file);
+  let trim: TrimBox = { left: 0, top: 0, width: d.width, height: d.height };
+  if (d.alpha) {
+    const box = alphaBoundingBox(d.alpha, d.width, d.height);
+    if (!box) throw new Error(`${file}: the image is fully transparent`);
+    trim = box;
+  }
+  return {
+    widthPx: d.width,
+    heightPx: d.height,
+    trim,
+    format: d.format,
+    hasAlpha: d.hasAlpha,
+    density: d.density,
+    vector: d.format === 'svg',
+  };
+}

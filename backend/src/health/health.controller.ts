@@ -1,0 +1,46 @@
+import { Controller, Get, Inject, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Public } from '../common/decorators';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { JOB_RUNNER } from '../queue/queue.module';
+import { JobRunner } from '../queue/queue.types';
+import { StorageService } from '../storage/storage.service';
+
+type Check = { status: 'ok' | 'error'; kind: string; error?: string };
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
+    private readonly storage: StorageService,
+  ) {}
+
+  @Public()
+  @Get()
+  @ApiOperation({ summary: 'Database, queue and storage status; 503 when any is down' })
+  async health() {
+    const [database, queue, storage] = await Promise.all([
+      this.check(this.config.database.url ? 'postgres' : 'pglite', () => this.db.query('SELECT 1')),
+      this.check(this.config.redis.url ? 'bull-redis' : 'in-process', () => this.jobs.health()),
+      this.check('local', () => this.storage.health()),
+    ]);
+    const body = { status: [database, queue, storage].every((c) => c.status === 'ok') ? 'ok' : 'error', database, queue, storage };
+    if (body.status !== 'ok') throw new ServiceUnavailableException({ message: 'Service unavailable', ...body });
+    return body;
+  }
+
+  private async check(kind: string, fn: () => Promise<unknown>): Promise<Check> {
+    try {
+      await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 3000).unref())]);
+      return { status: 'ok', kind };
+    } catch (e) {
+      return { status: 'error', kind, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+}

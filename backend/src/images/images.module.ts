@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { join } from 'node:path';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { ImageCategory } from './entities/image-category.entity';
+import { Image } from './entities/image.entity';
+import { ImageCategoriesController } from './image-categories.controller';
+import { ImageCategoriesService } from './image-categories.service';
+import { ImageInspectorService } from './image-inspector.service';
+import { ImagesController } from './images.controller';
+import { ImagesService } from './images.service';
+import { PrintUsageService } from './print-usage.service';
+import { SpoolStorage } from './upload-storage';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Image, ImageCategory]),
+    MulterModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        storage: new SpoolStorage(join(config.dataDir, 'tmp', 'uploads'), config.uploads.maxFileBytes),
+        limits: { files: config.uploads.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: config.uploads.maxFiles + 20 },
+      }),
+    }),
+  ],
+  controllers: [ImagesController, ImageCategoriesController],
+  providers: [ImagesService, ImageCategoriesService, ImageInspectorService, PrintUsageService],
+  exports: [ImagesService, PrintUsageService],
+})
+export class ImagesModule {}

@@ -1,0 +1,351 @@
+import { ConflictException, Inject, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { copyFile, rename, unlink } from 'node:fs/promises';
+import { DataSource, In, IsNull, Repository } from 'typeorm';
+import { likePattern, paginate } from '../common/pagination';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { JOB_RUNNER } from '../queue/queue.module';
+import { JobRunner, QueueName } from '../queue/queue.types';
+import { RealtimeService } from '../realtime/realtime.service';
+import { StorageService } from '../storage/storage.service';
+import { Role, User } from '../users/entities/user.entity';
+import { BulkImageCategoryDto, ImageDto, ImageListQueryDto, toImageDto, UpdateImageDto, UploadErrorDto, UploadImagesDto } from './dto/image.dto';
+import { ImageCategory } from './entities/image-category.entity';
+import { Image, ImageStatus } from './entities/image.entity';
+import { EXTENSION, ImageKind, MIME, UploadError } from './image-content';
+import { ImageInspectorService } from './image-inspector.service';
+import { PrintUsage, PrintUsageService } from './print-usage.service';
+import { SpooledFile } from './upload-storage';
+
+export const PREVIEW_JOB = 'preview';
+export interface PreviewJob {
+  imageId: string;
+}
+export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
+/** Realtime event sent to the owner when an image's preview is ready or failed. */
+export const imageEvent = (userId: string) => `image-${userId}`;
+
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+const SORT_COLUMNS = { name: 'lower(i.name)', createdAt: 'i.created_at', score: 'i.score', usedInPrint: 'i.used_in_print' } as const;
+const KIND_BY_MIME: Record<string, ImageKind> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/svg+xml': 'svg' };
+
+/** Display name: the uploaded file name without its extension. */
+export function displayName(fileName: string): string {
+  const base = fileName.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '').trim();
+  return (base || 'image').slice(0, 200);
+}
+
+@Injectable()
+export class ImagesService implements OnModuleInit {
+  private readonly logger = new Logger('Images');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(Image) private readonly images: Repository<Image>,
+    @InjectRepository(ImageCategory) private readonly categories: Repository<ImageCategory>,
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
+    private readonly storage: StorageService,
+    private readonly inspector: ImageInspectorService,
+    private readonly printUsage: PrintUsageService,
+    private readonly realtime: RealtimeService,
+  ) {}
+
+  onModuleInit() {
+    if (!this.config.processJobs) return;
+    this.jobs.process<PreviewJob>(
+      QueueName.Images,
+      PREVIEW_JOB,
+      (job) => this.makePreview(job.data.imageId),
+      1,
+      (job, error) => this.previewFailed(job.data.imageId, error),
+    );
+  }
+
+  async list(userId: string, q: ImageListQueryDto) {
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 50;
+    const sortBy = q.sortBy ?? 'createdAt';
+    const dir = (q.sort ?? (sortBy === 'name' ? 'asc' : 'desc')).toUpperCase() as 'ASC' | 'DESC';
+    const where: string[] = ['i.user_id = :userId', 'i.deleted_at IS NULL'];
+    const params: Record<string, unknown> = { userId };
+    if (q.search?.trim()) {
+      where.push('i.name ILIKE :search');
+      params.search = likePattern(q.search.trim());
+    }
+    if (q.imageCategory === 'none') where.push('i.category_id IS NULL');
+    else if (q.imageCategory) {
+      if (!isUuid(q.imageCategory)) return paginate<ImageDto>([], 0, limit);
+      where.push('i.category_id = :categoryId');
+      params.categoryId = q.imageCategory;
+    }
+    const condition = where.join(' AND ');
+    const [rows, count] = await Promise.all([
+      this.images
+        .createQueryBuilder('i')
+        .leftJoinAndSelect('i.category', 'c')
+        .where(condition, params)
+        // id breaks ties so pages never overlap; same direction keeps one index scan
+        .orderBy(SORT_COLUMNS[sortBy], dir)
+        .addOrderBy('i.id', dir)
+        .offset((page - 1) * limit)
+        .limit(limit)
+        .getMany(),
+      this.count(userId, q, condition, params),
+    ]);
+    return paginate(rows.map((r) => toImageDto(r)), count, limit);
+  }
+
+  /** Without a search the total comes from the trigger-kept counters (see migration ImageLibraryCounts). */
+  private async count(userId: string, q: ImageListQueryDto, condition: string, params: Record<string, unknown>): Promise<number> {
+    if (!params.search) {
+      const category = q.imageCategory === 'none' ? NIL_UUID : q.imageCategory;
+      const [row] = await this.db.query(
+        `SELECT coalesce(sum(images), 0)::int AS n FROM image_library_counts WHERE user_id = $1${category ? ' AND category_key = $2' : ''}`,
+        category ? [userId, category] : [userId],
+      );
+      return row.n;
+    }
+    const row = await this.images.createQueryBuilder('i').select('count(*)::int', 'n').where(condition, params).getRawOne<{ n: number }>();
+    return row?.n ?? 0;
+  }
+
+  /** The owner's image, including one deleted from the library but kept for completed prints. */
+  async get(userId: string, id: string): Promise<Image> {
+    const image = await this.images.findOne({ where: { _id: id, userId }, relations: { category: true } });
+    if (!image) throw new NotFoundException('Image not found');
+    return image;
+  }
+
+  private async getLive(userId: string, id: string): Promise<Image> {
+    const image = await this.get(userId, id);
+    if (image.deletedAt) throw new NotFoundException('Image not found');
+    return image;
+  }
+
+  /** For other features (prints, orders): the owner's live images with these ids. */
+  async findOwned(userId: string, ids: string[]): Promise<Image[]> {
+    if (!ids.length) return [];
+    return this.images.find({ where: { _id: In(ids), userId, deletedAt: IsNull() } });
+  }
+
+  /** How prints use these images (see PrintUsageService). */
+  usage(imageIds: string[]): Promise<Map<string, PrintUsage>> {
+    return this.printUsage.forImages(imageIds);
+  }
+
+  private async category(userId: string, id: string | null | undefined): Promise<ImageCategory | null> {
+    if (!id) return null;
+    const category = await this.categories.findOne({ where: { _id: id, userId } });
+    if (!category) throw new NotFoundException('Category not found');
+    return category;
+  }
+
+  /**
+   * Stores the acceptable files and reports the others by name. Each image is all or
+   * nothing: the file is moved into storage first and removed again if its row cannot be
+   * written, so there is never a row without a file or a file without a row.
+   */
+  async upload(user: User, files: SpooledFile[], dto: UploadImagesDto): Promise<{ data: ImageDto[]; errors: UploadErrorDto[] }> {
+    const category = await this.category(user._id, dto.imageCategoryId);
+    const data: ImageDto[] = [];
+    const errors: UploadErrorDto[] = [];
+    const maxMb = Math.round((this.config.uploads.maxFileBytes / 1024 / 1024) * 10) / 10;
+    // One at a time: decoding is CPU-bound and the machine is shared.
+    for (const file of files) {
+      const name = file.originalname || 'file';
+      if (file.tooLarge) {
+        errors.push({ name, message: UploadError.tooLarge(maxMb) });
+        continue;
+      }
+      const inspection = await this.inspector.inspect(file.path, file.size);
+      if (!inspection.ok) {
+        errors.push({ name, message: inspection.error });
+        continue;
+      }
+      const id = randomUUID();
+      const key = `users/${user._id}/images/${id}.${EXTENSION[inspection.kind]}`;
+      try {
+        await this.moveIntoStorage(file.path, key);
+      } catch (e) {
+        this.logger.error(`storing ${name}: ${e}`);
+        errors.push({ name, message: 'The file could not be stored. Please try again.' });
+        continue;
+      }
+      let image: Image;
+      try {
+        image = await this.images.save(
+          this.images.create({
+            _id: id,
+            userId: user._id,
+            name: displayName(name),
+            categoryId: category?._id ?? null,
+            score: dto.score ?? 0,
+            originalName: name.slice(0, 255),
+            fileKey: key,
+            mime: MIME[inspection.kind],
+            bytes: file.size,
+            width: inspection.width,
+            height: inspection.height,
+            status: ImageStatus.Processing,
+          }),
+        );
+      } catch (e) {
+        this.logger.error(`saving ${name}: ${e}`);
+        await this.storage.delete(key).catch(() => undefined);
+        errors.push({ name, message: 'The image could not be saved. Please try again.' });
+        continue;
+      }
+      await this.queuePreview(image);
+      data.push(toImageDto(image, category));
+    }
+    return { data, errors };
+  }
+
+  private async moveIntoStorage(tmpPath: string, key: string) {
+    const target = await this.storage.prepare(key);
+    try {
+      await rename(tmpPath, target);
+    } catch (e: any) {
+      if (e.code !== 'EXDEV') throw e;
+      await copyFile(tmpPath, target).catch(async (err) => {
+        await unlink(target).catch(() => undefined);
+        throw err;
+      });
+    }
+  }
+
+  private async queuePreview(image: Image) {
+    try {
+      await this.jobs.add<PreviewJob>(QueueName.Images, PREVIEW_JOB, { imageId: image._id }, { jobId: previewJobId(image._id), attempts: 2 });
+    } catch (e) {
+      this.logger.error(`queueing preview of ${image._id}: ${e}`);
+      image.status = ImageStatus.Error;
+      image.error = 'The preview could not be queued';
+      await this.images.update({ _id: image._id }, { status: image.status, error: image.error });
+    }
+  }
+
+  /** The queue job: trimmed bounds and the WebP preview. Returns what happened. */
+  async makePreview(imageId: string): Promise<'done' | 'skipped'> {
+    const image = await this.images.findOne({ where: { _id: imageId } });
+    if (!image || image.status === ImageStatus.Ready) return 'skipped';
+    const kind = KIND_BY_MIME[image.mime];
+    const path = this.storage.path(image.fileKey);
+    const width = image.width ?? 0;
+    const height = image.height ?? 0;
+    const trim = await this.inspector.trimmedBounds(path, kind, width, height);
+    const webp = await this.inspector.preview(path, kind, width, height);
+    const previewKey = `users/${image.userId}/images/${image._id}.preview.webp`;
+    await this.storage.write(previewKey, webp);
+    const result = await this.images.update({ _id: imageId }, { trim, previewKey, status: ImageStatus.Ready, error: null });
+    if (!result.affected) {
+      // deleted while the job ran
+      await this.storage.delete(previewKey);
+      return 'skipped';
+    }
+    await this.notify(imageId);
+    return 'done';
+  }
+
+  private async previewFailed(imageId: string, error: Error) {
+    this.logger.warn(`preview of ${imageId} failed: ${error.message}`);
+    await this.images.update({ _id: imageId }, { status: ImageStatus.Error, error: 'The preview could not be made' });
+    await this.notify(imageId);
+  }
+
+  private async notify(imageId: string) {
+    const image = await this.images.findOne({ where: { _id: imageId }, relations: { category: true } });
+    if (image) this.realtime.emitToUser(image.userId, imageEvent(image.userId), { status: image.status, data: toImageDto(image) });
+  }
+
+  async update(userId: string, id: string, dto: UpdateImageDto): Promise<Image> {
+    const image = await this.getLive(userId, id);
+    const patch: Partial<Image> = { name: dto.name };
+    if (dto.imageCategoryId !== undefined) patch.categoryId = (await this.category(userId, dto.imageCategoryId))?._id ?? null;
+    if (dto.score !== undefined) patch.score = dto.score;
+    await this.images.update({ _id: image._id }, patch);
+    return this.get(userId, id);
+  }
+
+  async bulkUpdate(userId: string, items: BulkImageCategoryDto[]): Promise<Image[]> {
+    const ids = [...new Set(items.map((i) => i._id))];
+    const found = await this.findOwned(userId, ids);
+    if (found.length !== ids.length) throw new NotFoundException('Image not found');
+    const categoryIds = [...new Set(items.map((i) => i.imageCategoryId).filter((c): c is string => !!c))];
+    if (categoryIds.length) {
+      const count = await this.categories.count({ where: { _id: In(categoryIds), userId } });
+      if (count !== categoryIds.length) throw new NotFoundException('Category not found');
+    }
+    const byCategory = new Map<string | null, string[]>();
+    for (const item of items) byCategory.set(item.imageCategoryId ?? null, [...(byCategory.get(item.imageCategoryId ?? null) ?? []), item._id]);
+    await this.db.transaction(async (m) => {
+      for (const [categoryId, imageIds] of byCategory) {
+        await m.update(Image, { _id: In(imageIds), userId }, { categoryId });
+      }
+    });
+    return this.images.find({ where: { _id: In(ids), userId }, relations: { category: true }, order: { name: 'ASC' } });
+  }
+
+  /**
+   * Refused as a whole when any image is in a print that can still change. Images used
+   * only by finished prints are hidden from the library but kept (row and files) for
+   * those prints; the rest are removed with their files.
+   */
+  async bulkDelete(userId: string, ids: string[]): Promise<{ deleted: string[]; kept: string[] }> {
+    const unique = [...new Set(ids)];
+    const removedKeys: string[] = [];
+    const result = await this.db
+      .transaction(async (m) => {
+        const images = await m
+          .createQueryBuilder(Image, 'i')
+          .setLock('pessimistic_write')
+          .where('i.id = ANY(:ids) AND i.user_id = :userId AND i.deleted_at IS NULL', { ids: unique, userId })
+          .getMany();
+        if (images.length !== unique.length) throw new NotFoundException('Image not found');
+        const usage = await this.printUsage.forImages(unique, m);
+        const blocked = images.filter((i) => (usage.get(i._id)?.open ?? 0) > 0);
+        if (blocked.length) throw new ConflictException({ message: blockedMessage(blocked.map((i) => i.name)), code: 'image_in_draft_print' });
+        const kept = images.filter((i) => (usage.get(i._id)?.finished ?? 0) > 0).map((i) => i._id);
+        const deleted = images.filter((i) => !kept.includes(i._id));
+        if (kept.length) await m.update(Image, { _id: In(kept) }, { deletedAt: new Date() });
+        if (deleted.length) await m.delete(Image, { _id: In(deleted.map((i) => i._id)) });
+        for (const i of deleted) removedKeys.push(i.fileKey, ...(i.previewKey ? [i.previewKey] : []));
+        return { deleted: deleted.map((i) => i._id), kept };
+      })
+      .catch((e) => {
+        // a print item added concurrently (foreign key from print_items)
+        if (e?.code === '23503') throw new ConflictException({ message: blockedMessage([]), code: 'image_in_draft_print' });
+        throw e;
+      });
+    // Files go only once their rows are gone: a failure here leaves an orphan file, never a broken image.
+    for (const key of removedKeys) await this.storage.delete(key).catch((e) => this.logger.warn(`deleting ${key}: ${e}`));
+    return result;
+  }
+
+  /** A file of an image for its owner or an admin (also for images kept for completed prints). */
+  async file(user: User, id: string, which: 'original' | 'preview') {
+    const image = await this.images.findOne({ where: user.role === Role.Admin ? { _id: id } : { _id: id, userId: user._id } });
+    if (!image) throw new NotFoundException('Image not found');
+    if (which === 'preview') {
+      if (!image.previewKey) throw new NotFoundException('The preview is not ready yet');
+      return { key: image.previewKey, mime: 'image/webp', name: `${image.name}.webp`, bytes: await this.storage.size(image.previewKey) };
+    }
+    return { key: image.fileKey, mime: image.mime, name: image.originalName, bytes: image.bytes, svg: image.mime === MIME.svg };
+  }
+}
+
+function blockedMessage(names: string[]): string {
+  if (names.length === 1) return `"${names[0]}" is used by a print that is not completed. Remove it from the print first.`;
+  if (names.length > 1) {
+    const shown = names.slice(0, 5).map((n) => `"${n}"`).join(', ');
+    return `${names.length} images are used by prints that are not completed (${shown}${names.length > 5 ? ', …' : ''}). Remove them from those prints first.`;
+  }
+  return 'An image is used by a print that is not completed. Remove it from the print first.';
+}
+
+function isUuid(v: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+}

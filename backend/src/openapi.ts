@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppModule } from './app.module';
+import { buildOpenApi, configureApp } from './bootstrap';
+import { loadConfig } from './config/configuration';
+
+/** Stable JSON: keys sorted so the committed file only changes when the API does. */
+export function sortedJson(value: unknown): string {
+  const sort = (v: any): any =>
+    Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k])])) : v;
+  return JSON.stringify(sort(value), null, 2) + '\n';
+}
+
+export const OPENAPI_FILE = join(__dirname, '..', '..', 'docs', 'openapi.json');
+
+/** Boots the app without listening (on a throwaway PGlite) and writes docs/openapi.json. */
+async function main() {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dataDir = mkdtempSync(join(tmpdir(), 'gs-openapi-'));
+  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: false });
+  configureApp(app);
+  await app.init();
+  writeFileSync(OPENAPI_FILE, sortedJson(buildOpenApi(app)));
+  await app.close();
+  console.log(`wrote ${OPENAPI_FILE}`);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,78 @@
+import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { SheetSettingsValues } from '../../sheet-settings/entities/sheet-settings.entity';
+import { PrintItem } from './print-item.entity';
+
+/** Spec §4, plus Error: a processing job that failed for good (charge refunded). */
+export enum PrintStatus {
+  InDraft = 'In Draft',
+  Processing = 'Processing',
+  Completed = 'Completed',
+  Deleted = 'Deleted',
+  Cancelled = 'Cancelled',
+  Error = 'Error',
+}
+
+export enum PrintType {
+  Manual = 'Manual',
+  Etsy = 'Etsy',
+}
+
+/** One rendered gang sheet of a print, as stored. */
+export interface PrintSheetFile {
+  /** 1-based sheet number. */
+  n: number;
+  key: string;
+  previewKey: string;
+  widthPx: number;
+  heightPx: number;
+  lengthIn: number;
+  bytes: number;
+}
+
+@Entity('prints')
+export class Print {
+  @PrimaryGeneratedColumn('uuid', { name: 'id' })
+  _id: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @Column({ type: 'varchar', length: 10, default: PrintType.Manual })
+  type: PrintType;
+
+  @Column({ type: 'varchar', length: 12, default: PrintStatus.InDraft })
+  status: PrintStatus;
+
+  /** Bumped each time processing starts; names the job, the charge and the file folder. */
+  @Column({ type: 'integer', default: 0 })
+  attempt: number;
+
+  /** Credits charged for the current/last processing (0 before the first). */
+  @Column({ name: 'credit_cost', type: 'integer', default: 0 })
+  creditCost: number;
+
+  /** The sheet settings the last processing used. */
+  @Column({ type: 'jsonb', nullable: true })
+  settings: SheetSettingsValues | null;
+
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  files: PrintSheetFile[];
+
+  @Column({ name: 'files_deleted_at', type: 'timestamptz', nullable: true })
+  filesDeletedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  error: string | null;
+
+  @Column({ name: 'printed_at', type: 'timestamptz', nullable: true })
+  printedAt: Date | null;
+
+  @OneToMany(() => PrintItem, (i) => i.print)
+  items?: PrintItem[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

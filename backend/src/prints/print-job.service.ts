@@ -1,0 +1,262 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { CreditsService } from '../credits/credits.service';
+import { CreditReason } from '../credits/entities/credit-transaction.entity';
+import { MailService } from '../mail/mail.service';
+import { JobContext } from '../queue/queue.types';
+import { RealtimeService } from '../realtime/realtime.service';
+import { StorageService } from '../storage/storage.service';
+import { User } from '../users/entities/user.entity';
+import { EngineDesign, isPermanentEngineError, PRINT_ENGINE, PrintEngine } from './engine.adapter';
+import { PrintItem } from './entities/print-item.entity';
+import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
+import { toFileDtos } from './print.mapper';
+import { returned } from '../common/sql';
+import { chargeReference, engineDesign, printFolder, ProcessJobData } from './prints.service';
+
+/** A failure that retrying cannot fix; the print fails at once instead of after every attempt. */
+export class PermanentPrintError extends Error {}
+
+export type StageTimings = { trim: number; layout: number; render: number; store: number };
+
+export interface ProcessOutcome {
+  outcome: 'completed' | 'skipped' | 'failed';
+  reason?: string;
+  sheets?: number;
+  copies?: number;
+  timingsMs?: StageTimings;
+}
+
+/**
+ * The processing job: trim → layout → render → store, then Completed. Safe to run twice for
+ * the same attempt (Bull's stalled-job recovery): it only starts while the print is Processing
+ * at that attempt, renders into a private folder, and finalises under a row lock, so exactly
+ * one run completes the print; the charge was made once when processing started.
+ */
+@Injectable()
+export class PrintJobService {
+  private readonly logger = new Logger('PrintJob');
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(PRINT_ENGINE) private readonly engine: PrintEngine,
+    private readonly credits: CreditsService,
+    private readonly storage: StorageService,
+    private readonly realtime: RealtimeService,
+    private readonly mail: MailService,
+  ) {}
+
+  async run(job: JobContext<ProcessJobData>): Promise<ProcessOutcome> {
+    const { printId, attempt } = job.data;
+    const print = await this.db.getRepository(Print).findOne({ where: { _id: printId } });
+    if (!print || print.status !== PrintStatus.Processing || print.attempt !== attempt) {
+      return { outcome: 'skipped', reason: print ? `print is ${print.status} at attempt ${print.attempt}` : 'print was deleted' };
+    }
+    const progress = this.progressReporter(job, print.userId, printId);
+    const attemptKey = `${printFolder(print.userId, printId)}/${attempt}`;
+    const runKey = `${attemptKey}/.run-${randomUUID()}`;
+    const timings: StageTimings = { trim: 0, layout: 0, render: 0, store: 0 };
+    let t = performance.now();
+    const lap = (stage: keyof StageTimings) => {
+      const now = performance.now();
+      timings[stage] = Math.round(now - t);
+      t = now;
+    };
+    try {
+      await progress('trim', 0);
+      const designs = await this.designs(printId);
+      lap('trim');
+      await progress('layout', 5);
+      const settings = print.settings!;
+      const layout = this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs);
+      lap('layout');
+      await progress('render', 10);
+      const root = this.storage.root;
+      await this.storage.prepare(`${runKey}/x`);
+      const rendered = await this.engine.render({
+        layout,
+        designs,
+        root,
+        output: (i) => ({ png: this.storage.path(`${runKey}/sheet-${i + 1}.png`), preview: this.storage.path(`${runKey}/sheet-${i + 1}.preview.webp`) }),
+        onProgress: (p) => void progress('render', 10 + Math.floor(p.percent * 0.85)),
+      });
+      lap('render');
+      await progress('store', 95);
+      const files: PrintSheetFile[] = rendered.map((r, i) => ({
+        n: i + 1,
+        key: `${attemptKey}/sheet-${i + 1}.png`,
+        previewKey: `${attemptKey}/sheet-${i + 1}.preview.webp`,
+        widthPx: r.widthPx,
+        heightPx: r.heightPx,
+        lengthIn: +layout.sheets[i].length.toFixed(3),
+        bytes: r.bytes,
+      }));
+      const copiesByImage = await this.copiesByImage(printId);
+      const won = await this.finalize(print, attempt, runKey, files, copiesByImage);
+      lap('store');
+      if (!won) return { outcome: 'skipped', reason: 'another run finished this attempt' };
+      await progress('done', 100);
+      this.realtime.emitToUser(print.userId, `print-${print.userId}`, { printId, status: PrintStatus.Completed, fileId: toFileDtos(printId, files) });
+      await this.notify(print.userId, printId, null);
+      this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
+      return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
+    } catch (e) {
+      if (e instanceof PermanentPrintError || isPermanentEngineError(e)) {
+        await this.fail(printId, attempt, (e as Error).message);
+        return { outcome: 'failed', reason: (e as Error).message };
+      }
+      throw e;
+    } finally {
+      await rm(this.storage.path(runKey), { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** The print's designs with their stored trim; a design whose file is gone fails the print. */
+  private async designs(printId: string): Promise<EngineDesign[]> {
+    const items = await this.db.getRepository(PrintItem).find({ where: { printId }, relations: { image: true, size: true }, order: { createdAt: 'ASC' } });
+    if (!items.length) throw new PermanentPrintError('The print has no items.');
+    const out: EngineDesign[] = [];
+    for (const it of items) {
+      if (!it.image) throw new PermanentPrintError('Image is missing. Please add the missing item.');
+      if (!it.size) throw new PermanentPrintError('Size is missing. Please add the missing item.');
+      if (!(await this.storage.exists(it.image.fileKey))) throw new PermanentPrintError(`The file of design "${it.image.name}" is missing. Please upload it again.`);
+      if (!it.image.trim || !it.image.width || !it.image.height) {
+        // Not inspected yet (should not happen once the image is ready): measure it now.
+        const info = await this.engine.inspect(it.image.fileKey, this.storage.root);
+        Object.assign(it.image, { trim: info.trim, width: info.widthPx, height: info.heightPx });
+      }
+      out.push(engineDesign(it));
+    }
+    return out;
+  }
+
+  private async copiesByImage(printId: string): Promise<Map<string, number>> {
+    const rows: Array<{ image_id: string; n: number }> = await this.db.query(
+      `SELECT image_id, SUM(quantity)::int AS n FROM print_items WHERE print_id = $1 AND image_id IS NOT NULL GROUP BY image_id`,
+      [printId],
+    );
+    return new Map(rows.map((r) => [r.image_id, r.n]));
+  }
+
+  /** Moves the run's files into place and completes the print, unless another run already did. */
+  private async finalize(print: Print, attempt: number, runKey: string, files: PrintSheetFile[], copies: Map<string, number>): Promise<boolean> {
+    return this.db.transaction(async (m) => {
+      const [row] = await m.query(`SELECT status, attempt FROM prints WHERE id = $1 FOR UPDATE`, [print._id]);
+      if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return false;
+      for (const f of files) {
+        for (const [from, to] of [
+          [`${runKey}/sheet-${f.n}.png`, f.key],
+          [`${runKey}/sheet-${f.n}.preview.webp`, f.previewKey],
+        ]) {
+          await mkdir(dirname(this.storage.path(to)), { recursive: true });
+          await rename(this.storage.path(from), this.storage.path(to));
+        }
+      }
+      await m.query(
+        `UPDATE prints SET status = 'Completed', printed_at = now(), files = $2, files_deleted_at = NULL, error = NULL, updated_at = now() WHERE id = $1`,
+        [print._id, JSON.stringify(files)],
+      );
+      for (const [imageId, n] of copies) await m.query(`UPDATE images SET used_in_print = used_in_print + $2 WHERE id = $1`, [imageId, n]);
+      return true;
+    });
+  }
+
+  /** Failed for good: Error with the message, the charge of this attempt refunded (once). */
+  async fail(printId: string, attempt: number, message: string): Promise<void> {
+    const text = message.slice(0, 480) || 'Processing failed';
+    const userId = await this.db.transaction(async (m) => {
+      const rows = returned<{ user_id: string; credit_cost: number }>(
+        await m.query(
+          `UPDATE prints SET status = 'Error', error = $3, updated_at = now() WHERE id = $1 AND attempt = $2 AND status = 'Processing' RETURNING user_id, credit_cost`,
+          [printId, attempt, text],
+        ),
+      );
+      if (!rows.length) return null;
+      const { user_id, credit_cost } = rows[0];
+      if (credit_cost > 0)
+        await this.credits.apply(
+          {
+            userId: user_id,
+            reason: CreditReason.Refund,
+            availableDelta: credit_cost,
+            usedDelta: -credit_cost,
+            reference: chargeReference(printId, attempt),
+            note: `Refund: processing failed (${text.slice(0, 200)})`,
+          },
+          m,
+        );
+      return user_id;
+    });
+    if (!userId) return;
+    await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
+    this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
+    this.realtime.emitToUser(userId, `print-${userId}`, { printId, status: PrintStatus.Error, message: text });
+    await this.notify(userId, printId, text);
+  }
+
+  /** Retention: sheet files of Completed prints go PRINT_RETENTION_DAYS after printedAt; the row stays. */
+  async expireFiles(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.config.prints.retentionDays * 86_400_000);
+    const due: Array<{ id: string; user_id: string }> = await this.db.query(
+      `SELECT id, user_id FROM prints WHERE status = 'Completed' AND files_deleted_at IS NULL AND printed_at < $1 ORDER BY printed_at LIMIT 500`,
+      [cutoff],
+    );
+    let n = 0;
+    for (const p of due) {
+      // files first: a crash in between leaves the row to be retried, never orphaned files
+      await this.storage.deletePrefix(printFolder(p.user_id, p.id));
+      const rows = returned(
+        await this.db.query(
+          `UPDATE prints SET files = '[]', files_deleted_at = now(), updated_at = now() WHERE id = $1 AND status = 'Completed' AND files_deleted_at IS NULL RETURNING id`,
+          [p.id],
+        ),
+      );
+      n += rows.length;
+    }
+    if (n) this.logger.log(`retention: deleted the files of ${n} print(s)`);
+    return n;
+  }
+
+  private progressReporter(job: JobContext<ProcessJobData>, userId: string, printId: string) {
+    let last = -1;
+    let lastStage = '';
+    return async (stage: string, percent: number) => {
+      const p = Math.max(0, Math.min(100, Math.floor(percent)));
+      if (p === last && stage === lastStage) return;
+      last = p;
+      lastStage = stage;
+      this.realtime.emitToUser(userId, `print-update-${userId}`, { printId, percent: p, stage });
+      await job.progress(p).catch(() => undefined);
+    };
+  }
+
+  private async notify(userId: string, printId: string, error: string | null) {
+    try {
+      const user = await this.db.getRepository(User).findOne({ where: { _id: userId } });
+      if (!user) return;
+      const link = `${this.config.appUrl}/prints/${printId}`;
+      await this.mail.send(
+        error
+          ? {
+              to: user.email,
+              subject: 'Your print could not be processed',
+              text: `Hello ${user.firstName || user.username},\n\nprocessing your print failed: ${error}\nThe credits were refunded. Open the print to fix it and try again:\n${link}\n`,
+            }
+          : {
+              to: user.email,
+              subject: 'Your print is ready',
+              text: `Hello ${user.firstName || user.username},\n\nyour gang sheets are ready to download:\n${link}\n\nThe files are kept for ${this.config.prints.retentionDays} days.\n`,
+            },
+      );
+    } catch (e) {
+      this.logger.warn(`mail for print ${printId} failed: ${e}`);
+    }
+  }
+}

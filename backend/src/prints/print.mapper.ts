@@ -1,0 +1,72 @@
+import { Image } from '../images/entities/image.entity';
+import { Size } from '../sizes/entities/size.entity';
+import { PrintDto, PrintImageDto, PrintItemDto, PrintSizeDto } from './dto/print.dto';
+import { PrintItem } from './entities/print-item.entity';
+import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
+
+/** URLs the UI uses; the files are served by their own feature's controller. */
+export const imageFileUrl = (id: string) => `/api/images/${id}/file`;
+export const imagePreviewUrl = (id: string) => `/api/images/${id}/preview`;
+export const sheetFileUrl = (printId: string, n: number) => `/api/print/${printId}/files/${n}`;
+export const sheetPreviewUrl = (printId: string, n: number) => `/api/print/${printId}/files/${n}/preview`;
+
+export function toImageDto(i: Image): PrintImageDto {
+  return {
+    _id: i._id,
+    name: i.name,
+    file: { path: imageFileUrl(i._id), name: i.originalName },
+    previewFile: i.previewKey ? { path: imagePreviewUrl(i._id) } : null,
+    width: i.width,
+    height: i.height,
+    trim: i.trim,
+    status: i.status,
+    deleted: !!i.deletedAt,
+  };
+}
+
+export const toSizeDto = (s: Size): PrintSizeDto => ({ _id: s._id, name: s.name, value: s.value });
+
+export function toItemDto(i: PrintItem): PrintItemDto {
+  return {
+    _id: i._id,
+    imageId: i.imageId,
+    image: i.image ? toImageDto(i.image) : null,
+    sizeId: i.sizeId,
+    size: i.size ? toSizeDto(i.size) : null,
+    quantity: i.quantity,
+    orderItemId: i.orderItemId,
+  };
+}
+
+export function toFileDtos(printId: string, files: PrintSheetFile[]) {
+  return files.map((f) => ({
+    path: sheetFileUrl(printId, f.n),
+    previewPath: sheetPreviewUrl(printId, f.n),
+    widthPx: f.widthPx,
+    heightPx: f.heightPx,
+    lengthIn: f.lengthIn,
+    bytes: f.bytes,
+  }));
+}
+
+export function toPrintDto(p: Print, retentionDays: number): PrintDto {
+  const items = p.items ?? [];
+  const expires =
+    p.status === PrintStatus.Completed && p.printedAt ? new Date(p.printedAt.getTime() + retentionDays * 86_400_000) : null;
+  return {
+    _id: p._id,
+    type: p.type,
+    status: p.status,
+    printedAt: p.printedAt,
+    fileId: toFileDtos(p._id, p.files ?? []),
+    printItems: items.map(toItemDto),
+    // What processing costs now (drafts) or what was charged (processed prints).
+    creditCost: p.status === PrintStatus.Processing || p.status === PrintStatus.Completed ? p.creditCost : items.reduce((a, i) => a + i.quantity, 0),
+    error: p.error,
+    settings: p.settings,
+    filesExpireAt: expires,
+    filesDeletedAt: p.filesDeletedAt,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}

@@ -1,0 +1,149 @@
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Response } from 'express';
+import { CurrentUser, Roles } from '../common/decorators';
+import { MessageResponse } from '../users/dto/user.dto';
+import { Role, User } from '../users/entities/user.entity';
+import {
+  CreatePrintDto,
+  PrintItemInput,
+  PrintListQueryDto,
+  PrintListResponse,
+  PrintPreviewResponse,
+  PreviewDraftDto,
+  PrintResponse,
+  ProcessPrintDto,
+  UpdatePrintItemDto,
+} from './dto/print.dto';
+import { PrintsService } from './prints.service';
+
+const printId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Print not found') });
+const itemId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Print item not found') });
+const userId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('User not found') });
+const sheetNo = new ParseIntPipe({ exceptionFactory: () => new NotFoundException('File not found') });
+
+@ApiTags('prints')
+@ApiCookieAuth()
+@Controller('print')
+export class PrintsController {
+  constructor(private readonly prints: PrintsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: PrintListResponse })
+  listPrints(@CurrentUser() user: User, @Query() q: PrintListQueryDto) {
+    return this.prints.list(user._id, q);
+  }
+
+  @Get('user/:userId')
+  @Roles(Role.Admin)
+  @ApiOperation({ summary: "A user's prints (admin)" })
+  @ApiOkResponse({ type: PrintListResponse })
+  listUserPrints(@Param('userId', userId) id: string, @Query() q: PrintListQueryDto) {
+    return this.prints.listForUser(id, q);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: "A print with its items; admins may read any user's print (changes stay owner-only)" })
+  @ApiOkResponse({ type: PrintResponse })
+  async getPrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
+    return { data: this.prints.dto(await this.prints.find(user.role === Role.Admin ? null : user._id, id)) };
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Create a print (In Draft, Manual); the same image and size twice are merged' })
+  @ApiOkResponse({ type: PrintResponse })
+  async createPrint(@CurrentUser() user: User, @Body() dto: CreatePrintDto) {
+    return { data: this.prints.dto(await this.prints.create(user._id, dto)), message: 'Print created successfully' };
+  }
+
+  @Post(':id/printItem')
+  @ApiOperation({ summary: "Add an item; the same image and size again adds to that item's quantity" })
+  @ApiOkResponse({ type: PrintResponse })
+  async addPrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: PrintItemInput) {
+    return { data: this.prints.dto(await this.prints.addItem(user._id, id, dto)), message: 'Image added to print' };
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The real layout of items not saved as a print yet (manual create); nothing is stored or charged' })
+  @ApiOkResponse({ type: PrintPreviewResponse })
+  async previewDraftPrint(@CurrentUser() user: User, @Body() dto: PreviewDraftDto) {
+    return { data: await this.prints.previewDraft(user._id, dto) };
+  }
+
+  @Post(':id/preview')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The real layout for the current items and settings (fast, nothing charged)' })
+  @ApiOkResponse({ type: PrintPreviewResponse })
+  async previewPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
+    return { data: await this.prints.preview(user._id, id, dto) };
+  }
+
+  @Post(':id/proccess')
+  @ApiOperation({ summary: 'Charge the credits and start processing (spelled as the spec; /process is the same)' })
+  @ApiOkResponse({ type: PrintResponse })
+  async proccessPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
+    return this.process(user, id, dto);
+  }
+
+  @Post(':id/process')
+  @ApiOperation({ summary: 'Charge the credits and start processing' })
+  @ApiOkResponse({ type: PrintResponse })
+  async processPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
+    return this.process(user, id, dto);
+  }
+
+  private async process(user: User, id: string, dto: ProcessPrintDto) {
+    const print = await this.prints.startProcessing(user, id, dto ?? {});
+    return {
+      data: this.prints.dto(print),
+      message: 'Your images are being processed. We will inform you by email when the process is complete.',
+    };
+  }
+
+  @Get(':id/files/:n')
+  @ApiOperation({ summary: 'Download sheet n (1-based) as PNG; owner or admin only' })
+  @ApiProduces('image/png')
+  async downloadPrintFile(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res({ passthrough: true }) res: Response) {
+    const f = await this.prints.sheetFile(user, id, n, 'png');
+    res.set({ 'Content-Type': f.type, 'Content-Length': String(f.bytes), 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
+    return new StreamableFile(f.stream);
+  }
+
+  @Get(':id/files/:n/preview')
+  @ApiOperation({ summary: 'Small WebP preview of sheet n; owner or admin only' })
+  @ApiProduces('image/webp')
+  async downloadPrintPreview(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res({ passthrough: true }) res: Response) {
+    const f = await this.prints.sheetFile(user, id, n, 'preview');
+    res.set({ 'Content-Type': f.type, 'Content-Length': String(f.bytes), 'Content-Disposition': `inline; filename="${f.name}"`, 'Cache-Control': 'private, max-age=300' });
+    return new StreamableFile(f.stream);
+  }
+
+  @Delete(':id/force')
+  @ApiOperation({ summary: 'Remove the print, its items and files (a DELETE: a GET must never have side effects)' })
+  @ApiOkResponse({ type: MessageResponse })
+  async forceDeletePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
+    await this.prints.forceDelete(user._id, id);
+    return { message: 'Print Deleted Successfully' };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Remove only the sheet files: status Deleted, can be processed again' })
+  @ApiOkResponse({ type: PrintResponse })
+  async deletePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
+    return { data: this.prints.dto(await this.prints.deleteFiles(user._id, id)), message: 'Print Deleted Successfully' };
+  }
+
+  @Put(':id/:itemId')
+  @ApiOperation({ summary: 'Change an item (image, size, quantity ≥ 1)' })
+  @ApiOkResponse({ type: PrintResponse })
+  async updatePrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('itemId', itemId) item: string, @Body() dto: UpdatePrintItemDto) {
+    return { data: this.prints.dto(await this.prints.updateItem(user._id, id, item, dto)), message: 'Print item updated' };
+  }
+
+  @Delete(':id/:itemId')
+  @ApiOkResponse({ type: PrintResponse })
+  async deletePrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('itemId', itemId) item: string) {
+    return { data: this.prints.dto(await this.prints.removeItem(user._id, id, item)), message: 'Print item deleted' };
+  }
+}

@@ -1,0 +1,94 @@
+import { Logger } from '@nestjs/common';
+import Bull, { Queue } from 'bull';
+import { AddJobOptions, FailedHandler, JobHandler, JobRunner, QueueName } from './queue.types';
+
+/**
+ * Bull on Redis: jobs survive restarts, any number of worker processes share them, and a
+ * job whose worker died is picked up again by Bull's stalled-job check.
+ */
+export class BullRunner implements JobRunner {
+  private readonly logger = new Logger('Jobs');
+  private readonly queues = new Map<QueueName, Queue>();
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly prefix: string,
+    private readonly settings: Bull.AdvancedSettings = {},
+  ) {}
+
+  private queue(name: QueueName): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Bull(name, this.redisUrl, { prefix: this.prefix, settings: this.settings });
+      q.on('error', (e) => this.logger.error(`queue ${name}: ${e.message}`));
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  async add<T>(queue: QueueName, name: string, data: T, opts: AddJobOptions = {}) {
+    const q = this.queue(queue);
+    if (opts.jobId) {
+      const existing = await q.getJob(opts.jobId);
+      if (existing) {
+        const state = await existing.getState();
+        if (state !== 'completed' && state !== 'failed') return { id: opts.jobId, added: false };
+        // A finished job with the same id would make Bull ignore the new one.
+        await existing.remove();
+      }
+    }
+    const job = await q.add(name, data, {
+      jobId: opts.jobId,
+      attempts: opts.attempts ?? 1,
+      backoff: { type: 'exponential', delay: opts.backoffMs ?? 1000 },
+      removeOnComplete: 1000,
+      removeOnFail: 1000,
+    });
+    return { id: String(job.id), added: true };
+  }
+
+  process<T>(queue: QueueName, name: string, handler: JobHandler<T>, concurrency = 1, onFailed?: FailedHandler<T>) {
+    const q = this.queue(queue);
+    void q.process(name, concurrency, (job) =>
+      handler({
+        id: String(job.id),
+        name: job.name,
+        data: job.data as T,
+        attemptsMade: job.attemptsMade,
+        progress: async (p) => {
+          await job.progress(p);
+        },
+      }),
+    );
+    if (onFailed) {
+      q.on('failed', (job, error) => {
+        if (job.name !== name) return;
+        if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        void onFailed(
+          {
+            id: String(job.id),
+            name: job.name,
+            data: job.data as T,
+            attemptsMade: job.attemptsMade,
+            progress: async () => undefined,
+          },
+          error,
+        ).catch((e) => this.logger.error(`onFailed for ${job.id}: ${e}`));
+      });
+    }
+  }
+
+  async repeat(queue: QueueName, name: string, everyMs: number) {
+    await this.queue(queue).add(name, {}, { repeat: { every: everyMs }, jobId: `repeat:${name}`, removeOnComplete: true, removeOnFail: 100 });
+  }
+
+  async health() {
+    const q = this.queue(QueueName.Maintenance);
+    await q.isReady();
+    await q.client.ping();
+  }
+
+  async close() {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}

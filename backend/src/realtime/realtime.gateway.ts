@@ -1,0 +1,36 @@
+import { Inject, Logger } from '@nestjs/common';
+import { OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
+import { Server, Socket } from 'socket.io';
+import { AuthService } from '../auth/auth.service';
+import { RealtimeService } from './realtime.service';
+
+/**
+ * Each signed-in browser joins the room of its user; events such as `print-{userId}` are
+ * emitted to that room only. The session cookie authenticates the handshake.
+ */
+@WebSocketGateway({ cors: { origin: true, credentials: true } })
+export class RealtimeGateway implements OnGatewayConnection {
+  private readonly logger = new Logger('Realtime');
+
+  @WebSocketServer()
+  server: Server;
+
+  constructor(
+    private readonly auth: AuthService,
+    @Inject(RealtimeService) private readonly realtime: RealtimeService,
+  ) {}
+
+  afterInit(server: Server) {
+    this.realtime.attach(server);
+  }
+
+  async handleConnection(socket: Socket) {
+    const user = await this.auth.userFromCookieHeader(socket.handshake.headers.cookie).catch(() => null);
+    if (!user) {
+      socket.disconnect(true);
+      return;
+    }
+    await socket.join(RealtimeService.room(user._id));
+    this.logger.debug(`socket ${socket.id} joined user ${user._id}`);
+  }
+}

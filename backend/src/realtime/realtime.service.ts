@@ -1,0 +1,47 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Emitter } from '@socket.io/redis-emitter';
+import Redis from 'ioredis';
+import { Server } from 'socket.io';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+
+/**
+ * Sends per-user events. In the API process the socket.io server does it (through the
+ * Redis adapter when several API nodes run); a worker process has no server and
+ * publishes through Redis with the socket.io emitter instead.
+ */
+@Injectable()
+export class RealtimeService implements OnModuleDestroy {
+  private server?: Server;
+  private emitter?: Emitter;
+  private redis?: Redis;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  static room(userId: string) {
+    return `user:${userId}`;
+  }
+
+  attach(server: Server) {
+    this.server = server;
+  }
+
+  emitToUser(userId: string, event: string, payload: unknown) {
+    const room = RealtimeService.room(userId);
+    if (this.server) {
+      this.server.to(room).emit(event, payload);
+      return;
+    }
+    if (this.config.redis.url) {
+      if (!this.emitter) {
+        this.redis = new Redis(this.config.redis.url, { lazyConnect: false, maxRetriesPerRequest: null });
+        this.emitter = new Emitter(this.redis);
+      }
+      this.emitter.to(room).emit(event, payload);
+    }
+  }
+
+  async onModuleDestroy() {
+    await this.redis?.quit().catch(() => undefined);
+  }
+}

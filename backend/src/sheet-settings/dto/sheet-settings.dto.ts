@@ -1,0 +1,97 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { PaginationResponse } from '../../users/dto/user.dto';
+
+/** Every field optional: a PUT changes what it sends; a process/preview override likewise. */
+export class SheetSettingsInput {
+  @ApiPropertyOptional({ description: 'Film width, inches', minimum: 1, maximum: 120 })
+  @IsOptional()
+  @IsNumber({}, { message: 'Sheet width must be a number' })
+  @Min(1, { message: 'Sheet width must be at least 1 in' })
+  @Max(120, { message: 'Sheet width must be at most 120 in' })
+  width?: number;
+
+  @ApiPropertyOptional({ description: 'Maximum sheet length, inches', minimum: 1, maximum: 1000 })
+  @IsOptional()
+  @IsNumber({}, { message: 'Maximum length must be a number' })
+  @Min(1, { message: 'Maximum length must be at least 1 in' })
+  @Max(1000, { message: 'Maximum length must be at most 1000 in' })
+  maxLength?: number;
+
+  @ApiPropertyOptional({ description: 'Gap between designs, inches', minimum: 0, maximum: 5 })
+  @IsOptional()
+  @IsNumber({}, { message: 'Gap must be a number' })
+  @Min(0, { message: 'Gap must be 0 or more' })
+  @Max(5, { message: 'Gap must be at most 5 in' })
+  gap?: number;
+
+  @ApiPropertyOptional({ description: 'Empty border at every edge, inches', minimum: 0, maximum: 5 })
+  @IsOptional()
+  @IsNumber({}, { message: 'Margin must be a number' })
+  @Min(0, { message: 'Margin must be 0 or more' })
+  @Max(5, { message: 'Margin must be at most 5 in' })
+  margin?: number;
+
+  @ApiPropertyOptional({ minimum: 72, maximum: 1200 })
+  @IsOptional()
+  @IsInt({ message: 'DPI must be a whole number' })
+  @Min(72, { message: 'DPI must be at least 72' })
+  @Max(1200, { message: 'DPI must be at most 1200' })
+  dpi?: number;
+
+  @ApiPropertyOptional({ description: 'Allow 90° rotation' })
+  @IsOptional()
+  @IsBoolean({ message: 'Rotate must be true or false' })
+  rotate?: boolean;
+}
+
+export class SheetSettingsDto {
+  @ApiProperty() width: number;
+  @ApiProperty() maxLength: number;
+  @ApiProperty() gap: number;
+  @ApiProperty() margin: number;
+  @ApiProperty() dpi: number;
+  @ApiProperty() rotate: boolean;
+}
+
+export class SheetSettingsResponse {
+  @ApiProperty({ type: SheetSettingsDto }) data: SheetSettingsDto;
+  @ApiPropertyOptional() message?: string;
+}
+
+export class CreatePresetDto extends SheetSettingsInput {
+  @ApiProperty({ maxLength: 100 })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsNotEmpty({ message: 'Name is required' })
+  @IsString({ message: 'Name is required' })
+  @MaxLength(100, { message: 'Name must be at most 100 characters' })
+  name: string;
+}
+
+export class UpdatePresetDto extends SheetSettingsInput {
+  @ApiPropertyOptional({ maxLength: 100 })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsOptional()
+  @IsNotEmpty({ message: 'Name is required' })
+  @IsString({ message: 'Name is required' })
+  @MaxLength(100, { message: 'Name must be at most 100 characters' })
+  name?: string;
+}
+
+export class SheetPresetDto extends SheetSettingsDto {
+  @ApiProperty() _id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() createdAt: Date;
+  @ApiProperty() updatedAt: Date;
+}
+
+export class SheetPresetResponse {
+  @ApiProperty({ type: SheetPresetDto }) data: SheetPresetDto;
+  @ApiPropertyOptional() message?: string;
+}
+
+export class SheetPresetListResponse {
+  @ApiProperty({ type: [SheetPresetDto] }) data: SheetPresetDto[];
+  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
+}

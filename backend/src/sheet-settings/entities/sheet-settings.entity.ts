@@ -1,0 +1,69 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+const num = { to: (v: number) => v, from: (v: string) => Number(v) };
+
+/** The film a seller prints on; inches except dpi. */
+export interface SheetSettingsValues {
+  width: number;
+  maxLength: number;
+  gap: number;
+  margin: number;
+  dpi: number;
+  rotate: boolean;
+}
+
+/**
+ * Defaults from ARCHITECTURE.md. The margin is our decision: 0.25 in keeps designs off the
+ * film edge, where printers and heat presses are least reliable.
+ */
+export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = {
+  width: 22,
+  maxLength: 100,
+  gap: 0.25,
+  margin: 0.25,
+  dpi: 300,
+  rotate: true,
+};
+
+/** A user's own sheet settings; absent row = defaults. */
+@Entity('sheet_settings')
+export class UserSheetSettings implements SheetSettingsValues {
+  @PrimaryColumn({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @Column({ type: 'numeric', precision: 7, scale: 3, transformer: num }) width: number;
+  @Column({ name: 'max_length', type: 'numeric', precision: 8, scale: 3, transformer: num }) maxLength: number;
+  @Column({ type: 'numeric', precision: 6, scale: 3, transformer: num }) gap: number;
+  @Column({ type: 'numeric', precision: 6, scale: 3, transformer: num }) margin: number;
+  @Column({ type: 'integer' }) dpi: number;
+  @Column({ type: 'boolean' }) rotate: boolean;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
+
+/** A named set of sheet settings ("22in roll", "A3 test"); names unique per user. */
+@Entity('sheet_presets')
+export class SheetPreset implements SheetSettingsValues {
+  @PrimaryGeneratedColumn('uuid', { name: 'id' })
+  _id: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'numeric', precision: 7, scale: 3, transformer: num }) width: number;
+  @Column({ name: 'max_length', type: 'numeric', precision: 8, scale: 3, transformer: num }) maxLength: number;
+  @Column({ type: 'numeric', precision: 6, scale: 3, transformer: num }) gap: number;
+  @Column({ type: 'numeric', precision: 6, scale: 3, transformer: num }) margin: number;
+  @Column({ type: 'integer' }) dpi: number;
+  @Column({ type: 'boolean' }) rotate: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,98 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { likePattern, paginate } from '../common/pagination';
+import { PrintUsage, PrintUsageService } from '../images/print-usage.service';
+import { RealtimeService } from '../realtime/realtime.service';
+import { SizeBodyDto, SizeListQueryDto, toSizeDto } from './dto/size.dto';
+import { Size } from './entities/size.entity';
+
+/** Realtime event (spec §4) sent to the owner whenever one of their sizes changes. */
+export const sizeEvent = (userId: string) => `size-${userId}`;
+const EXISTS = 'Size already exists';
+const SORT_COLUMNS = { name: 's.name', value: 's.value', createdAt: 's.created_at' } as const;
+
+@Injectable()
+export class SizesService {
+  constructor(
+    @InjectRepository(Size) private readonly sizes: Repository<Size>,
+    private readonly printUsage: PrintUsageService,
+    private readonly realtime: RealtimeService,
+  ) {}
+
+  async list(userId: string, q: SizeListQueryDto) {
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 10;
+    const qb = this.sizes.createQueryBuilder('s').where('s.user_id = :userId', { userId });
+    if (q.search?.trim()) qb.andWhere('s.name ILIKE :s', { s: likePattern(q.search.trim()) });
+    const dir = q.sort ? (q.sort.toUpperCase() as 'ASC' | 'DESC') : q.sortBy && q.sortBy !== 'createdAt' ? 'ASC' : 'DESC';
+    qb.orderBy(SORT_COLUMNS[q.sortBy ?? 'createdAt'], dir).addOrderBy('s.id', dir);
+    const [rows, total] = await qb.offset((page - 1) * limit).limit(limit).getManyAndCount();
+    return paginate(rows.map(toSizeDto), total, limit);
+  }
+
+  async get(userId: string, id: string): Promise<Size> {
+    const size = await this.sizes.findOne({ where: { _id: id, userId } });
+    if (!size) throw new NotFoundException('Size not found');
+    return size;
+  }
+
+  /** For other features (prints, orders): the owner's sizes with these ids. */
+  findOwned(userId: string, ids: string[]): Promise<Size[]> {
+    return ids.length ? this.sizes.find({ where: { _id: In(ids), userId } }) : Promise.resolve([]);
+  }
+
+  usage(sizeIds: string[]): Promise<Map<string, PrintUsage>> {
+    return this.printUsage.forSizes(sizeIds);
+  }
+
+  async create(userId: string, dto: SizeBodyDto): Promise<Size> {
+    await this.assertUnique(userId, dto.name);
+    const size = await this.sizes.save(this.sizes.create({ userId, name: dto.name, value: dto.value })).catch(rethrowUnique);
+    const saved = await this.get(userId, size._id);
+    this.emit(userId, 'created', saved);
+    return saved;
+  }
+
+  async update(userId: string, id: string, dto: SizeBodyDto): Promise<Size> {
+    await this.get(userId, id);
+    await this.assertUnique(userId, dto.name, id);
+    await this.sizes.update({ _id: id, userId }, { name: dto.name, value: dto.value }).catch(rethrowUnique);
+    const saved = await this.get(userId, id);
+    this.emit(userId, 'updated', saved);
+    return saved;
+  }
+
+  /** Refused while any print (draft or finished) refers to the size: it would lose its meaning. */
+  async remove(userId: string, id: string): Promise<void> {
+    const size = await this.get(userId, id);
+    const usage = (await this.printUsage.forSizes([id])).get(id);
+    const prints = (usage?.open ?? 0) + (usage?.finished ?? 0);
+    if (prints > 0) {
+      throw new ConflictException({
+        message: `"${size.name}" is used by ${prints === 1 ? '1 print' : `${prints} prints`}. Change those print items to another size first.`,
+        code: 'size_in_use',
+      });
+    }
+    await this.sizes.delete({ _id: id, userId }).catch((e) => {
+      if (e?.code === '23503') throw new ConflictException({ message: `"${size.name}" is used by a print.`, code: 'size_in_use' });
+      throw e;
+    });
+    this.emit(userId, 'deleted', size);
+  }
+
+  private emit(userId: string, action: 'created' | 'updated' | 'deleted', size: Size) {
+    this.realtime.emitToUser(userId, sizeEvent(userId), { action, data: toSizeDto(size) });
+  }
+
+  private async assertUnique(userId: string, name: string, exceptId?: string) {
+    const qb = this.sizes.createQueryBuilder('s').where('s.user_id = :userId AND lower(s.name) = lower(:name)', { userId, name });
+    if (exceptId) qb.andWhere('s.id <> :exceptId', { exceptId });
+    if (await qb.getExists()) throw new ConflictException({ message: EXISTS, code: 'size_exists' });
+  }
+}
+
+function rethrowUnique(e: any): never {
+  if (e?.code === '23505') throw new ConflictException({ message: EXISTS, code: 'size_exists' });
+  throw e;
+}

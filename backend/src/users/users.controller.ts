@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentUser, Roles } from '../common/decorators';
+import {
+  CreateUserDto,
+  MessageResponse,
+  toUserDto,
+  UpdateCreditDto,
+  UpdateStatusDto,
+  UpdateUserDto,
+  UserListQueryDto,
+  UserListResponse,
+  UserResponse,
+} from './dto/user.dto';
+import { Role, User } from './entities/user.entity';
+import { UsersService } from './users.service';
+
+const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('User not found') });
+
+@ApiTags('users')
+@ApiCookieAuth()
+@Roles(Role.Admin)
+@Controller('users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get()
+  @ApiOkResponse({ type: UserListResponse })
+  async listUsers(@Query() q: UserListQueryDto) {
+    const page = await this.users.list(q);
+    return { data: page.data.map(toUserDto), pagination: page.pagination };
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: UserResponse })
+  async getUser(@Param('id', uuid) id: string) {
+    return { data: toUserDto(await this.users.get(id)) };
+  }
+
+  @Post()
+  @ApiOkResponse({ type: UserResponse })
+  async createUser(@Body() dto: CreateUserDto) {
+    return { data: toUserDto(await this.users.create(dto)), message: 'User created successfully' };
+  }
+
+  @Put(':id')
+  @ApiOkResponse({ type: UserResponse })
+  async updateUser(@Param('id', uuid) id: string, @Body() dto: UpdateUserDto, @CurrentUser() actor: User) {
+    return { data: toUserDto(await this.users.update(id, dto, actor)), message: 'User updated successfully' };
+  }
+
+  @Put(':id/status')
+  @ApiOkResponse({ type: UserResponse })
+  async updateUserStatus(@Param('id', uuid) id: string, @Body() dto: UpdateStatusDto, @CurrentUser() actor: User) {
+    return { data: toUserDto(await this.users.setStatus(id, dto.status, actor)), message: 'Status updated successfully' };
+  }
+
+  @Put(':id/credit')
+  @ApiOkResponse({ type: UserResponse })
+  async updateUserCredit(@Param('id', uuid) id: string, @Body() dto: UpdateCreditDto, @CurrentUser() actor: User) {
+    return { data: toUserDto(await this.users.setCredit(id, dto.availableCredits, actor)), message: 'Credit added successfully' };
+  }
+
+  @Delete(':id')
+  @ApiOkResponse({ type: MessageResponse })
+  async deleteUser(@Param('id', uuid) id: string, @CurrentUser() actor: User) {
+    await this.users.remove(id, actor);
+    return { message: 'User deleted successfully' };
+  }
+}

@@ -1,0 +1,147 @@
+import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, Repository } from 'typeorm';
+import { AuthService } from '../auth/auth.service';
+import { hashPassword } from '../auth/password';
+import { likePattern, paginate } from '../common/pagination';
+import { toE164 } from '../common/phone';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { CreditsService } from '../credits/credits.service';
+import { CreateUserDto, UpdateUserDto, UserListQueryDto } from './dto/user.dto';
+import { Role, User, UserStatus } from './entities/user.entity';
+
+@Injectable()
+export class UsersService {
+  private readonly logger = new Logger('Users');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly auth: AuthService,
+    private readonly credits: CreditsService,
+  ) {}
+
+  async list(q: UserListQueryDto) {
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 10;
+    const qb = this.users.createQueryBuilder('u');
+    if (q.search) {
+      qb.andWhere(
+        `(u.first_name ILIKE :s OR u.last_name ILIKE :s OR u.username ILIKE :s OR u.email ILIKE :s OR (u.first_name || ' ' || u.last_name) ILIKE :s)`,
+        { s: likePattern(q.search) },
+      );
+    }
+    if (q.role) qb.andWhere('u.role = :role', { role: q.role });
+    if (q.status) qb.andWhere('u.status = :status', { status: q.status });
+    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
+    qb.orderBy(`u.${q.sortBy ?? 'createdAt'}`, q.sortBy ? dir : 'DESC').addOrderBy('u._id', 'ASC');
+    const [rows, total] = await qb.skip((page - 1) * limit).take(limit).getManyAndCount();
+    return paginate(rows, total, limit);
+  }
+
+  async get(id: string): Promise<User> {
+    const user = await this.users.findOne({ where: { _id: id } });
+    if (!user) throw new NotFoundException('User not found');
+    return user;
+  }
+
+  /** Created by an admin: always role user, and the admin vouches for the address. */
+  async create(dto: CreateUserDto): Promise<User> {
+    await this.auth.assertUnique(dto.email, dto.username);
+    return this.users
+      .save(
+        this.users.create({
+          firstName: dto.firstName,
+          lastName: dto.lastName,
+          username: dto.username,
+          email: dto.email,
+          company: dto.company ?? null,
+          phone: toE164(dto.phone),
+          passwordHash: await hashPassword(dto.password),
+          role: Role.User,
+          emailVerifiedAt: new Date(),
+        }),
+      )
+      .catch((e) => this.auth.rethrowUnique(e));
+  }
+
+  async update(id: string, dto: UpdateUserDto, actor: User): Promise<User> {
+    const user = await this.get(id);
+    if (dto.role && dto.role !== Role.Admin && user._id === actor._id) {
+      throw new BadRequestException('You cannot remove your own admin role');
+    }
+    if (dto.email && dto.email !== user.email) await this.auth.assertUnique(dto.email, undefined, id);
+    const patch: Partial<User> = {};
+    if (dto.firstName !== undefined) patch.firstName = dto.firstName;
+    if (dto.lastName !== undefined) patch.lastName = dto.lastName;
+    if (dto.email !== undefined) patch.email = dto.email;
+    if (dto.role !== undefined) patch.role = dto.role;
+    if (Object.keys(patch).length) await this.users.update({ _id: id }, patch).catch((e) => this.auth.rethrowUnique(e));
+    return this.get(id);
+  }
+
+  async setStatus(id: string, status: UserStatus, actor: User): Promise<User> {
+    const user = await this.get(id);
+    if (user._id === actor._id && status === UserStatus.Inactive) throw new BadRequestException('You cannot deactivate your own account');
+    // Deactivation also ends the user's sessions (checked on their next request).
+    await this.users.update({ _id: id }, { status, ...(status === UserStatus.Inactive ? { sessionVersion: user.sessionVersion + 1 } : {}) });
+    return this.get(id);
+  }
+
+  async setCredit(id: string, availableCredits: number, actor: User): Promise<User> {
+    await this.credits.setAvailable(id, availableCredits, actor._id);
+    return this.get(id);
+  }
+
+  async remove(id: string, actor: User): Promise<void> {
+    const user = await this.get(id);
+    if (user._id === actor._id) throw new BadRequestException('You cannot delete your own account');
+    await this.users.delete({ _id: id });
+  }
+
+  /**
+   * The first admin: ADMIN_EMAIL/ADMIN_PASSWORD when set (created once, promoted if it
+   * exists). On the embedded default with neither set and no admin yet, admin@localhost
+   * with a random password that is printed once.
+   */
+  async ensureFirstAdmin(): Promise<void> {
+    const { email, password } = this.config.admin;
+    if (email && password) {
+      const existing = await this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+      if (existing) {
+        if (existing.role !== Role.Admin) await this.users.update({ _id: existing._id }, { role: Role.Admin });
+        return;
+      }
+      await this.createAdmin(email, password);
+      this.logger.log(`Created the admin account ${email} from ADMIN_EMAIL`);
+      return;
+    }
+    if (this.config.database.url) return;
+    if (await this.users.exists({ where: { role: Role.Admin } })) return;
+    const generated = randomBytes(12).toString('base64url');
+    await this.createAdmin('admin@localhost', generated);
+    // Printed once, on purpose: there is no other way to learn it.
+    console.log(
+      `\n  First start: created the admin account\n    e-mail:   admin@localhost\n    password: ${generated}\n  Change it from the profile page after logging in.\n`,
+    );
+  }
+
+  private async createAdmin(email: string, password: string) {
+    const username = email.split('@')[0].replace(/[^a-zA-Z0-9._-]/g, '').slice(0, 40) || 'admin';
+    const taken = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getExists();
+    await this.users.save(
+      this.users.create({
+        firstName: 'Admin',
+        lastName: '',
+        username: taken ? `${username}-${randomBytes(3).toString('hex')}` : username,
+        email: email.toLowerCase(),
+        passwordHash: await hashPassword(password),
+        role: Role.Admin,
+        emailVerifiedAt: new Date(),
+      }),
+    );
+  }
+}

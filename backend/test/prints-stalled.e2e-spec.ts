@@ -1,0 +1,133 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import Bull from 'bull';
+import sharp from 'sharp';
+import { DataSource } from 'typeorm';
+import { CreditsService } from '../src/credits/credits.service';
+import { Image } from '../src/images/entities/image.entity';
+import { PrintJobService } from '../src/prints/print-job.service';
+import { addDesign, addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
+import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { REDIS_URL } from './utils/test-env';
+
+jest.setTimeout(240_000);
+
+/**
+ * Bull's stalled-job recovery with real worker processes (src/worker.ts): the API here does
+ * not process jobs; worker A is SIGKILLed in the middle of rendering, worker B picks the job
+ * up once A's lock expires, and the print completes once, charged once.
+ */
+describe('Prints: a worker killed mid-job (e2e)', () => {
+  let t: TestApp;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ PROCESS_JOBS: 'false', QUEUE_LOCK_DURATION_MS: '2000', QUEUE_STALLED_INTERVAL_MS: '1000' });
+  });
+  afterAll(async () => {
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
+    await t.close();
+  });
+
+  function startWorker(name: string): Promise<ChildProcess> {
+    const c = t.config;
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
+      cwd: join(__dirname, '..'),
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        DATA_DIR: c.dataDir,
+        DATABASE_URL: c.database.url,
+        REDIS_URL: c.redis.url,
+        QUEUE_PREFIX: c.redis.prefix,
+        SMTP_URL: c.mail.smtpUrl,
+        APP_URL: c.appUrl,
+        JWT_SECRET: c.auth.jwtSecret,
+        QUEUE_LOCK_DURATION_MS: '2000',
+        QUEUE_STALLED_INTERVAL_MS: '1000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    workers.push(child);
+    let out = '';
+    return new Promise((resolve, reject) => {
+      const onData = (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('Worker started')) resolve(child);
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.on('exit', (code, signal) => reject(new Error(`worker ${name} exited (${code ?? signal}) before starting:\n${out}`)));
+    });
+  }
+
+  it('SIGKILL during render → another worker completes the print once, charged once', async () => {
+    const admin = await adminAgent(t);
+    const s = await signUpAndLogin(t, 'stalled');
+    await setCredits(t, admin, s.user._id, 500);
+    const image = await addDesign(t, s.user._id, { name: 'big', width: 1200, height: 800, border: 20 });
+    const size = await addSize(t, s.user._id, 'Back', 5);
+    const copies = 60;
+    const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: copies }] }).expect(201)).body.data;
+
+    const a = await startWorker('A');
+    await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
+    const jobId = `print:${p._id}:1`;
+    const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
+    try {
+      // mid-job: rendering has started but the print is not finished
+      await waitFor(async () => {
+        const job = await q.getJob(jobId);
+        return job && Number(job.progress()) >= 12;
+      }, 120_000, 'worker A to start rendering');
+      a.kill('SIGKILL');
+      await new Promise((r) => a.once('exit', r));
+      expect((await s.agent.get(`/api/print/${p._id}`)).body.data.status).toBe('Processing');
+
+      const b = await startWorker('B');
+      const done = await waitDone(s.agent, p._id, 180_000);
+      expect(done.status).toBe('Completed');
+      await waitFor(async () => (await (await q.getJob(jobId))!.getState()) === 'completed', 30_000, 'the job to complete');
+      const job = await q.getJob(jobId);
+      expect(job!.returnvalue).toMatchObject({ outcome: 'completed', copies });
+      expect(job!.stacktrace).toEqual([]);
+      b.kill('SIGKILL');
+
+      const png = await s.agent.get(done.fileId[0].path).buffer(true).parse(binary).expect(200);
+      expect(await sharp(png.body).metadata()).toMatchObject({ width: 6600, height: done.fileId[0].heightPx, density: 300 });
+      const credits = t.app.get(CreditsService);
+      const rows = await credits.ledger(s.user._id);
+      expect(rows.filter((r) => r.reason === 'print_charge')).toHaveLength(1);
+      expect(rows.filter((r) => r.reason === 'refund')).toHaveLength(0);
+      expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 500 - copies, usedCredits: copies });
+      expect(await credits.consistent(s.user._id)).toBe(true);
+      expect((await t.app.get(DataSource).getRepository(Image).findOneByOrFail({ _id: image._id })).usedInPrint).toBe(copies);
+      await t.mail.waitFor(s.email, /Your print is ready/);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(t.mail.messages.filter((m) => m.to.includes(s.email) && /ready/.test(m.subject))).toHaveLength(1);
+    } finally {
+      await q.close();
+    }
+  });
+
+  it('two runs of the same attempt at once (a lock lost while still running) → one completes, the other is skipped', async () => {
+    const admin = await adminAgent(t);
+    const s = await signUpAndLogin(t, 'twice');
+    await setCredits(t, admin, s.user._id, 10);
+    const image = await addDesign(t, s.user._id);
+    const size = await addSize(t, s.user._id, 'Small', 1);
+    const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 5 }] }).expect(201)).body.data;
+    await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
+    const jobs = t.app.get(PrintJobService);
+    const ctx = () => ({ id: `print:${p._id}:1`, name: 'process-print', data: { printId: p._id, attempt: 1 }, attemptsMade: 0, progress: async () => undefined });
+    const outcomes = await Promise.all([jobs.run(ctx()), jobs.run(ctx())]);
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(['completed', 'skipped']);
+    const done = (await s.agent.get(`/api/print/${p._id}`)).body.data;
+    expect(done.status).toBe('Completed');
+    await s.agent.get(done.fileId[0].path).buffer(true).parse(binary).expect(200);
+    expect((await t.app.get(DataSource).getRepository(Image).findOneByOrFail({ _id: image._id })).usedInPrint).toBe(5);
+    expect(await t.app.get(CreditsService).consistent(s.user._id)).toBe(true);
+    // and a late third run of a finished attempt does nothing
+    expect((await jobs.run(ctx())).outcome).toBe('skipped');
+  });
+});

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { DataSource } from 'typeorm';
+import { Image, ImageStatus } from '../src/images/entities/image.entity';
+import { Size } from '../src/sizes/entities/size.entity';
+import { StorageService } from '../src/storage/storage.service';
+import { TestApp } from './utils/create-test-app';
+
+/**
+ * Until the images API lands, designs are stored the way it stores them: the file through
+ * StorageService and a ready row with its trim.
+ */
+export async function addDesign(t: TestApp, userId: string, opts: { name?: string; width?: number; height?: number; border?: number } = {}) {
+  const width = opts.width ?? 600;
+  const height = opts.height ?? 400;
+  const border = opts.border ?? 50;
+  const art = await sharp({ create: { width: width - 2 * border, height: height - 2 * border, channels: 4, background: { r: 200, g: 30, b: 40, alpha: 1 } } })
+    .png()
+    .toBuffer();
+  const png = await sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    .composite([{ input: art, left: border, top: border }])
+    .png()
+    .toBuffer();
+  const fileKey = `users/${userId}/images/${randomUUID()}.png`;
+  await t.app.get(StorageService).write(fileKey, png);
+  const repo = t.app.get(DataSource).getRepository(Image);
+  return repo.save(
+    repo.create({
+      userId,
+      name: opts.name ?? 'design',
+      originalName: `${opts.name ?? 'design'}.png`,
+      fileKey,
+      mime: 'image/png',
+      bytes: png.length,
+      width,
+      height,
+      trim: { left: border, top: border, width: width - 2 * border, height: height - 2 * border },
+      previewKey: null,
+      status: ImageStatus.Ready,
+    }),
+  );
+}
+
+export async function addSize(t: TestApp, userId: string, name: string, value: number) {
+  const repo = t.app.get(DataSource).getRepository(Size);
+  return repo.save(repo.create({ userId, name, value }));
+}
+
+export async function setCredits(t: TestApp, admin: any, userId: string, credits: number) {
+  await admin.put(`/api/users/${userId}/credit`).send({ availableCredits: credits }).expect(200);
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until the print leaves Processing; returns it. */
+export async function waitDone(agent: any, printId: string, timeoutMs = 90_000) {
+  return waitFor(
+    async () => {
+      const res = await agent.get(`/api/print/${printId}`).expect(200);
+      return res.body.data.status !== 'Processing' ? res.body.data : null;
+    },
+    timeoutMs,
+    `print ${printId} to finish`,
+  );
+}
+
+/** Binary body for supertest. */
+export function binary(res: any, cb: (err: Error | null, body: Buffer) => void) {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+}

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { expectTitle, expectToast, test, unique } from "./harness.mjs";
+
+test("account: landing → signup → verify from mail → login → profile update → logout", async ({ page, baseUrl, mailbox, shot }) => {
+  const username = unique("ada");
+  const email = `${username}@e2e.test`;
+  const password = "Lovelace-1815";
+
+  await page.goto("/");
+  await page.getByTestId("landing-header").getByRole("link", { name: "Sign up" }).click();
+  await page.waitForURL("**/auth/signup");
+
+  // First letters are uppercased as typed.
+  await page.getByLabel("First Name").pressSequentially("ada");
+  assert.equal(await page.getByLabel("First Name").inputValue(), "Ada");
+  await page.getByLabel("Last Name").fill("lovelace");
+  assert.equal(await page.getByLabel("Last Name").inputValue(), "Lovelace");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Company").fill("analytical engines");
+  assert.equal(await page.getByLabel("Company").inputValue(), "Analytical engines");
+  await page.getByRole("textbox", { name: "Phone" }).pressSequentially("2133734253");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await shot("signup-filled");
+
+  const since = mailbox.count();
+  await page.getByRole("button", { name: "Register" }).click();
+  await page.getByText("Form submitted successfully! Please check your email to verify your.").waitFor();
+  await expectToast(page, "User registered successfully");
+  await shot("signup-done");
+
+  // Not verified yet: login is refused with the server's reason.
+  const beforeLogin = mailbox.count();
+  await page.goto("/auth/signin");
+  await page.getByLabel("Email or Username").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.getByTestId("login-error").waitFor();
+
+  // The refused login may mail a fresh link that replaces the first one; use the newest.
+  const resent = await mailbox.waitFor(email, { since: beforeLogin, timeout: 3000 }).catch(() => null);
+  const mail = resent ?? (await mailbox.waitFor(email, { since }));
+  const link = mailbox.link(mail, "/verify");
+  assert.ok(link.startsWith(`${baseUrl}/verify?token=`), link);
+  await page.goto(link);
+  await page.getByText("Email verified successfully").first().waitFor();
+  await expectToast(page, "Email verified successfully");
+  await shot("verified");
+  await page.getByRole("link", { name: "Go to login" }).click();
+  await page.waitForURL("**/auth/signin");
+
+  // Login with the username this time.
+  await page.getByLabel("Email or Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL("**/dashboard");
+  await expectTitle(page, "GangSheet Studio | Dashboard");
+  await page.getByTestId("user-menu").getByText("Ada Lovelace").waitFor();
+  assert.match(await page.getByTestId("credit-balance").innerText(), /\d+ credits/);
+  await shot("dashboard");
+
+  // Non-admins have no Users entry and see the spec's message on the page.
+  assert.equal(await page.locator(".gs-sider").getByText("Users", { exact: true }).count(), 0);
+  await page.goto("/users");
+  await page.getByText("You are not authorized to view this page").waitFor();
+  await shot("not-authorized");
+
+  // Signed-in users skip the public pages.
+  for (const [from, to] of [["/", "/dashboard"], ["/auth/signin", "/dashboard"], ["/auth/signup", "/dashboard"], ["/auth/forgot-password", "/dashboard"]]) {
+    await page.goto(from);
+    await page.waitForURL(`**${to}`);
+  }
+
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: "My Profile" }).click();
+  await page.waitForURL("**/profile");
+  await page.getByTestId("profile-name").getByText("Ada Lovelace").waitFor();
+  const form = page.getByTestId("profile-form");
+  assert.equal(await form.getByLabel("Company").inputValue(), "Analytical engines");
+  assert.equal(await form.getByRole("textbox", { name: "Phone" }).inputValue(), "+1 213 373 4253");
+  await shot("profile");
+
+  await form.getByLabel("Last Name").fill("King");
+  await form.getByRole("textbox", { name: "Phone" }).fill("");
+  await form.getByRole("textbox", { name: "Phone" }).pressSequentially("12");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await page.getByText("Phone number is not valid").waitFor();
+  await form.getByRole("textbox", { name: "Phone" }).fill("");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expectToast(page, "Profile Updated Successfully");
+  await page.getByTestId("profile-name").getByText("Ada King").waitFor();
+  await page.getByTestId("user-menu").getByText("Ada King").waitFor();
+  await page.reload();
+  await page.getByTestId("profile-name").getByText("Ada King").waitFor();
+
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: "Log Out" }).click();
+  await page.waitForURL(`${baseUrl}/`);
+  await page.goto("/profile");
+  await page.waitForURL(`${baseUrl}/`);
+});
+
+test("account: forgot password with the mailed code, and the mail link prefills it", async ({ page, mailbox, createUser, login, shot }) => {
+  const user = await createUser();
+  await page.goto("/auth/signin");
+  await page.getByRole("link", { name: "Forgot Password" }).click();
+  await page.waitForURL("**/auth/forgot-password");
+  await page.getByLabel("Email").fill(user.email);
+  const since = mailbox.count();
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expectToast(page, "Password reset key sended to given email");
+  await page.getByRole("heading", { name: "Update Password" }).waitFor();
+
+  const mail = await mailbox.waitFor(user.email, { since });
+  const link = new URL(mailbox.link(mail, "/auth/forgot-password"));
+  const token = link.searchParams.get("token");
+  assert.ok(token);
+
+  await page.getByLabel("Reset Token").fill(token);
+  await page.getByLabel("Password", { exact: true }).fill("Brand-new-1");
+  await page.getByLabel("Confirm Password").fill("Brand-new-2");
+  await page.getByText("Passwords do not match").waitFor();
+  await shot("reset-mismatch");
+
+  // The link from the mail opens step 2 with the token filled in.
+  await page.goto(link.pathname + link.search);
+  assert.equal(await page.getByLabel("Reset Token").inputValue(), token);
+  await page.getByLabel("Password", { exact: true }).fill("Brand-new-1");
+  await page.getByLabel("Confirm Password").fill("Brand-new-1");
+  await page.getByRole("button", { name: "Update Password" }).click();
+  await expectToast(page, "Password reset successfully");
+  await page.waitForURL("**/auth/signin");
+  await login(user.username, "Brand-new-1");
+});

@@ -1,0 +1,80 @@
+import { useState } from "react";
+import { Avatar, Flex, Modal, Select, Typography } from "antd";
+import { PictureOutlined } from "@ant-design/icons";
+import { useList } from "@refinedev/core";
+import type { LibraryImage } from "../images/types";
+import { SizeSelect } from "../sizes/SizeSelect";
+import { useDebounced } from "./api";
+import { fileUrl } from "./rules";
+import type { PrintImage } from "./types";
+
+export function Thumb({ image, size = 48 }: { image: PrintImage | null | undefined; size?: number }) {
+  const src = fileUrl(image?.previewFile?.path ?? image?.file?.path);
+  return <Avatar shape="square" size={size} src={src} icon={<PictureOutlined />} alt={image?.name} style={{ background: "#f1f5f9", flex: "none" }} />;
+}
+
+/** Searchable dropdown of the library's ready images, with thumbnails. */
+export function ImageSelect({ value, onChange }: { value?: string; onChange: (image: LibraryImage) => void }) {
+  const [search, setSearch] = useState("");
+  const term = useDebounced(search, 300);
+  const { result, query } = useList<LibraryImage>({
+    resource: "images",
+    pagination: { currentPage: 1, pageSize: 50, mode: "server" },
+    sorters: [{ field: "createdAt", order: "desc" }],
+    filters: term ? [{ field: "search", operator: "contains", value: term }] : [],
+  });
+  const images = (result.data ?? []).filter((i) => i.status !== "error");
+  return (
+    <Select
+      showSearch
+      filterOption={false}
+      onSearch={setSearch}
+      loading={query.isFetching}
+      placeholder="Search images"
+      aria-label="Image"
+      style={{ width: "100%" }}
+      value={value}
+      onChange={(id: string) => {
+        const image = images.find((i) => i._id === id);
+        if (image) onChange(image);
+      }}
+      options={images.map((i) => ({
+        value: i._id,
+        label: (
+          <Flex gap={8} align="center">
+            <Thumb image={i} size={24} />
+            <Typography.Text ellipsis>{i.name}</Typography.Text>
+          </Flex>
+        ),
+      }))}
+    />
+  );
+}
+
+/** Change the image of a print item. */
+export function ChangeImageModal({ open, current, onCancel, onSave, pending }: { open: boolean; current?: string; onCancel: () => void; onSave: (imageId: string) => void; pending: boolean }) {
+  const [picked, setPicked] = useState<LibraryImage | null>(null);
+  return (
+    <Modal title="Change image" open={open} onCancel={onCancel} okText="Save" destroyOnHidden afterClose={() => setPicked(null)}
+      okButtonProps={{ disabled: !picked || picked._id === current || pending, loading: pending }} onOk={() => picked && onSave(picked._id)}>
+      <ImageSelect value={picked?._id ?? current} onChange={setPicked} />
+      {picked && (
+        <Flex gap={12} align="center" style={{ marginTop: 16 }}>
+          <Thumb image={picked} size={72} />
+          <Typography.Text strong>{picked.name}</Typography.Text>
+        </Flex>
+      )}
+    </Modal>
+  );
+}
+
+/** Change the size of a print item (the select offers 'Add New Size'). */
+export function ChangeSizeModal({ open, current, onCancel, onSave, pending }: { open: boolean; current?: string; onCancel: () => void; onSave: (sizeId: string) => void; pending: boolean }) {
+  const [picked, setPicked] = useState<string | undefined>();
+  return (
+    <Modal title="Change size" open={open} onCancel={onCancel} okText="Save" destroyOnHidden afterClose={() => setPicked(undefined)}
+      okButtonProps={{ disabled: !picked || picked === current || pending, loading: pending }} onOk={() => picked && onSave(picked)}>
+      <SizeSelect value={picked ?? current} onChange={(id) => setPicked(id)} style={{ width: "100%" }} aria-label="Size" />
+    </Modal>
+  );
+}

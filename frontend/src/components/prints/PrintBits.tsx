@@ -1,0 +1,50 @@
+import { Select, Tag, Tooltip } from "antd";
+import { ClockCircleOutlined } from "@ant-design/icons";
+import { retentionColor, retentionDaysLeft, retentionText } from "./rules";
+import { PRINT_STATUSES, type Print, type PrintStatus } from "./types";
+
+const STATUS_COLORS: Record<PrintStatus, string> = {
+  "In Draft": "processing",
+  Processing: "gold",
+  Completed: "success",
+  Deleted: "default",
+  Cancelled: "default",
+  Error: "error",
+};
+
+export function PrintStatusTag({ status }: { status: PrintStatus }) {
+  return <Tag color={STATUS_COLORS[status] ?? "default"} data-testid="print-status">{status}</Tag>;
+}
+
+/** The prints tables' Status filter (cleared = every status). */
+export function PrintStatusSelect({ value, onChange }: { value?: string; onChange: (status?: string) => void }) {
+  return (
+    <Select
+      allowClear
+      placeholder="Status"
+      aria-label="Status"
+      style={{ width: 160 }}
+      value={value}
+      onChange={(v?: string) => onChange(v)}
+      options={PRINT_STATUSES.map((s) => ({ value: s, label: s }))}
+    />
+  );
+}
+
+const TAG_COLOR = { red: "red", amber: "orange", green: "green" } as const;
+
+/** Days until a Completed print's files are deleted (7 after printedAt), coloured per spec §9. */
+export function RetentionTag({ print, now }: { print: Pick<Print, "status" | "printedAt">; now?: Date }) {
+  if (print.status === "Deleted") return <Tag color="red" data-testid="retention">The file has been deleted</Tag>;
+  if (print.status !== "Completed") return null;
+  const days = retentionDaysLeft(print.printedAt, now);
+  if (days === null) return null;
+  const color = retentionColor(days);
+  return (
+    <Tooltip title="Print files are kept for 7 days after printing">
+      <Tag color={TAG_COLOR[color]} icon={<ClockCircleOutlined />} data-testid="retention" data-color={color}>
+        {retentionText(days)}
+      </Tag>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,136 @@
+import { Alert, Button, Descriptions, Flex, List, Modal, Progress, Spin, Typography } from "antd";
+import { DownloadOutlined, ExclamationCircleOutlined } from "@ant-design/icons";
+import { useSearchParams } from "react-router";
+import { useProfile } from "../../hooks/useProfile";
+import { useQueryModal } from "../../lib/queryModal";
+import { CopyLinkButton } from "./CopyLinkButton";
+import { MSG, fileUrl, showFilesOnlyDelete } from "./rules";
+import type { PrintStatus } from "./types";
+
+/**
+ * printWarningModal=<value>: confirms processing. On a print the value is the credit
+ * cost (shown with the user's balance); on manual create it is the total quantity.
+ */
+export function ProcessWarningModal({ kind, onProceed, pending, value: live }: { kind: "cost" | "quantity"; onProceed: () => void; pending: boolean; value?: number }) {
+  const modal = useQueryModal("printWarningModal");
+  const { profile } = useProfile();
+  // A live figure from the page wins over the one written into the URL when it opened.
+  const value = live ?? Number(modal.value ?? 0);
+  const balance = profile?.credit.availableCredits ?? 0;
+  const short = kind === "cost" && value > balance;
+  return (
+    <Modal
+      open={modal.open}
+      title={<Flex gap={8} align="center"><ExclamationCircleOutlined style={{ color: "#f59e0b" }} /> Process print</Flex>}
+      onCancel={modal.close}
+      okText="Proceed"
+      onOk={onProceed}
+      okButtonProps={{ loading: pending, disabled: pending || short }}
+      cancelButtonProps={{ disabled: pending }}
+      destroyOnHidden
+    >
+      <Typography.Paragraph>
+        Processing lays out every copy on gang sheets and renders the print files. This cannot be undone.
+      </Typography.Paragraph>
+      <Descriptions column={1} size="small" bordered>
+        {kind === "cost" ? (
+          <Descriptions.Item label="Credit cost"><strong data-testid="warning-cost">{value}</strong> credits</Descriptions.Item>
+        ) : (
+          <Descriptions.Item label="Total quantity"><strong data-testid="warning-quantity">{value}</strong> copies ({value} credits)</Descriptions.Item>
+        )}
+        <Descriptions.Item label="Your balance"><span data-testid="warning-balance">{balance}</span> credits</Descriptions.Item>
+      </Descriptions>
+      {short && <Alert style={{ marginTop: 12 }} type="error" showIcon message={`You need ${value - balance} more credits to process this print.`} />}
+    </Modal>
+  );
+}
+
+/** Covers the page while a print is being processed (spec: Manual print create). */
+export function ProcessingOverlay({ open, percent, stage }: { open: boolean; percent?: number; stage?: string }) {
+  if (!open) return null;
+  return (
+    <div className="gs-processing-overlay" role="alertdialog" aria-live="polite" data-testid="processing-overlay"
+      style={{ position: "fixed", inset: 0, zIndex: 1100, background: "rgba(15,23,42,0.55)", display: "flex", alignItems: "center", justifyContent: "center", padding: 24 }}>
+      <Flex vertical align="center" gap={16} style={{ background: "#fff", borderRadius: 12, padding: 32, maxWidth: 460, textAlign: "center", boxShadow: "0 20px 50px rgba(0,0,0,.25)" }}>
+        <Spin size="large" />
+        <Typography.Text strong>{MSG.processing}</Typography.Text>
+        {percent !== undefined && (
+          <div style={{ width: "100%" }}>
+            <Progress percent={Math.round(percent)} size="small" />
+            {stage && <Typography.Text type="secondary" style={{ fontSize: 12, textTransform: "capitalize" }}>{stage}</Typography.Text>}
+          </div>
+        )}
+      </Flex>
+    </div>
+  );
+}
+
+/** Sheet files are served as /api/print/{id}/files/{n}; name them by their sheet. */
+const sheetLabel = (i: number, count: number) => (count === 1 ? "Gang sheet (PNG)" : `Sheet ${i + 1} of ${count} (PNG)`);
+
+/** printSuccessModal with one filePath parameter per sheet file: links, download, copy. */
+export function PrintSuccessModal({ shareable = true }: { shareable?: boolean }) {
+  const modal = useQueryModal("printSuccessModal", ["filePath"]);
+  const [params] = useSearchParams();
+  const paths = params.getAll("filePath");
+  return (
+    <Modal open={modal.open} title="Print processed" onCancel={modal.close} footer={<Button type="primary" onClick={modal.close}>Close</Button>} destroyOnHidden>
+      <Typography.Paragraph>Your gang sheets are ready. Files are kept for 7 days.</Typography.Paragraph>
+      <List
+        size="small"
+        bordered
+        dataSource={paths}
+        locale={{ emptyText: "No files" }}
+        renderItem={(path, i) => {
+          const url = fileUrl(path) ?? path;
+          return (
+            <List.Item
+              data-testid="success-file"
+              actions={[
+                <Button key="dl" size="small" icon={<DownloadOutlined />} href={url} download>Download</Button>,
+                ...(shareable ? [<CopyLinkButton key="copy" url={url} />] : []),
+              ]}
+            >
+              <Typography.Link href={url} target="_blank" rel="noreferrer">
+                {sheetLabel(i, paths.length)}
+              </Typography.Link>
+            </List.Item>
+          );
+        }}
+      />
+    </Modal>
+  );
+}
+
+/**
+ * deletePrint: Delete removes only the files (hidden once Deleted) so the print can be
+ * processed again; Force Delete removes the print and everything of it.
+ */
+export function DeletePrintModal({ status, onDeleteFiles, onForceDelete, pending }: { status: PrintStatus | undefined; onDeleteFiles: () => void; onForceDelete: () => void; pending: boolean }) {
+  const modal = useQueryModal("deletePrint");
+  const filesOnly = status ? showFilesOnlyDelete(status) : false;
+  return (
+    <Modal
+      open={modal.open}
+      title="Delete print"
+      onCancel={modal.close}
+      destroyOnHidden
+      footer={
+        <Flex justify="flex-end" gap={8}>
+          <Button onClick={modal.close} disabled={pending}>Cancel</Button>
+          {filesOnly && <Button danger onClick={onDeleteFiles} loading={pending} disabled={pending}>Delete</Button>}
+          <Button danger type="primary" onClick={onForceDelete} loading={pending} disabled={pending}>Force Delete</Button>
+        </Flex>
+      }
+    >
+      {filesOnly && (
+        <Typography.Paragraph>
+          <strong>Delete</strong> removes only the print files; the print stays and can be processed again.
+        </Typography.Paragraph>
+      )}
+      <Typography.Paragraph>
+        <strong>Force Delete</strong> removes the print and all of its data. This cannot be undone.
+      </Typography.Paragraph>
+    </Modal>
+  );
+}

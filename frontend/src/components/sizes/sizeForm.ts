@@ -1,0 +1,37 @@
+import type { Rule } from "antd/es/form";
+
+/** The server's bound (backend sizes DTO). */
+export const MAX_SIZE_INCHES = 200;
+
+// Spec §5 Size: name required; value required, numeric, converted to a number on
+// submit. Messages follow the validation library's generic style where the spec gives none.
+export const sizeRules: Record<"name" | "value", Rule[]> = {
+  name: [{ required: true, whitespace: true, message: "name is a required field" }],
+  value: [
+    { required: true, whitespace: true, message: "value is a required field" },
+    {
+      validator: (_, raw) =>
+        raw === undefined || raw === null || String(raw).trim() === "" || parseSizeValue(raw) !== null
+          ? Promise.resolve()
+          : Promise.reject(new Error(`value must be a positive number up to ${MAX_SIZE_INCHES} inches`)),
+    },
+  ],
+};
+
+/** "11", "11.5", " 8.25 " → number; anything else (or ≤ 0) → null. */
+export function parseSizeValue(raw: unknown): number | null {
+  const text = String(raw ?? "").trim();
+  if (!/^\d*\.?\d+$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) && n > 0 && n <= MAX_SIZE_INCHES ? n : null;
+}
+
+export interface SizeFormValues {
+  name: string;
+  value: string | number;
+}
+
+export const toSizePayload = (values: SizeFormValues) => ({ name: values.name.trim(), value: parseSizeValue(values.value)! });
+
+/** Where "Add New Size" goes: the Sizes page's add modal, coming back here afterwards. */
+export const addSizeHref = (currentUrl: string) => `/sizes?addSize=true&callback=${encodeURIComponent(currentUrl)}`;

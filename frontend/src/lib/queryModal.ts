@@ -1,0 +1,70 @@
+import { useCallback } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+
+/**
+ * Query parameters that open modals (spec §2 "Modals driven by query parameters").
+ * They describe UI state, not data, so list screens never send them as filters.
+ */
+export const MODAL_PARAMS = [
+  "editImage", "addImage", "deleteImage", "editCategory",
+  "addPrint", "printSuccessModal", "filePath", "printWarningModal", "deletePrint",
+  "addSize", "editSize", "deleteSize", "editImagePrint",
+  "addIntegration", "editIntegration", "deleteIntegration",
+  "addUser", "editUser", "deleteUser", "editCredit",
+  "buyCredit", "bankTransfer", "PaymentResult",
+  "callback",
+] as const;
+
+const modalParamSet = new Set<string>(MODAL_PARAMS);
+export const isModalParam = (name: string) => modalParamSet.has(name);
+
+/** The search string with a modal's parameter set (value "true" for plain open flags). */
+export function openModalParams(current: URLSearchParams, name: string, value = "true", callback?: string): URLSearchParams {
+  const next = new URLSearchParams(current);
+  next.set(name, value);
+  if (callback) next.set("callback", callback);
+  return next;
+}
+
+/**
+ * Closing removes the modal's parameter(s) and the callback; the callback, when there
+ * was one, is where the app goes next.
+ */
+export function closeModalParams(current: URLSearchParams, names: string[]): { params: URLSearchParams; callback: string | null } {
+  const next = new URLSearchParams(current);
+  for (const name of names) next.delete(name);
+  const callback = next.get("callback");
+  next.delete("callback");
+  // Only same-site paths: a callback must never send the user to another origin.
+  const safe = callback && callback.startsWith("/") && !callback.startsWith("//") ? callback : null;
+  return { params: next, callback: safe };
+}
+
+export interface QueryModal {
+  open: boolean;
+  /** The parameter's value, e.g. the id in editUser={id}. */
+  value: string | null;
+  show: (value?: string, callback?: string) => void;
+  close: () => void;
+}
+
+/** `const edit = useQueryModal("editUser"); <Modal open={edit.open} onCancel={edit.close}>` */
+export function useQueryModal(name: string, alsoRemove: string[] = []): QueryModal {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const value = params.get(name);
+
+  const show = useCallback(
+    (v = "true", callback?: string) => setParams((p) => openModalParams(p, name, v, callback)),
+    [name, setParams],
+  );
+  // Callers pass a fresh array each render; its content is what matters.
+  const companions = alsoRemove.join(",");
+  const close = useCallback(() => {
+    const { params: next, callback } = closeModalParams(params, [name, ...(companions ? companions.split(",") : [])]);
+    if (callback) navigate(callback);
+    else setParams(next);
+  }, [params, name, navigate, setParams, companions]);
+
+  return { open: value !== null, value, show, close };
+}

@@ -1,0 +1,66 @@
+import { useState } from "react";
+import { Alert, Button, Form, Input } from "antd";
+import { LockOutlined, UserOutlined } from "@ant-design/icons";
+import { useLogin } from "@refinedev/core";
+import { Link } from "react-router";
+import { AuthLayout } from "../../components/auth/AuthLayout";
+import { captchaRule, useCaptcha } from "../../components/auth/captcha";
+import { FullScreenSpinner } from "../../components/common/Spinners";
+import type { LoginParams } from "../../providers/authProvider";
+
+export function SigninPage() {
+  const captcha = useCaptcha();
+  const { mutate: login, isPending } = useLogin<LoginParams>();
+  const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+
+  if (captcha.loading) return <FullScreenSpinner />;
+
+  const submit = async (values: LoginParams) => {
+    setError(null);
+    setChecking(true);
+    const passed = await captcha.verify();
+    setChecking(false);
+    if (!passed) return;
+    login(
+      { email: values.email.trim(), password: values.password },
+      {
+        onSuccess: (result) => {
+          // The server's reason (unverified, inactive, wrong password, rate limited) stays visible.
+          if (!result.success) {
+            setError(result.error?.message ?? "An error occurred");
+            captcha.reset();
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <AuthLayout title="Login" heading="Sign in" subtitle="Welcome back. Sign in to your GangSheet Studio account.">
+      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
+      <Form name="login" layout="vertical" onFinish={submit} requiredMark={false}>
+        <Form.Item name="email" label="Email or Username" rules={[{ required: true, message: "Email is required" }]}>
+          <Input prefix={<UserOutlined />} autoComplete="username" />
+        </Form.Item>
+        <Form.Item name="password" label="Password" rules={[{ required: true, message: "Password is required" }]}>
+          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+        </Form.Item>
+        <div style={{ textAlign: "right", marginTop: -12, marginBottom: 16 }}>
+          <Link to="/auth/forgot-password">Forgot Password</Link>
+        </div>
+        {captcha.required && (
+          <Form.Item name="captcha" rules={[captchaRule(captcha, "Please verify the captcha")]}>
+            <div ref={captcha.container} className="gs-captcha" />
+          </Form.Item>
+        )}
+        <Button type="primary" htmlType="submit" block size="large" loading={isPending || checking}>
+          Login
+        </Button>
+      </Form>
+      <div className="gs-auth__foot">
+        Don&apos;t have an account? <Link to="/auth/signup">Register Now</Link>
+      </div>
+    </AuthLayout>
+  );
+}

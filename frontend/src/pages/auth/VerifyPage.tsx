@@ -1,0 +1,54 @@
+import { useEffect, useRef, useState } from "react";
+import { Button, Result, Spin } from "antd";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { http } from "../../api/http";
+import { AuthLayout } from "../../components/auth/AuthLayout";
+import { toast } from "../../lib/toast";
+
+type State = "idle" | "verified" | "failed";
+export const VERIFY_REDIRECT_MS = 4000;
+
+/** E-mail verification from the link in the mail (spec §2 Verify page). */
+export function VerifyPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const token = params.get("token");
+  const [state, setState] = useState<State>(token ? "idle" : "failed");
+  // Tokens are single use: never send one twice (React StrictMode runs effects twice).
+  const sent = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!token || sent.current === token) return;
+    sent.current = token;
+    http("/verify", { query: { token }, silent: true })
+      .then(() => {
+        setState("verified");
+        toast.success("Email verified successfully");
+      })
+      .catch(() => {
+        setState("failed");
+        toast.error("Email verification failed");
+      });
+  }, [token]);
+
+  // After success the spec sends the user on to login; the link lets them go at once.
+  useEffect(() => {
+    if (state !== "verified") return;
+    const t = setTimeout(() => navigate("/auth/signin"), VERIFY_REDIRECT_MS);
+    return () => clearTimeout(t);
+  }, [state, navigate]);
+
+  return (
+    <AuthLayout title="Verify Email" heading="E-mail verification">
+      {state === "idle" && (
+        <Result icon={<Spin size="large" />} title="Verifying email..." />
+      )}
+      {state === "verified" && (
+        <Result status="success" title="Email verified successfully" extra={<Link to="/auth/signin"><Button type="primary">Go to login</Button></Link>} />
+      )}
+      {state === "failed" && (
+        <Result status="error" title="Email verification failed" extra={<Link to="/auth/signup"><Button>Go to signup</Button></Link>} />
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,157 @@
+import { useEffect, useState } from "react";
+import { Button, Card, Col, Flex, Popconfirm, Row, Table, Typography } from "antd";
+import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
+import { useNavigate, useSearchParams } from "react-router";
+import { http, type Envelope } from "../../api/http";
+import { PageShell } from "../../components/common/PageShell";
+import { IMAGE_ADDED } from "../../components/images/ImageLibrary";
+import { AddItemModal } from "../../components/prints/AddItemModal";
+import { useAnyMutationPending, useCreatePrint, useLayoutPreview, useSheetSettings } from "../../components/prints/api";
+import { CreatePrintButtons } from "../../components/prints/CreatePrintButtons";
+import { Thumb } from "../../components/prints/ItemPickers";
+import { LayoutPreview } from "../../components/prints/LayoutPreview";
+import { ProcessingOverlay } from "../../components/prints/PrintModals";
+import { QuantityStepper } from "../../components/prints/QuantityStepper";
+import { MSG, addDraftItem, totalQuantity } from "../../components/prints/rules";
+import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
+import type { DraftItem, SheetSettings } from "../../components/prints/types";
+import { SizeSelect, useAllSizes } from "../../components/sizes/SizeSelect";
+import { openModalParams } from "../../lib/queryModal";
+import { toast } from "../../lib/toast";
+
+// Lines survive a trip to /sizes ('Add New Size' comes back through a callback) or a reload.
+const STORAGE_KEY = "gs.manualPrint.items";
+function loadItems(): DraftItem[] {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    return raw ? (JSON.parse(raw) as DraftItem[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Spec §2 Manual print create, with the live layout of the lines chosen so far. */
+export function ManualCreatePrintPage() {
+  const navigate = useNavigate();
+  const [, setParams] = useSearchParams();
+  const [items, setItems] = useState<DraftItem[]>(loadItems);
+  useEffect(() => sessionStorage.setItem(STORAGE_KEY, JSON.stringify(items)), [items]);
+  const { sizes } = useAllSizes();
+  const create = useCreatePrint();
+  const busy = useAnyMutationPending();
+  const [processing, setProcessing] = useState(false);
+
+  const saved = useSheetSettings();
+  const [settings, setSettings] = useState<SheetSettings>();
+  useEffect(() => {
+    if (saved.data && !settings) setSettings(saved.data);
+  }, [saved.data, settings]);
+
+  const lines = items.map((i) => ({ imageId: i.image._id, sizeId: i.size._id, quantity: i.quantity }));
+  const preview = useLayoutPreview({ items: lines, settings });
+  const total = totalQuantity(items);
+  const patch = (key: string, change: Partial<DraftItem>) =>
+    setItems((all) => {
+      const updated = all.map((i) => (i.key === key ? { ...i, ...change } : i));
+      // Changing a line's size onto another line's image+size merges the two.
+      return updated.reduce<DraftItem[]>((acc, i) => addDraftItem(acc, { image: i.image, size: i.size, quantity: i.quantity }), []);
+    });
+
+  const submit = (mode: "draft" | "process") =>
+    create.mutate(lines, {
+      onSuccess: async (print) => {
+        toast.success(MSG.created);
+        sessionStorage.removeItem(STORAGE_KEY);
+        setItems([]);
+        if (mode === "draft") return navigate(`/prints/${print._id}`);
+        setProcessing(true);
+        try {
+          await http<Envelope<unknown>>(`/print/${print._id}/proccess`, { method: "POST", body: { settings } });
+          navigate(`/prints/${print._id}`, { state: { awaiting: true } });
+        } catch {
+          // The error was toasted (e.g. not enough credits); the draft is kept.
+          navigate(`/prints/${print._id}`);
+        } finally {
+          setProcessing(false);
+        }
+      },
+    });
+
+  const columns = [
+    { key: "image", title: "Image", render: (_: unknown, i: DraftItem) => <Thumb image={i.image} /> },
+    { key: "name", title: "Name", render: (_: unknown, i: DraftItem) => <Typography.Text>{i.image.name}</Typography.Text> },
+    {
+      key: "size",
+      title: "Size",
+      render: (_: unknown, i: DraftItem) => (
+        <SizeSelect value={i.size._id} style={{ minWidth: 200 }} aria-label="Size" onChange={(_id, size) => patch(i.key, { size })} />
+      ),
+    },
+    { key: "quantity", title: "Quantity", render: (_: unknown, i: DraftItem) => <QuantityStepper value={i.quantity} onCommit={(quantity) => patch(i.key, { quantity })} /> },
+    {
+      key: "remove",
+      title: "",
+      render: (_: unknown, i: DraftItem) => (
+        <Popconfirm title="Remove this item?" okText="Remove" onConfirm={() => setItems((all) => all.filter((x) => x.key !== i.key))}>
+          <Button size="small" danger icon={<DeleteOutlined />}>Remove</Button>
+        </Popconfirm>
+      ),
+    },
+  ];
+
+  return (
+    <PageShell
+      title="Manual Print"
+      crumbs={[{ title: "Prints", to: "/prints" }, { title: "Manual Print" }]}
+      extra={
+        <CreatePrintButtons
+          count={items.length}
+          totalQuantity={total}
+          missing={items.some((i) => !i.image || !i.size)}
+          pending={busy || processing}
+          onCreate={submit}
+        />
+      }
+    >
+      <Row gutter={[24, 24]}>
+        <Col xs={24} xxl={14}>
+          <Card
+            title="Selected items"
+            extra={
+              <Flex gap={12} align="center">
+                <Typography.Text type="secondary">{total} copies</Typography.Text>
+                <Button icon={<PlusOutlined />} onClick={() => setParams((p) => openModalParams(p, "addPrint"))}>Add Item</Button>
+              </Flex>
+            }
+          >
+            <Table<DraftItem> rowKey="key" columns={columns} dataSource={items} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
+          </Card>
+        </Col>
+        <Col xs={24} xxl={10}>
+          <Flex vertical gap={24}>
+            <LayoutPreview
+              layout={items.length ? preview.data : undefined}
+              images={items.map((i) => i.image)}
+              loading={preview.isFetching}
+              error={items.length ? preview.error : null}
+            />
+            {settings && (
+              <Card title="Sheet settings" size="small">
+                <SheetSettingsForm value={settings} onChange={setSettings} compact />
+              </Card>
+            )}
+          </Flex>
+        </Col>
+      </Row>
+      <AddItemModal
+        onAdd={async (image, sizeId, quantity) => {
+          const size = sizes.find((s) => s._id === sizeId);
+          if (!size) return toast.error(MSG.imageOrSizeMissing);
+          setItems((all) => addDraftItem(all, { image, size, quantity }));
+          toast.success(IMAGE_ADDED);
+        }}
+      />
+      <ProcessingOverlay open={processing} />
+    </PageShell>
+  );
+}

@@ -1,0 +1,265 @@
+import { useEffect, useMemo, useState } from "react";
+import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Table, Typography } from "antd";
+import { DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import { useOne } from "@refinedev/core";
+import dayjs from "dayjs";
+import { useLocation, useNavigate, useParams, useSearchParams } from "react-router";
+import { PageShell } from "../../components/common/PageShell";
+import { FullScreenSpinner } from "../../components/common/Spinners";
+import { IMAGE_ADDED } from "../../components/images/ImageLibrary";
+import { sizeLabel } from "../../components/images/library";
+import { AddItemModal } from "../../components/prints/AddItemModal";
+import { useAnyMutationPending, useLayoutPreview, usePrintActions, useSheetSettings } from "../../components/prints/api";
+import { ChangeImageModal, ChangeSizeModal, Thumb } from "../../components/prints/ItemPickers";
+import { QuantityStepper } from "../../components/prints/QuantityStepper";
+import { LayoutPreview } from "../../components/prints/LayoutPreview";
+import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
+import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
+import {
+  MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, filesOf, missingItemMessage, normalizePrint, successModalParams,
+} from "../../components/prints/rules";
+import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
+import type { Print, PrintEvent, PrintFile, PrintItem, PrintProgressEvent, SheetSettings } from "../../components/prints/types";
+import { openModalParams } from "../../lib/queryModal";
+import { toast } from "../../lib/toast";
+import { useLiveEvent } from "../../providers/live";
+
+const orderItemText = (o: PrintItem["orderItemId"]) => o ?? "—";
+
+/** Spec §2 Print detail, §4 status rules, §5 process checks, with the live layout. */
+export function PrintDetailPage() {
+  const { id = "" } = useParams();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { result: raw, query } = useOne<Print>({ resource: "print", id, queryOptions: { enabled: !!id } });
+  const print = useMemo(() => (raw?._id ? normalizePrint(raw) : undefined), [raw]);
+  const actions = usePrintActions(id);
+  const busy = useAnyMutationPending();
+
+  const saved = useSheetSettings();
+  const [settings, setSettings] = useState<SheetSettings>();
+  useEffect(() => {
+    if (saved.data && !settings) setSettings(saved.data);
+  }, [saved.data, settings]);
+
+  const items = print?.printItems ?? [];
+  const complete = items.length > 0 && !missingItemMessage(items);
+  const itemsVersion = useMemo(() => items.map((i) => [i._id, i.imageId?._id, i.sizeId?._id, i.quantity]), [items]);
+  const preview = useLayoutPreview({ printId: id, settings, version: itemsVersion, enabled: !!print && complete });
+  const layout = complete ? preview.data : undefined;
+
+  // Processing: from Proceed until the print-{userId} event (or a refetch) says it ended.
+  // Manual create starts processing and then comes here with `state.awaiting`.
+  const location = useLocation();
+  const [awaiting, setAwaiting] = useState(Boolean((location.state as { awaiting?: boolean } | null)?.awaiting));
+  const [progress, setProgress] = useState<{ percent: number; stage?: string }>();
+  const showFiles = (files: PrintFile[]) => setParams((p) => successModalParams(p, files), { replace: true });
+  const finish = () => {
+    setAwaiting(false);
+    setProgress(undefined);
+  };
+
+  useLiveEvent<PrintEvent>("print", (e) => {
+    if (e.printId !== id) return;
+    void actions.refresh();
+    if (e.status === "Completed") {
+      finish();
+      showFiles(filesOf(e.fileId));
+    } else if (e.status === "Error") {
+      finish();
+      toast.error(e.message || "An error occurred");
+    }
+  });
+  useLiveEvent<PrintProgressEvent>("print-update", (e) => {
+    if (e.printId === id) setProgress({ percent: e.percent, stage: e.stage });
+  });
+  // A job that ended before the socket heard of it (or on another tab): follow the print.
+  useEffect(() => {
+    if (!awaiting || !print) return;
+    if (print.status === "Completed") {
+      finish();
+      if (!params.has("printSuccessModal")) showFiles(filesOf(print.fileId));
+    } else if (print.status === "Error") finish();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [print?.status]);
+  // While Processing, poll slowly as a safety net for a missed socket event.
+  useEffect(() => {
+    if (print?.status !== "Processing") return;
+    const t = setInterval(() => void query.refetch(), 5000);
+    return () => clearInterval(t);
+  }, [print?.status, query]);
+
+  // The warning modal shows the layout's real cost once it is known (the list opens it
+  // with the sum of the quantities).
+  const cost = print ? creditCostOf(print, layout) : 0;
+
+  const [changing, setChanging] = useState<{ kind: "image" | "size"; item: PrintItem } | null>(null);
+
+  if (query.isLoading || !print) {
+    if (query.isError) return <PageShell title="Print Detail"><Empty description="Print not found" /></PageShell>;
+    return <FullScreenSpinner />;
+  }
+
+  const editable = canEditItems(print.status);
+  const files = filesOf(print.fileId);
+  const startProcess = () => {
+    const missing = missingItemMessage(items);
+    if (items.length === 0) return toast.error(MSG.imageOrSizeMissing);
+    if (missing) return toast.error(missing);
+    setParams((p) => openModalParams(p, "printWarningModal", String(cost)));
+  };
+  const proceed = () =>
+    actions.process.mutate(settings, {
+      onSuccess: (data) => {
+        setParams((p) => {
+          const next = new URLSearchParams(p);
+          next.delete("printWarningModal");
+          return next;
+        });
+        if (data?.status === "Completed" && data.fileId) showFiles(filesOf(data.fileId));
+        else setAwaiting(true);
+      },
+    });
+  const updateItem = (itemId: string, values: { imageId?: string; sizeId?: string; quantity?: number }, after?: () => void) =>
+    actions.updateItem.mutate({ itemId, ...values }, { onSuccess: after });
+
+  const columns = [
+    {
+      key: "image",
+      title: "Image",
+      render: (_: unknown, item: PrintItem) => (
+        <Flex gap={10} align="center">
+          <Thumb image={item.imageId} />
+          <Flex vertical align="flex-start">
+            {item.imageId ? <Typography.Text>{item.imageId.name}</Typography.Text> : <Typography.Text type="danger">Image missing</Typography.Text>}
+            {editable && <Button size="small" type="link" style={{ padding: 0, height: "auto" }} icon={<EditOutlined />} disabled={busy} onClick={() => setChanging({ kind: "image", item })}>Change image</Button>}
+          </Flex>
+        </Flex>
+      ),
+    },
+    {
+      key: "size",
+      title: "Size",
+      render: (_: unknown, item: PrintItem) => (
+        <Flex vertical align="flex-start">
+          {item.sizeId ? <span>{sizeLabel(item.sizeId)}</span> : <Typography.Text type="danger">Size missing</Typography.Text>}
+          {editable && <Button size="small" type="link" style={{ padding: 0, height: "auto" }} icon={<EditOutlined />} disabled={busy} onClick={() => setChanging({ kind: "size", item })}>Change size</Button>}
+        </Flex>
+      ),
+    },
+    {
+      key: "quantity",
+      title: "Quantity",
+      render: (_: unknown, item: PrintItem) => (
+        <QuantityStepper value={item.quantity} disabled={!editable} onCommit={(quantity) => updateItem(item._id, { quantity })} />
+      ),
+    },
+    { key: "order", title: "Order Item", render: (_: unknown, item: PrintItem) => orderItemText(item.orderItemId) },
+    {
+      key: "delete",
+      title: "Delete",
+      render: (_: unknown, item: PrintItem) => (
+        <Popconfirm title="Remove this item?" okText="Delete" okButtonProps={{ danger: true }} disabled={!editable || busy} onConfirm={() => actions.deleteItem.mutate(item._id)}>
+          <Button size="small" danger icon={<DeleteOutlined />} disabled={!editable || busy} aria-label="Delete item" />
+        </Popconfirm>
+      ),
+    },
+  ];
+
+  return (
+    <PageShell
+      title="Print Detail"
+      crumbs={[{ title: "Prints", to: "/prints" }, { title: print._id.slice(0, 8).toUpperCase() }]}
+      heading={
+        <Space align="center">
+          Print <Typography.Text code style={{ fontSize: 16 }}>{print._id.slice(0, 8).toUpperCase()}</Typography.Text>
+          <PrintStatusTag status={print.status} />
+          <RetentionTag print={print} />
+        </Space>
+      }
+      extra={
+        <Space wrap>
+          {canShareFile(print.status) && (
+            <Button icon={<ShareAltOutlined />} onClick={() => showFiles(files)} disabled={files.length === 0}>Share File</Button>
+          )}
+          <Button icon={<PlusOutlined />} disabled={!canAddItem(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "addPrint"))}>Add Item</Button>
+          <Button type="primary" icon={<ThunderboltOutlined />} disabled={!canProcess(print.status) || busy} onClick={startProcess}>Process Print</Button>
+          <Button danger icon={<DeleteOutlined />} disabled={!canDelete(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "deletePrint", print._id))}>Delete</Button>
+        </Space>
+      }
+    >
+      {print.status === "Error" && print.error && <Alert type="error" showIcon message="Processing failed" description={print.error} style={{ marginBottom: 16 }} />}
+      <Row gutter={[24, 24]}>
+        <Col xs={24} xxl={14}>
+          <Card
+            title="Items"
+            extra={<Typography.Text type="secondary">Created {dayjs(print.createdAt).format("MMM D, YYYY")}{print.printedAt ? ` · printed ${dayjs(print.printedAt).format("MMM D, YYYY HH:mm")}` : ""}</Typography.Text>}
+          >
+            <Table<PrintItem> rowKey="_id" columns={columns} dataSource={items} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
+          </Card>
+        </Col>
+        <Col xs={24} xxl={10}>
+          <Flex vertical gap={24}>
+            <LayoutPreview
+              layout={layout}
+              images={items.flatMap((i) => (i.imageId ? [i.imageId] : []))}
+              loading={preview.isFetching}
+              error={complete ? preview.error : null}
+              emptyText={items.length === 0 ? "Add items to see the layout." : missingItemMessage(items) ?? undefined}
+            />
+            {editable && settings && (
+              <Card title="Sheet settings" size="small">
+                <SheetSettingsForm value={settings} onChange={setSettings} compact />
+              </Card>
+            )}
+          </Flex>
+        </Col>
+      </Row>
+
+      <AddItemModal
+        onAdd={(image, sizeId, quantity) => actions.addItem.mutateAsync({ imageId: image._id, sizeId, quantity }).then(() => toast.success(IMAGE_ADDED))}
+      />
+      <ChangeImageModal
+        open={changing?.kind === "image"}
+        current={changing?.item.imageId?._id}
+        pending={actions.updateItem.isPending}
+        onCancel={() => setChanging(null)}
+        onSave={(imageId) => changing && updateItem(changing.item._id, { imageId }, () => setChanging(null))}
+      />
+      <ChangeSizeModal
+        open={changing?.kind === "size"}
+        current={changing?.item.sizeId?._id}
+        pending={actions.updateItem.isPending}
+        onCancel={() => setChanging(null)}
+        onSave={(sizeId) => changing && updateItem(changing.item._id, { sizeId }, () => setChanging(null))}
+      />
+      <ProcessWarningModal kind="cost" value={cost} pending={actions.process.isPending} onProceed={proceed} />
+      <ProcessingOverlay open={awaiting || print.status === "Processing"} percent={progress?.percent} stage={progress?.stage} />
+      <PrintSuccessModal />
+      <DeletePrintModal
+        status={print.status}
+        pending={actions.removeFiles.isPending || actions.forceDelete.isPending}
+        onDeleteFiles={() =>
+          actions.removeFiles.mutate(undefined, {
+            onSuccess: () => {
+              toast.success(MSG.deleted);
+              setParams((p) => {
+                const next = new URLSearchParams(p);
+                next.delete("deletePrint");
+                return next;
+              });
+            },
+          })
+        }
+        onForceDelete={() =>
+          actions.forceDelete.mutate(undefined, {
+            onSuccess: () => {
+              toast.success(MSG.deleted);
+              navigate("/prints", { replace: true });
+            },
+          })
+        }
+      />
+    </PageShell>
+  );
+}

@@ -1,0 +1,86 @@
+import { useEffect, useState } from "react";
+import { Avatar, Button, Card, Col, Flex, Row, Typography } from "antd";
+import { UserOutlined } from "@ant-design/icons";
+import { useQueryClient } from "@tanstack/react-query";
+import { useLocation } from "react-router";
+import { http, type Envelope } from "../../api/http";
+import { fullName, type User } from "../../api/types";
+import { ResetPasswordForm, SendCodeForm } from "../../components/auth/PasswordReset";
+import { PageShell } from "../../components/common/PageShell";
+import { FullScreenSpinner } from "../../components/common/Spinners";
+import { CreditStats } from "../../components/users/CreditStats";
+import { SheetSettingsCard } from "../../components/prints/SheetSettingsCard";
+import { ProfileForm, type ProfileValues } from "../../components/users/ProfileForm";
+import { useProfile } from "../../hooks/useProfile";
+import { toast } from "../../lib/toast";
+import { PROFILE_KEY } from "../../providers/queryClient";
+import { PROFILE_SECTIONS } from "./sections";
+
+export const PROFILE_UPDATED = "Profile Updated Successfully";
+
+export function ProfilePage() {
+  const { profile } = useProfile();
+  const queryClient = useQueryClient();
+  const { hash } = useLocation();
+  const [resetFor, setResetFor] = useState<string | null>(null);
+
+  // /profile/#payments: scroll once the section exists.
+  useEffect(() => {
+    if (!hash || !profile) return;
+    document.getElementById(hash.slice(1))?.scrollIntoView({ behavior: "smooth" });
+  }, [hash, profile]);
+
+  if (!profile) return <FullScreenSpinner />;
+
+  const update = async (values: ProfileValues) => {
+    const res = await http<Envelope<User>>("/profile", { method: "PUT", body: values });
+    queryClient.setQueryData(PROFILE_KEY, res.data);
+    await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
+    toast.success(PROFILE_UPDATED);
+  };
+
+  return (
+    <PageShell title="Profile">
+      <Row gutter={[24, 24]}>
+        <Col xs={24} lg={9}>
+          <Card>
+            <Flex align="center" gap={16} style={{ marginBottom: 20 }}>
+              <Avatar size={64} style={{ background: "#4f46e5", flex: "none" }} icon={<UserOutlined />} />
+              <div style={{ minWidth: 0 }}>
+                <Typography.Title level={4} style={{ margin: 0 }} data-testid="profile-name">{fullName(profile)}</Typography.Title>
+                <Typography.Text type="secondary">@{profile.username}</Typography.Text>
+              </div>
+            </Flex>
+            <CreditStats available={profile.credit.availableCredits} used={profile.credit.usedCredits} />
+          </Card>
+          <Card title="Change Password" style={{ marginTop: 24 }}>
+            {resetFor ? (
+              <>
+                <ResetPasswordForm email={resetFor} onDone={() => setResetFor(null)} />
+                <Button type="link" block onClick={() => setResetFor(null)} style={{ marginTop: 8 }}>Cancel</Button>
+              </>
+            ) : (
+              <>
+                <Typography.Paragraph type="secondary">
+                  We will send a reset code to <strong>{profile.email}</strong>.
+                </Typography.Paragraph>
+                <SendCodeForm email={profile.email} lockedEmail onSent={setResetFor} />
+              </>
+            )}
+          </Card>
+        </Col>
+        <Col xs={24} lg={15}>
+          <Card title="Update Profile Information">
+            <ProfileForm user={profile} onSubmit={update} />
+          </Card>
+        </Col>
+        <Col xs={24}><SheetSettingsCard /></Col>
+        {PROFILE_SECTIONS.map((s) => (
+          <Col xs={24} key={s.id} id={s.id}>
+            {s.render()}
+          </Col>
+        ))}
+      </Row>
+    </PageShell>
+  );
+}

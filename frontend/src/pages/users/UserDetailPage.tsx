@@ -1,0 +1,96 @@
+import { Card, Col, Descriptions, Flex, Row, Tag } from "antd";
+import { useList, useOne, useUpdate } from "@refinedev/core";
+import { useParams, useSearchParams } from "react-router";
+import { formatPhoneNumberIntl } from "react-phone-number-input";
+import { fullName, type User } from "../../api/types";
+import { PageShell } from "../../components/common/PageShell";
+import { FullScreenSpinner } from "../../components/common/Spinners";
+import { PrintStatusSelect } from "../../components/prints/PrintBits";
+import { printColumns } from "../../components/prints/printColumns";
+import type { ApiPrint as Print } from "../../components/prints/types";
+import { DataTable } from "../../components/table/DataTable";
+import { CreditStats } from "../../components/users/CreditStats";
+import { ProfileForm } from "../../components/users/ProfileForm";
+import { useProfile } from "../../hooks/useProfile";
+import { openModalParams } from "../../lib/queryModal";
+import { useUrlList } from "../../lib/urlList";
+import { EditCreditModal } from "./UserModals";
+
+/** /users/{id}: credits (click to edit), the user's profile and the user's prints. */
+export function UserDetailPage() {
+  const { id = "" } = useParams();
+  const [, setParams] = useSearchParams();
+  const { result: user, query } = useOne<User>({ resource: "users", id });
+  const { mutateAsync: update } = useUpdate();
+
+  if (query.isLoading || !user) return <FullScreenSpinner />;
+
+  return (
+    <PageShell title={user.username} crumbs={[{ title: "Users", to: "/users" }, { title: user.username }]} heading={fullName(user)}>
+      <Row gutter={[24, 24]}>
+        <Col xs={24} lg={9}>
+          <Card>
+            <CreditStats
+              available={user.credit.availableCredits}
+              used={user.credit.usedCredits}
+              onEdit={() => setParams((p) => openModalParams(p, "editCredit", user._id))}
+            />
+            <Descriptions column={1} size="small" style={{ marginTop: 20 }}>
+              <Descriptions.Item label="Username">{user.username}</Descriptions.Item>
+              <Descriptions.Item label="Email">{user.email}</Descriptions.Item>
+              <Descriptions.Item label="Company">{user.company || "—"}</Descriptions.Item>
+              <Descriptions.Item label="Phone">{user.phone ? formatPhoneNumberIntl(user.phone) || user.phone : "—"}</Descriptions.Item>
+              <Descriptions.Item label="Role"><Tag>{user.role}</Tag></Descriptions.Item>
+              <Descriptions.Item label="Status">
+                <Tag color={user.status === "active" ? "green" : "red"}>{user.status}</Tag>
+              </Descriptions.Item>
+              <Descriptions.Item label="E-mail verified">{user.emailVerified ? "Yes" : "No"}</Descriptions.Item>
+            </Descriptions>
+          </Card>
+        </Col>
+        <Col xs={24} lg={15}>
+          <Card title="Update Profile Information">
+            <ProfileForm
+              user={user}
+              fields={["firstName", "lastName", "email", "role"]}
+              onSubmit={(values) =>
+                update({
+                  resource: "users",
+                  id: user._id,
+                  values,
+                  successNotification: () => ({ type: "success", message: "Profile Updated Successfully" }),
+                })
+              }
+            />
+          </Card>
+        </Col>
+      </Row>
+      <UserPrints userId={user._id} />
+      <EditCreditModal />
+    </PageShell>
+  );
+}
+
+/**
+ * The user's prints (GET /api/print/user/{id}, admin only), with the prints list's
+ * columns; page, size and status live in the URL. The print page edits, processes and
+ * deletes, which the server keeps to the owner (an admin may only read another user's
+ * print), so rows link to /prints/{id} only for the admin's own prints, and there are no
+ * Process or Delete columns.
+ */
+function UserPrints({ userId }: { userId: string }) {
+  const list = useUrlList();
+  const { profile } = useProfile();
+  const { result, query } = useList<Print>({ resource: "print", meta: { path: `print/user/${userId}` }, ...list.refine });
+  const own = profile?._id === userId;
+  const columns = printColumns({ canOpen: () => own });
+
+  return (
+    <Card title="Prints" style={{ marginTop: 24 }} data-testid="user-prints">
+      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
+        <PrintStatusSelect value={list.state.filters.status} onChange={(v) => list.setFilter("status", v)} />
+      </Flex>
+      <DataTable<Print> columns={columns} list={list} dataSource={result.data ?? []} total={result.total ?? 0} loading={query.isLoading} />
+    </Card>
+  );
+}

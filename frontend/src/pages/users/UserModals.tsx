@@ -1,0 +1,156 @@
+import { Col, Form, Input, InputNumber, Modal, Row, Select, Typography } from "antd";
+import { useCreate, useDelete, useOne, useUpdate } from "@refinedev/core";
+import type { User } from "../../api/types";
+import { fullName } from "../../api/types";
+import { PhoneField } from "../../components/auth/PhoneField";
+import { FormModal } from "../../components/common/FormModal";
+import { useQueryModal } from "../../lib/queryModal";
+import { creditRules, editUserRules, newUserRules } from "./userRules";
+
+export const CREDIT_ADDED = "Credit added successfully";
+
+// The server says what happened (`{data, message}`); fall back to our wording.
+const success = (fallback: string) => (res?: unknown) => ({ type: "success" as const, message: (res as { message?: string } | undefined)?.message ?? fallback });
+
+/** addUser: create a user (always role "user" on the server). */
+export function AddUserModal() {
+  const modal = useQueryModal("addUser");
+  const [form] = Form.useForm();
+  const { mutate, mutation } = useCreate();
+  const close = () => {
+    form.resetFields();
+    modal.close();
+  };
+  return (
+    <FormModal
+      title="Add User"
+      open={modal.open}
+      onCancel={close}
+      okText="Create"
+      loading={mutation.isPending}
+      width={640}
+      form={form}
+      name="addUser"
+      onFinish={(values) =>
+        mutate(
+          { resource: "users", values: { ...values, company: values.company?.trim() || undefined }, successNotification: success("User created successfully") },
+          { onSuccess: close },
+        )
+      }
+    >
+      <Row gutter={16}>
+        <Col xs={24} sm={12}><Form.Item name="firstName" label="First Name" rules={newUserRules.firstName}><Input /></Form.Item></Col>
+        <Col xs={24} sm={12}><Form.Item name="lastName" label="Last Name" rules={newUserRules.lastName}><Input /></Form.Item></Col>
+        <Col xs={24} sm={12}><Form.Item name="username" label="Username" rules={newUserRules.username}><Input autoComplete="off" /></Form.Item></Col>
+        <Col xs={24} sm={12}><Form.Item name="company" label="Company" rules={newUserRules.company}><Input /></Form.Item></Col>
+        <Col xs={24} sm={12}><Form.Item name="email" label="Email" rules={newUserRules.email}><Input autoComplete="off" /></Form.Item></Col>
+        <Col xs={24} sm={12}><Form.Item name="password" label="Password" rules={newUserRules.password}><Input.Password autoComplete="new-password" /></Form.Item></Col>
+        <Col xs={24}><Form.Item name="phone" label="Phone" rules={newUserRules.phone}><PhoneField /></Form.Item></Col>
+      </Row>
+    </FormModal>
+  );
+}
+
+/** editUser={id}: first name, last name, e-mail and role. */
+export function EditUserModal() {
+  const modal = useQueryModal("editUser");
+  const [form] = Form.useForm();
+  const { result: user, query } = useOne<User>({ resource: "users", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
+  const { mutate, mutation } = useUpdate();
+  return (
+    <FormModal
+      title="Edit User"
+      open={modal.open}
+      onCancel={modal.close}
+      okText="Save"
+      loading={mutation.isPending}
+      disabled={query.isLoading}
+      form={form}
+      name="editUser"
+      fill={user && { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role }}
+      onFinish={(values) =>
+        mutate(
+          { resource: "users", id: modal.value!, values, successNotification: success("User updated successfully") },
+          { onSuccess: modal.close },
+        )
+      }
+    >
+      <Form.Item name="firstName" label="First Name"><Input /></Form.Item>
+      <Form.Item name="lastName" label="Last Name"><Input /></Form.Item>
+      <Form.Item name="email" label="Email" rules={editUserRules.email}><Input /></Form.Item>
+      <Form.Item name="role" label="Role" rules={editUserRules.role}>
+        <Select options={[{ value: "user", label: "User" }, { value: "admin", label: "Admin" }]} />
+      </Form.Item>
+    </FormModal>
+  );
+}
+
+/** deleteUser={id}: confirm, then delete. */
+export function DeleteUserModal({ onDeleted }: { onDeleted?: () => void }) {
+  const modal = useQueryModal("deleteUser");
+  const { result: user } = useOne<User>({ resource: "users", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
+  const { mutate, mutation } = useDelete();
+  return (
+    <Modal
+      title="Delete User"
+      open={modal.open}
+      onCancel={modal.close}
+      okText="Delete"
+      okButtonProps={{ danger: true, loading: mutation.isPending }}
+      onOk={() =>
+        mutate(
+          { resource: "users", id: modal.value!, successNotification: success("User deleted successfully") },
+          {
+            onSuccess: () => {
+              modal.close();
+              onDeleted?.();
+            },
+          },
+        )
+      }
+    >
+      <Typography.Paragraph>
+        Delete <strong>{user ? fullName(user) : "this user"}</strong>{user ? ` (${user.email})` : ""}? This cannot be undone.
+      </Typography.Paragraph>
+    </Modal>
+  );
+}
+
+/** editCredit={id}: set the user's available credits (the new total). */
+export function EditCreditModal() {
+  const modal = useQueryModal("editCredit");
+  const [form] = Form.useForm<{ availableCredits: number }>();
+  const { result: user } = useOne<User>({ resource: "users", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
+  const { mutate, mutation } = useUpdate();
+  return (
+    <FormModal
+      title={user ? `Edit credit of ${fullName(user)}` : "Edit credit"}
+      open={modal.open}
+      onCancel={modal.close}
+      okText="Save"
+      loading={mutation.isPending}
+      form={form}
+      name="editCredit"
+      fill={user && { availableCredits: user.credit.availableCredits }}
+      onFinish={(values) =>
+        mutate(
+          {
+            resource: "users",
+            id: modal.value!,
+            values: { availableCredits: values.availableCredits },
+            meta: { path: `users/${modal.value}/credit` },
+            successNotification: () => ({ type: "success", message: CREDIT_ADDED }),
+          },
+          { onSuccess: modal.close },
+        )
+      }
+    >
+      <Typography.Paragraph type="secondary">
+        Used so far: {user?.credit.usedCredits ?? 0}. Enter the new available balance.
+      </Typography.Paragraph>
+      <Form.Item name="availableCredits" label="Available credits" rules={creditRules}>
+        <InputNumber style={{ width: "100%" }} min={1} precision={0} />
+      </Form.Item>
+    </FormModal>
+  );
+}

@@ -1,0 +1,22 @@
+import { QueryClient } from "@tanstack/react-query";
+import { ApiError, http, type Envelope } from "../api/http";
+import type { User } from "../api/types";
+import { sessionHint } from "../lib/sessionHint";
+
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
+});
+
+export const PROFILE_KEY = ["profile"] as const;
+
+/** GET /api/profile, shared by the auth check, the header and the profile page. */
+export async function fetchProfile(): Promise<User> {
+  try {
+    const res = await http<Envelope<User>>("/profile", { silent: true });
+    sessionHint.set();
+    return res.data;
+  } catch (err) {
+    if (err instanceof ApiError && err.statusCode === 401) sessionHint.clear();
+    throw err;
+  }
+}
