@@ -135,8 +135,21 @@ test("prints: build from the library, live layout, process, download, delete and
   await warning.getByTestId("warning-balance").getByText("50").waitFor();
   await settle(page);
   await shot("warning");
+  // The print's reload after the request is held back until the job has ended, as on a quick
+  // machine where the socket event beats it: the success modal must still stay open.
+  let jobEnded;
+  const ended = new Promise((res) => (jobEnded = res));
+  const holdReload = async (route) => {
+    if (route.request().method() === "GET") await ended;
+    await route.continue();
+  };
+  await page.route(`**/api/print/${printId}`, holdReload);
   await warning.getByRole("button", { name: "Proceed" }).click();
   await page.getByText(PROCESSING).waitFor({ timeout: 10_000 }).catch(() => {}); // may be brief
+  await waitFor(async () => (await api("GET", `/print/${printId}`)).body.data.status === "Completed", { what: "the job to complete", timeout: 90_000 });
+  await page.waitForURL(/printSuccessModal=true/, { timeout: 30_000 });
+  jobEnded(); // from here on the route passes everything through
+  await page.waitForLoadState("networkidle");
   await page.waitForURL(/printSuccessModal=true/, { timeout: 90_000 });
   if (!frames.some((f) => f.includes(`"print-${userId}"`) && f.includes('"Completed"') && f.includes(printId)))
     throw new Error("no print-{userId} Completed event arrived over the socket");

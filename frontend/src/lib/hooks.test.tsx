@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { MemoryRouter, useLocation } from "react-router";
 import { useUrlList } from "./urlList";
 import { useQueryModal } from "./queryModal";
+import { useSearchParams } from "./searchParams";
 
 const wrapper = (url: string) => ({ children }: { children: ReactNode }) => <MemoryRouter initialEntries={[url]}>{children}</MemoryRouter>;
 
@@ -39,5 +40,24 @@ describe("useQueryModal", () => {
     act(() => result.current.modal.close());
     expect(result.current.loc.pathname + result.current.loc.search).toBe("/users?page=2");
     expect(result.current.modal.open).toBe(false);
+  });
+});
+
+describe("useSearchParams (queued updates)", () => {
+  it("an update from a stale closure starts from the latest params, not its render's", () => {
+    const { result } = renderHook(() => ({ sp: useSearchParams(), loc: useLocation() }), { wrapper: wrapper("/prints/1?printWarningModal=5") });
+    const staleSet = result.current.sp[1];
+    // A socket event opens the success modal, then the request's older callback closes the warning.
+    act(() => result.current.sp[1]((p) => { p.set("printSuccessModal", "true"); return p; }));
+    act(() => staleSet((p) => { p.delete("printWarningModal"); return p; }));
+    expect(result.current.loc.search).toBe("?printSuccessModal=true");
+  });
+  it("two updates before a re-render both apply", () => {
+    const { result } = renderHook(() => ({ sp: useSearchParams(), loc: useLocation() }), { wrapper: wrapper("/images?page=2") });
+    act(() => {
+      result.current.sp[1]((p) => { p.set("a", "1"); return p; });
+      result.current.sp[1]((p) => { p.set("b", "2"); return p; });
+    });
+    expect(result.current.loc.search).toBe("?page=2&a=1&b=2");
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { useNavigate } from "react-router";
+import { useSearchParams } from "./searchParams";
 
 /**
  * Query parameters that open modals (spec §2 "Modals driven by query parameters").
@@ -61,9 +62,10 @@ export function useQueryModal(name: string, alsoRemove: string[] = []): QueryMod
   // Callers pass a fresh array each render; its content is what matters.
   const companions = alsoRemove.join(",");
   const close = useCallback(() => {
-    const { params: next, callback } = closeModalParams(params, [name, ...(companions ? companions.split(",") : [])]);
+    const names = [name, ...(companions ? companions.split(",") : [])];
+    const { callback } = closeModalParams(params, names);
     if (callback) navigate(callback);
-    else setParams(next);
+    else setParams((p) => closeModalParams(p, names).params);
   }, [params, name, navigate, setParams, companions]);
 
   return { open: value !== null, value, show, close };

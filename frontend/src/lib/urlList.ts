@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from "react";
-import { useSearchParams } from "react-router";
+import { useSearchParams } from "./searchParams";
 import type { CrudFilter, CrudSort, Pagination } from "@refinedev/core";
 import { DEFAULT_PAGE_SIZE } from "./pagination";
 import { isModalParam } from "./queryModal";

@@ -1,6 +1,6 @@
 import { Button, Space } from "antd";
 import { FileAddOutlined, ThunderboltOutlined } from "@ant-design/icons";
-import { useSearchParams } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
 import { MSG } from "./rules";

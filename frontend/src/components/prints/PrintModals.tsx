@@ -1,6 +1,6 @@
 import { Alert, Button, Descriptions, Flex, List, Modal, Progress, Spin, Typography } from "antd";
 import { DownloadOutlined, ExclamationCircleOutlined } from "@ant-design/icons";
-import { useSearchParams } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
 import { CopyLinkButton } from "./CopyLinkButton";

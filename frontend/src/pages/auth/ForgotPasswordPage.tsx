@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Typography } from "antd";
-import { useNavigate, useSearchParams } from "react-router";
+import { useNavigate } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { Link } from "react-router";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { ResetPasswordForm, SendCodeForm } from "../../components/auth/PasswordReset";

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, Result, Spin } from "antd";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { http } from "../../api/http";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { toast } from "../../lib/toast";

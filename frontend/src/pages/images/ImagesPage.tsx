@@ -1,6 +1,7 @@
 import { Button } from "antd";
 import { ArrowLeftOutlined } from "@ant-design/icons";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { PageShell } from "../../components/common/PageShell";
 import { ImageLibrary } from "../../components/images/ImageLibrary";
 

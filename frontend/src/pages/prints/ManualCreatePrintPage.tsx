@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Button, Card, Col, Flex, Popconfirm, Row, Table, Typography } from "antd";
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
-import { useNavigate, useSearchParams } from "react-router";
+import { useNavigate } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { http, type Envelope } from "../../api/http";
 import { PageShell } from "../../components/common/PageShell";
 import { IMAGE_ADDED } from "../../components/images/ImageLibrary";

@@ -3,7 +3,8 @@ import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Table, T
 import { DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { useOne } from "@refinedev/core";
 import dayjs from "dayjs";
-import { useLocation, useNavigate, useParams, useSearchParams } from "react-router";
+import { useLocation, useNavigate, useParams } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
 import { IMAGE_ADDED } from "../../components/images/ImageLibrary";
@@ -20,7 +21,7 @@ import {
 } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
 import type { Print, PrintEvent, PrintFile, PrintItem, PrintProgressEvent, SheetSettings } from "../../components/prints/types";
-import { openModalParams } from "../../lib/queryModal";
+import { closeModalParams, openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
 import { useLiveEvent } from "../../providers/live";
 
@@ -108,18 +109,21 @@ export function PrintDetailPage() {
     if (missing) return toast.error(missing);
     setParams((p) => openModalParams(p, "printWarningModal", String(cost)));
   };
-  const proceed = () =>
+  // Awaiting starts before the request: on a quick machine the job can finish (and its
+  // event arrive) before the request's onSuccess runs.
+  const proceed = () => {
+    setParams((p) => closeModalParams(p, ["printWarningModal"]).params);
+    setAwaiting(true);
     actions.process.mutate(settings, {
       onSuccess: (data) => {
-        setParams((p) => {
-          const next = new URLSearchParams(p);
-          next.delete("printWarningModal");
-          return next;
-        });
-        if (data?.status === "Completed" && data.fileId) showFiles(filesOf(data.fileId));
-        else setAwaiting(true);
+        if (data?.status === "Completed" && data.fileId) {
+          finish();
+          showFiles(filesOf(data.fileId));
+        }
       },
+      onError: finish,
     });
+  };
   const updateItem = (itemId: string, values: { imageId?: string; sizeId?: string; quantity?: number }, after?: () => void) =>
     actions.updateItem.mutate({ itemId, ...values }, { onSuccess: after });
 
@@ -243,11 +247,7 @@ export function PrintDetailPage() {
           actions.removeFiles.mutate(undefined, {
             onSuccess: () => {
               toast.success(MSG.deleted);
-              setParams((p) => {
-                const next = new URLSearchParams(p);
-                next.delete("deletePrint");
-                return next;
-              });
+              setParams((p) => closeModalParams(p, ["deletePrint"]).params);
             },
           })
         }

@@ -1,7 +1,7 @@
 import { Button, Card, Empty, Flex, Space, Tooltip } from "antd";
 import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import { useList } from "@refinedev/core";
-import { useSearchParams } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { PageShell } from "../../components/common/PageShell";
 import { AddSizeModal, DeleteSizeModal, EditSizeModal } from "../../components/sizes/SizeModals";
 import type { Size } from "../../components/images/types";

@@ -1,6 +1,7 @@
 import { Card, Col, Descriptions, Flex, Row, Tag } from "antd";
 import { useList, useOne, useUpdate } from "@refinedev/core";
-import { useParams, useSearchParams } from "react-router";
+import { useParams } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { formatPhoneNumberIntl } from "react-phone-number-input";
 import { fullName, type User } from "../../api/types";
 import { PageShell } from "../../components/common/PageShell";

@@ -1,7 +1,8 @@
 import { Button, Card, Flex, Space, Switch, Tag, Tooltip } from "antd";
 import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import { useList, useUpdate } from "@refinedev/core";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
 import { fullName, type User } from "../../api/types";
 import { PageShell } from "../../components/common/PageShell";
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
