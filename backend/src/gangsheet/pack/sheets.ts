@@ -6,6 +6,7 @@
  * packed with no gap at all. Two inflated pieces that touch are therefore exactly `gap`
  * apart, and the last column/row's extra gap falls into the space that was added.
  */
+import { compact } from './compact';
 import { fillContainer, heightLowerBound, packStrip, PackedLayout, SearchOptions } from './search';
 
 export interface UnitSheetConfig {
@@ -77,13 +78,20 @@ export function packSheets(
   const Hmax = Number.isFinite(printableL) ? printableL + cfg.gap : Infinity;
   const inflated = pieces.map((p) => ({ w: p.w + cfg.gap, h: p.h + cfg.gap }));
   const toSheet = (ids: number[], lay: PackedLayout): UnitSheet => {
+    // Compacted as inflated pieces, so the gap between every pair survives.
+    const boxes = ids.map((index, k) => {
+      const rotated = lay.rotated[k] === 1;
+      const p = inflated[index];
+      return { x: lay.x[k], y: lay.y[k], w: rotated ? p.h : p.w, h: rotated ? p.w : p.h };
+    });
+    compact(boxes);
     const placements: UnitPlacement[] = ids.map((index, k) => {
       const p = pieces[index];
       const rotated = lay.rotated[k] === 1;
       return {
         index,
-        x: lay.x[k] + cfg.margin,
-        y: lay.y[k] + cfg.margin,
+        x: boxes[k].x + cfg.margin,
+        y: boxes[k].y + cfg.margin,
         w: rotated ? p.h : p.w,
         h: rotated ? p.w : p.h,
         rotated,
