@@ -392,6 +392,46 @@ describe('Prints (e2e)', () => {
       expect(await consistent(s.user._id)).toBe(true);
     });
 
+    it('cancel: a waiting job → back to In Draft, refunded once, the job skips it; then re-processed to Completed', async () => {
+      const s = await seller('canceller', 10);
+      const other = await signUpAndLogin(t, 'canceller2');
+      const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: s.size._id, quantity: 4 }] }).expect(201)).body.data;
+      expect((await s.agent.post(`/api/print/${p._id}/cancel`).expect(409)).body.message).toBe(
+        'This print is In Draft; only a print that is Processing can be cancelled.',
+      );
+      const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
+      try {
+        await q.pause(); // every worker of the queue: the job waits until resumed
+        await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
+        expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 6, usedCredits: 4 });
+        await other.agent.post(`/api/print/${p._id}/cancel`).expect(404);
+        const since = events.length;
+        const res = await s.agent.post(`/api/print/${p._id}/cancel`).expect(200);
+        expect(res.body).toMatchObject({ data: { status: 'In Draft' }, message: 'Processing cancelled. The print is back in draft and your credits were refunded.' });
+        expect(events.slice(since)).toContainEqual({ userId: s.user._id, event: `print-${s.user._id}`, payload: { printId: p._id, status: 'In Draft' } });
+        expect((await s.agent.post(`/api/print/${p._id}/cancel`).expect(409)).body.code).toBe('invalid_status');
+        expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 10, usedCredits: 0 });
+        await q.resume();
+        const job = await waitFor(async () => {
+          const j = await q.getJob(`print:${p._id}:1`);
+          return j && (await j.getState()) === 'completed' ? j : null;
+        }, 30_000, 'the waiting job to run');
+        expect(job.returnvalue).toMatchObject({ outcome: 'skipped' });
+      } finally {
+        await q.resume().catch(() => undefined);
+        await q.close();
+      }
+      const after = (await s.agent.get(`/api/print/${p._id}`).expect(200)).body.data;
+      expect(after).toMatchObject({ status: 'In Draft', fileId: [] });
+      // Like a draft again: fix it and process it once more.
+      await s.agent.put(`/api/print/${p._id}/${p.printItems[0]._id}`).send({ quantity: 3 }).expect(200);
+      await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
+      expect((await waitDone(s.agent, p._id)).status).toBe('Completed');
+      expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 7, usedCredits: 3 });
+      expect((await ledger(s.user._id)).map((r) => r.reason).filter((r) => r !== 'admin_grant')).toEqual(['print_charge', 'refund', 'print_charge']);
+      expect(await consistent(s.user._id)).toBe(true);
+    });
+
     it('20 concurrent process requests with credits for one print → one charge, one job', async () => {
       const s = await seller('racer', 3);
       const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: s.size._id, quantity: 3 }] }).expect(201)).body.data;

@@ -29,7 +29,7 @@ export function setApp(value) {
 const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
 /**
- * Runs `fn({ page, context, baseUrl, mailbox, adminLogin, login, shot, admin, api, createUser })` in a
+ * Runs `fn({ page, context, baseUrl, mailbox, adminLogin, login, shot, admin, api, createUser, queue })` in a
  * new browser context (own cookies and storage). On failure a screenshot named after
  * the test is saved before the error is rethrown.
  */
@@ -80,7 +80,7 @@ export async function withApp(fn, { name = "adhoc", viewport = { width: 1366, he
   };
 
   try {
-    await fn({ page, context, baseUrl: app.baseUrl, mailbox: app.mailbox, admin: app.admin, adminLogin, login, shot, api, createUser });
+    await fn({ page, context, baseUrl: app.baseUrl, mailbox: app.mailbox, admin: app.admin, adminLogin, login, shot, api, createUser, queue: app.queue });
     if (consoleErrors.length) throw new Error(`Uncaught errors in the page:\n${consoleErrors.join("\n")}`);
   } catch (err) {
     await page.screenshot({ path: join(ARTIFACTS, `${slug(name)}--FAILED.png`), fullPage: true }).catch(() => {});

@@ -1,6 +1,7 @@
 // Prints: build a print from the library, see the live layout, process it for credits,
 // wait for Completed over the socket, download a sheet PNG, delete the files and
 // process again, then force delete.
+import Bull from "bull";
 import { expectToast, test, unique } from "./harness.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
@@ -256,4 +257,49 @@ test("prints: build from the library, live layout, process, download, delete and
   await card.scrollIntoViewIfNeeded();
   await settle(page);
   await shot("profile-sheet-settings");
+});
+
+test("prints: cancel processing from the overlay refunds and returns the print to draft", async ({ page, context, baseUrl, admin, api, createUser, login, shot, queue }) => {
+  const user = await createUser();
+  await api("POST", "/login", { email: admin.email, password: admin.password });
+  const found = await api("GET", `/users?search=${user.username}`);
+  const userId = found.body.data.find((u) => u.username === user.username)._id;
+  await api("PUT", `/users/${userId}/credit`, { availableCredits: 10 });
+  await api("POST", "/logout");
+  await login(user.email, user.password);
+  const [image] = await uploadViaApi(context, baseUrl, [files.tiger()]);
+  const size = await api("POST", "/sizes", { name: unique("Pocket"), value: 3 });
+  await waitFor(async () => (await api("GET", `/images/${image._id}`)).body?.data?.status === "ready", { what: "the image to be ready" });
+  const created = await api("POST", "/print", { printItems: [{ imageId: image._id, sizeId: size.body.data._id, quantity: 4 }] });
+  if (created.status !== 201) throw new Error(`create ${created.status}`);
+  const printId = created.body.data._id;
+
+  // Every worker of the queue paused: the job waits, as behind a long queue.
+  const prints = new Bull("prints", queue.redisUrl, { prefix: queue.prefix });
+  await prints.pause();
+  try {
+    await page.goto(`/prints/${printId}`);
+    await page.getByRole("button", { name: "Process Print" }).click();
+    await page.locator(".ant-modal").filter({ hasText: "Process print" }).getByRole("button", { name: "Proceed" }).click();
+    const overlay = page.getByTestId("processing-overlay");
+    await overlay.getByText(PROCESSING).waitFor();
+    await overlay.getByRole("button", { name: "Cancel processing" }).waitFor();
+    await page.getByTestId("credit-balance").getByText("6 credits").waitFor();
+    await settle(page);
+    await shot("processing-overlay");
+    await overlay.getByRole("button", { name: "Cancel processing" }).click();
+    await expectToast(page, "Processing cancelled. The print is back in draft and your credits were refunded.");
+    await overlay.waitFor({ state: "detached" });
+    await page.getByTestId("print-status").getByText("In Draft").waitFor();
+    await page.getByTestId("credit-balance").getByText("10 credits").waitFor();
+    if (await page.getByRole("button", { name: "Process Print" }).isDisabled()) throw new Error("a cancelled print can be processed again");
+    await prints.resume();
+    // The job that waited runs now and must leave the cancelled print alone.
+    await waitFor(async () => (await (await prints.getJob(`print:${printId}:1`))?.getState()) === "completed", { what: "the waiting job to run" });
+    const after = await api("GET", `/print/${printId}`);
+    if (after.body.data.status !== "In Draft") throw new Error(`the waiting job must skip a cancelled print, got ${after.body.data.status}`);
+  } finally {
+    await prints.resume().catch(() => {});
+    await prints.close();
+  }
 });

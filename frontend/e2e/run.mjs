@@ -128,7 +128,7 @@ async function main() {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
   cleanups.push(() => browser.close());
-  setApp({ browser, baseUrl, mailbox, admin: adminCreds });
+  setApp({ browser, baseUrl, mailbox, admin: adminCreds, queue: { redisUrl: REDIS_URL, prefix: id } });
 
   const specs = readdirSync(E2E).filter((f) => f.endsWith(".spec.mjs")).sort();
   for (const file of specs) await import(join(E2E, file));

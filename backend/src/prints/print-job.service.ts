@@ -7,7 +7,6 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
-import { CreditReason } from '../credits/entities/credit-transaction.entity';
 import { MailService } from '../mail/mail.service';
 import { JobContext } from '../queue/queue.types';
 import { RealtimeService } from '../realtime/realtime.service';
@@ -18,7 +17,7 @@ import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
 import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
-import { chargeReference, engineDesign, printFolder, ProcessJobData } from './prints.service';
+import { endAttemptWithRefund, engineDesign, printFolder, ProcessJobData } from './prints.service';
 
 /** A failure that retrying cannot fix; the print fails at once instead of after every attempt. */
 export class PermanentPrintError extends Error {}
@@ -77,6 +76,8 @@ export class PrintJobService {
       const settings = print.settings!;
       const layout = this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs);
       lap('layout');
+      // Rendering is the long stage: skip it when the print was cancelled meanwhile.
+      if (!(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
       await progress('render', 10);
       const root = this.storage.root;
       await this.storage.prepare(`${runKey}/x`);
@@ -116,6 +117,11 @@ export class PrintJobService {
     } finally {
       await rm(this.storage.path(runKey), { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  private async stillProcessing(printId: string, attempt: number): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM prints WHERE id = $1 AND status = 'Processing' AND attempt = $2`, [printId, attempt]);
+    return rows.length > 0;
   }
 
   /** The print's designs with their stored trim; a design whose file is gone fails the print. */
@@ -171,29 +177,10 @@ export class PrintJobService {
   /** Failed for good: Error with the message, the charge of this attempt refunded (once). */
   async fail(printId: string, attempt: number, message: string): Promise<void> {
     const text = message.slice(0, 480) || 'Processing failed';
-    const userId = await this.db.transaction(async (m) => {
-      const rows = returned<{ user_id: string; credit_cost: number }>(
-        await m.query(
-          `UPDATE prints SET status = 'Error', error = $3, updated_at = now() WHERE id = $1 AND attempt = $2 AND status = 'Processing' RETURNING user_id, credit_cost`,
-          [printId, attempt, text],
-        ),
-      );
-      if (!rows.length) return null;
-      const { user_id, credit_cost } = rows[0];
-      if (credit_cost > 0)
-        await this.credits.apply(
-          {
-            userId: user_id,
-            reason: CreditReason.Refund,
-            availableDelta: credit_cost,
-            usedDelta: -credit_cost,
-            reference: chargeReference(printId, attempt),
-            note: `Refund: processing failed (${text.slice(0, 200)})`,
-          },
-          m,
-        );
-      return user_id;
-    });
+    const ended = await this.db.transaction((m) =>
+      endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` }),
+    );
+    const userId = ended?.userId;
     if (!userId) return;
     await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);

@@ -101,6 +101,14 @@ export class PrintsController {
     };
   }
 
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Stop a Processing print: back to In Draft, credits refunded, files of the attempt discarded' })
+  @ApiOkResponse({ type: PrintResponse })
+  async cancelPrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
+    return { data: this.prints.dto(await this.prints.cancel(user._id, id)), message: 'Processing cancelled. The print is back in draft and your credits were refunded.' };
+  }
+
   @Get(':id/files/:n')
   @ApiOperation({ summary: 'Download sheet n (1-based) as PNG; owner or admin only' })
   @ApiProduces('image/png')

@@ -22,6 +22,7 @@ export const MSG = {
   notProcessable: (s: string) => `This print is ${s}; only a print that is In Draft or Deleted can be processed.`,
   notEditable: 'Items can be changed only while the print is In Draft or Deleted.',
   notDeletable: 'A print can be deleted only when it is Completed, In Draft or Deleted.',
+  notCancellable: (s: string) => `This print is ${s}; only a print that is Processing can be cancelled.`,
   alreadyDeleted: 'The files of this print are already deleted.',
   credits: (need: number, have: number) => `Not enough credits: this print needs ${need} credits, you have ${have}.`,
 };

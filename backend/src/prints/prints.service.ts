@@ -13,6 +13,7 @@ import { JobRunner, QueueName } from '../queue/queue.types';
 import { SheetSettingsService } from '../sheet-settings/sheet-settings.service';
 import { Size } from '../sizes/entities/size.entity';
 import { StorageService } from '../storage/storage.service';
+import { RealtimeService } from '../realtime/realtime.service';
 import { Role, User } from '../users/entities/user.entity';
 import { fitProblem, printedSize } from './design-fit';
 import { CreatePrintDto, PreviewDraftDto, PrintItemInput, PrintListQueryDto, PrintPreviewDto, ProcessPrintDto, UpdatePrintItemDto } from './dto/print.dto';
@@ -34,6 +35,36 @@ export const printJobId = (printId: string, attempt: number) => `print:${printId
 export const chargeReference = printJobId;
 export const printFolder = (userId: string, printId: string) => `users/${userId}/prints/${printId}`;
 
+/**
+ * Ends a Processing attempt with `status` and refunds its charge, inside `m`. The UPDATE
+ * matches only while the print is still Processing (at `attempt`, when given), so of a job
+ * failing, a cancel and an enqueue failure racing for one attempt exactly one ends it and
+ * refunds; the ledger's unique (reason, reference) guards the refund a second time.
+ * Returns the owner and attempt, or null when the print was no longer Processing.
+ */
+export async function endAttemptWithRefund(
+  m: EntityManager,
+  credits: CreditsService,
+  p: { printId: string; status: PrintStatus; error: string | null; note: string; attempt?: number; userId?: string },
+): Promise<{ userId: string; attempt: number } | null> {
+  const rows = returned<{ user_id: string; attempt: number; credit_cost: number }>(
+    await m.query(
+      `UPDATE prints SET status = $2, error = $3, updated_at = now()
+        WHERE id = $1 AND status = 'Processing' AND ($4::int IS NULL OR attempt = $4) AND ($5::uuid IS NULL OR user_id = $5)
+        RETURNING user_id, attempt, credit_cost`,
+      [p.printId, p.status, p.error, p.attempt ?? null, p.userId ?? null],
+    ),
+  );
+  if (!rows.length) return null;
+  const { user_id: userId, attempt, credit_cost: cost } = rows[0];
+  if (cost > 0)
+    await credits.apply(
+      { userId, reason: CreditReason.Refund, availableDelta: cost, usedDelta: -cost, reference: chargeReference(p.printId, attempt), note: p.note },
+      m,
+    );
+  return { userId, attempt };
+}
+
 const SORT_COLUMNS: Record<string, string> = {
   createdAt: 'p.createdAt',
   printedAt: 'p.printedAt',
@@ -54,6 +85,7 @@ export class PrintsService {
     private readonly credits: CreditsService,
     private readonly sheetSettings: SheetSettingsService,
     private readonly storage: StorageService,
+    private readonly realtime: RealtimeService,
   ) {}
 
   dto(p: Print) {
@@ -309,7 +341,7 @@ export class PrintsService {
    * idempotent as well.
    */
   async startProcessing(user: User, printId: string, dto: ProcessPrintDto): Promise<Print> {
-    const { attempt, cost } = await this.db.transaction(async (m) => {
+    const { attempt } = await this.db.transaction(async (m) => {
       const print = await this.find(user._id, printId, m);
       assertStatus(print.status, PROCESSABLE, MSG.notProcessable(print.status));
       const items = print.items ?? [];
@@ -355,7 +387,7 @@ export class PrintsService {
         }
         throw e;
       }
-      return { attempt, cost };
+      return { attempt };
     });
     try {
       await this.jobs.add<ProcessJobData>(QueueName.Prints, PROCESS_JOB, { printId, attempt }, {
@@ -365,28 +397,34 @@ export class PrintsService {
       });
     } catch (e) {
       this.logger.error(`enqueue of print ${printId} failed: ${e}`);
-      await this.refundUnstarted(user._id, printId, attempt, cost);
+      await this.refundUnstarted(user._id, printId, attempt);
       throw new ServiceUnavailableException('Processing is not available right now; your credits were not charged. Please try again.');
     }
     return this.find(user._id, printId);
   }
 
-  private async refundUnstarted(userId: string, printId: string, attempt: number, cost: number) {
-    await this.db.transaction(async (m) => {
-      const rows = returned(
-        await m.query(`UPDATE prints SET status = $3, error = $4, updated_at = now() WHERE id = $1 AND attempt = $2 AND status = 'Processing' RETURNING id`, [
-          printId,
-          attempt,
-          PrintStatus.Error,
-          'Processing could not be started',
-        ]),
-      );
-      if (rows.length)
-        await this.credits.apply(
-          { userId, reason: CreditReason.Refund, availableDelta: cost, usedDelta: -cost, reference: chargeReference(printId, attempt), note: 'Refund: not started' },
-          m,
-        );
-    });
+  private async refundUnstarted(userId: string, printId: string, attempt: number) {
+    await this.db.transaction((m) =>
+      endAttemptWithRefund(m, this.credits, { printId, attempt, userId, status: PrintStatus.Error, error: 'Processing could not be started', note: 'Refund: not started' }),
+    );
+  }
+
+  /**
+   * Stops a Processing print: back to In Draft, the charge refunded. A job that has not
+   * started skips it; one that is running finds the print no longer Processing before it
+   * renders or when it finalises, and discards its files. The spec's Cancelled status is not
+   * used: it allows nothing (no edit, process or delete), while a seller who stops a print
+   * wants to fix it and process it again, which is what In Draft allows.
+   */
+  async cancel(userId: string, printId: string): Promise<Print> {
+    const print = await this.find(userId, printId);
+    const ended = await this.db.transaction((m) =>
+      endAttemptWithRefund(m, this.credits, { printId, userId, status: PrintStatus.InDraft, error: null, note: 'Refund: processing cancelled' }),
+    );
+    if (!ended) throw new ConflictException({ message: MSG.notCancellable(print.status), code: 'invalid_status' });
+    await this.storage.deletePrefix(`${printFolder(userId, printId)}/${ended.attempt}`).catch(() => undefined);
+    this.realtime.emitToUser(userId, `print-${userId}`, { printId, status: PrintStatus.InDraft });
+    return this.find(userId, printId);
   }
 
   // ---- deleting ----

@@ -299,6 +299,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/print/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a Processing print: back to In Draft, credits refunded, files of the attempt discarded */
+        post: operations["cancelPrint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/print/{id}/files/{n}": {
         parameters: {
             query?: never;
@@ -1771,6 +1788,27 @@ export interface operations {
         };
     };
     deletePrint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintResponse"];
+                };
+            };
+        };
+    };
+    cancelPrint: {
         parameters: {
             query?: never;
             header?: never;

@@ -45,8 +45,11 @@ export function ProcessWarningModal({ kind, onProceed, pending, value: live }: {
   );
 }
 
-/** Covers the page while a print is being processed (spec: Manual print create). */
-export function ProcessingOverlay({ open, percent, stage }: { open: boolean; percent?: number; stage?: string }) {
+/**
+ * Covers the page while a print is being processed (spec: Manual print create). With
+ * `onCancel` it offers to stop processing (credits refunded, the print back in draft).
+ */
+export function ProcessingOverlay({ open, percent, stage, onCancel, cancelling = false }: { open: boolean; percent?: number; stage?: string; onCancel?: () => void; cancelling?: boolean }) {
   if (!open) return null;
   return (
     <div className="gs-processing-overlay" role="alertdialog" aria-live="polite" data-testid="processing-overlay"
@@ -59,6 +62,11 @@ export function ProcessingOverlay({ open, percent, stage }: { open: boolean; per
             <Progress percent={Math.round(percent)} size="small" />
             {stage && <Typography.Text type="secondary" style={{ fontSize: 12, textTransform: "capitalize" }}>{stage}</Typography.Text>}
           </div>
+        )}
+        {onCancel && (
+          <Button onClick={onCancel} loading={cancelling} disabled={cancelling}>
+            Cancel processing
+          </Button>
         )}
       </Flex>
     </div>

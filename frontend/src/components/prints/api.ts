@@ -126,6 +126,13 @@ export function usePrintActions(printId: string | undefined) {
       await qc.invalidateQueries({ queryKey: PROFILE_KEY });
     },
   });
+  const cancel = useMutation({
+    mutationFn: async () => (await http<Envelope<{ _id: string; status: Print["status"] }>>(`${base}/cancel`, { method: "POST" })).message,
+    onSuccess: async () => {
+      await refresh();
+      await qc.invalidateQueries({ queryKey: PROFILE_KEY });
+    },
+  });
   const removeFiles = useMutation({
     mutationFn: () => http(base, { method: "DELETE" }),
     onSuccess: refresh,
@@ -134,7 +141,7 @@ export function usePrintActions(printId: string | undefined) {
     mutationFn: () => http(`${base}/force`, { method: "DELETE" }),
     onSuccess: () => invalidate({ resource: "print", invalidates: ["list"] }),
   });
-  return { addItem, updateItem, deleteItem, process, removeFiles, forceDelete, refresh };
+  return { addItem, updateItem, deleteItem, process, cancel, removeFiles, forceDelete, refresh };
 }
 
 /** Creates a draft print from the manual-create lines; returns the new print. */

@@ -69,7 +69,7 @@ export function PrintDetailPage() {
     } else if (e.status === "Error") {
       finish();
       toast.error(e.message || "An error occurred");
-    }
+    } else if (e.status !== "Processing") finish(); // cancelled (back in draft), here or in another tab
   });
   useLiveEvent<PrintProgressEvent>("print-update", (e) => {
     if (e.printId === id) setProgress({ percent: e.percent, stage: e.stage });
@@ -80,7 +80,7 @@ export function PrintDetailPage() {
     if (print.status === "Completed") {
       finish();
       if (!params.has("printSuccessModal")) showFiles(filesOf(print.fileId));
-    } else if (print.status === "Error") finish();
+    } else if (print.status !== "Processing") finish(); // failed, or cancelled back to draft
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [print?.status]);
   // While Processing, poll slowly as a safety net for a missed socket event.
@@ -238,7 +238,14 @@ export function PrintDetailPage() {
         onSave={(sizeId) => changing && updateItem(changing.item._id, { sizeId }, () => setChanging(null))}
       />
       <ProcessWarningModal kind="cost" value={cost} pending={actions.process.isPending} onProceed={proceed} />
-      <ProcessingOverlay open={awaiting || print.status === "Processing"} percent={progress?.percent} stage={progress?.stage} />
+      <ProcessingOverlay
+        open={awaiting || print.status === "Processing"}
+        percent={progress?.percent}
+        stage={progress?.stage}
+        cancelling={actions.cancel.isPending}
+        // Only once the server knows the print is Processing (a click before that has nothing to stop).
+        onCancel={print.status === "Processing" ? () => actions.cancel.mutate(undefined, { onSuccess: (message) => { finish(); toast.success(message ?? "Processing cancelled"); } }) : undefined}
+      />
       <PrintSuccessModal />
       <DeletePrintModal
         status={print.status}
