@@ -1,11 +1,10 @@
-import { Form, Input, Modal, Typography } from "antd";
-import { useCreate, useDelete, useOne, useUpdate } from "@refinedev/core";
+import { Form, Input } from "antd";
+import { useCreate, useUpdate } from "@refinedev/core";
 import { useQueryModal } from "../../lib/queryModal";
 import { FormModal } from "../common/FormModal";
+import { DeleteRecordModal, serverSuccess as success, useRecordModal } from "../common/recordModal";
 import type { Size } from "../images/types";
 import { sizeRules, toSizePayload, type SizeFormValues } from "./sizeForm";
-
-const success = (fallback: string) => (res?: unknown) => ({ type: "success" as const, message: (res as { message?: string } | undefined)?.message ?? fallback });
 
 function SizeFields() {
   return (
@@ -49,9 +48,8 @@ export function AddSizeModal() {
 
 /** editSize={id}. */
 export function EditSizeModal() {
-  const modal = useQueryModal("editSize");
+  const { modal, record: size, loading } = useRecordModal<Size>("editSize", "sizes");
   const [form] = Form.useForm<SizeFormValues>();
-  const { result: size, query } = useOne<Size>({ resource: "sizes", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
   const { mutate, mutation } = useUpdate<Size>();
   return (
     <FormModal
@@ -60,7 +58,7 @@ export function EditSizeModal() {
       onCancel={modal.close}
       okText="Save"
       loading={mutation.isPending}
-      disabled={query.isLoading}
+      disabled={loading}
       form={form}
       name="editSize"
       fill={size && { name: size.name, value: String(size.value) }}
@@ -78,21 +76,13 @@ export function EditSizeModal() {
 
 /** deleteSize={id}: the server refuses (with a message) when a print uses the size. */
 export function DeleteSizeModal() {
-  const modal = useQueryModal("deleteSize");
-  const { result: size } = useOne<Size>({ resource: "sizes", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
-  const { mutate, mutation } = useDelete();
   return (
-    <Modal
-      title="Delete Size"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Delete"
-      okButtonProps={{ danger: true, loading: mutation.isPending }}
-      onOk={() => mutate({ resource: "sizes", id: modal.value!, successNotification: success("Size deleted successfully") }, { onSuccess: modal.close })}
-    >
-      <Typography.Paragraph>
-        Delete the size <strong>{size ? `${size.name} (${size.value} Inches)` : ""}</strong>? This cannot be undone.
-      </Typography.Paragraph>
-    </Modal>
+    <DeleteRecordModal<Size> param="deleteSize" resource="sizes" title="Delete Size" successMessage="Size deleted successfully">
+      {(size) => (
+        <>
+          Delete the size <strong>{size ? `${size.name} (${size.value} Inches)` : ""}</strong>? This cannot be undone.
+        </>
+      )}
+    </DeleteRecordModal>
   );
 }

@@ -1,16 +1,14 @@
-import { Col, Form, Input, InputNumber, Modal, Row, Select, Typography } from "antd";
-import { useCreate, useDelete, useOne, useUpdate } from "@refinedev/core";
+import { Col, Form, Input, InputNumber, Row, Select, Typography } from "antd";
+import { useCreate, useUpdate } from "@refinedev/core";
 import type { User } from "../../api/types";
 import { fullName } from "../../api/types";
 import { PhoneField } from "../../components/auth/PhoneField";
 import { FormModal } from "../../components/common/FormModal";
+import { DeleteRecordModal, serverSuccess as success, useRecordModal } from "../../components/common/recordModal";
 import { useQueryModal } from "../../lib/queryModal";
 import { creditRules, editUserRules, newUserRules } from "./userRules";
 
 export const CREDIT_ADDED = "Credit added successfully";
-
-// The server says what happened (`{data, message}`); fall back to our wording.
-const success = (fallback: string) => (res?: unknown) => ({ type: "success" as const, message: (res as { message?: string } | undefined)?.message ?? fallback });
 
 /** addUser: create a user (always role "user" on the server). */
 export function AddUserModal() {
@@ -53,9 +51,8 @@ export function AddUserModal() {
 
 /** editUser={id}: first name, last name, e-mail and role. */
 export function EditUserModal() {
-  const modal = useQueryModal("editUser");
+  const { modal, record: user, loading } = useRecordModal<User>("editUser", "users");
   const [form] = Form.useForm();
-  const { result: user, query } = useOne<User>({ resource: "users", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
   const { mutate, mutation } = useUpdate();
   return (
     <FormModal
@@ -64,7 +61,7 @@ export function EditUserModal() {
       onCancel={modal.close}
       okText="Save"
       loading={mutation.isPending}
-      disabled={query.isLoading}
+      disabled={loading}
       form={form}
       name="editUser"
       fill={user && { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role }}
@@ -87,40 +84,21 @@ export function EditUserModal() {
 
 /** deleteUser={id}: confirm, then delete. */
 export function DeleteUserModal({ onDeleted }: { onDeleted?: () => void }) {
-  const modal = useQueryModal("deleteUser");
-  const { result: user } = useOne<User>({ resource: "users", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
-  const { mutate, mutation } = useDelete();
   return (
-    <Modal
-      title="Delete User"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Delete"
-      okButtonProps={{ danger: true, loading: mutation.isPending }}
-      onOk={() =>
-        mutate(
-          { resource: "users", id: modal.value!, successNotification: success("User deleted successfully") },
-          {
-            onSuccess: () => {
-              modal.close();
-              onDeleted?.();
-            },
-          },
-        )
-      }
-    >
-      <Typography.Paragraph>
-        Delete <strong>{user ? fullName(user) : "this user"}</strong>{user ? ` (${user.email})` : ""}? This cannot be undone.
-      </Typography.Paragraph>
-    </Modal>
+    <DeleteRecordModal<User> param="deleteUser" resource="users" title="Delete User" successMessage="User deleted successfully" onDeleted={onDeleted}>
+      {(user) => (
+        <>
+          Delete <strong>{user ? fullName(user) : "this user"}</strong>{user ? ` (${user.email})` : ""}? This cannot be undone.
+        </>
+      )}
+    </DeleteRecordModal>
   );
 }
 
 /** editCredit={id}: set the user's available credits (the new total). */
 export function EditCreditModal() {
-  const modal = useQueryModal("editCredit");
+  const { modal, record: user } = useRecordModal<User>("editCredit", "users");
   const [form] = Form.useForm<{ availableCredits: number }>();
-  const { result: user } = useOne<User>({ resource: "users", id: modal.value ?? "", queryOptions: { enabled: modal.open } });
   const { mutate, mutation } = useUpdate();
   return (
     <FormModal
