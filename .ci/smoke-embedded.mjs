@@ -1,10 +1,11 @@
 // The README's quick start, end to end: `npm start` with no environment (the embedded
-// default), then sign up, verify from the .eml in the outbox and log in. On a fresh clone it
+// default), then sign up, verify from the .eml in the outbox, log in, and process a print. On a fresh clone it
 // uses ./data as documented; where ./data already exists it works in a scratch DATA_DIR.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import sharp from 'sharp';
 
 const freshDefault = !existsSync('data');
 const dataDir = freshDefault ? resolve('data') : mkdtempSync(join(tmpdir(), 'gs-smoke-'));
@@ -55,7 +56,55 @@ try {
   if (profile?.data?.username !== 'smoke') fail(`profile answered ${JSON.stringify(profile)}`);
   res = await fetch(`${base}/`);
   if (!res.ok || !(await res.text()).includes('<div id="root">')) fail('the UI is not served at /');
-  console.log(`smoke: npm start on the embedded default OK (register → verify from ${freshDefault ? './data/outbox' : 'the outbox'} → login → profile → UI)`);
+
+  // A whole print on PGlite with the in-process job runner: the first admin (password from
+  // the log) grants credits, the seller uploads a design, processes it and downloads the sheet.
+  const json = async (path, opts = {}, who = cookie) => {
+    const r = await fetch(`${base}/api${path}`, { ...opts, headers: { ...headers, cookie: who, ...(opts.headers ?? {}) } });
+    return { status: r.status, body: await r.json().catch(() => null), headers: r.headers };
+  };
+  const adminPassword = log.match(/password: (\S+)/)[1];
+  res = await fetch(`${base}/api/login`, { method: 'POST', headers, body: JSON.stringify({ email: 'admin@localhost', password: adminPassword }) });
+  if (res.status !== 200) fail(`admin login answered ${res.status}`);
+  const adminCookie = res.headers.get('set-cookie')?.split(';')[0];
+  const credit = await json(`/users/${profile.data._id}/credit`, { method: 'PUT', body: JSON.stringify({ availableCredits: 10 }) }, adminCookie);
+  if (credit.status !== 200) fail(`credit answered ${credit.status} ${JSON.stringify(credit.body)}`);
+  const png = await sharp({ create: { width: 600, height: 400, channels: 4, background: { r: 200, g: 30, b: 90, alpha: 1 } } }).png().toBuffer();
+  const form = new FormData();
+  form.append('files', new Blob([png], { type: 'image/png' }), 'smoke-art.png');
+  const upload = await fetch(`${base}/api/images/bulk-upload`, { method: 'POST', headers: { 'x-requested-with': 'XMLHttpRequest', origin: base, cookie }, body: form });
+  if (upload.status !== 201) fail(`upload answered ${upload.status} ${await upload.text()}`);
+  const imageId = (await upload.json()).data[0]._id;
+  const size = await json('/sizes', { method: 'POST', body: JSON.stringify({ name: 'Smoke pocket', value: 2 }) });
+  if (size.status !== 201) fail(`size answered ${size.status}`);
+  const until = async (what, fn, seconds = 120) => {
+    for (let i = 0; i < seconds * 4; i++) {
+      const v = await fn();
+      if (v) return v;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    fail(`timed out waiting for ${what}`);
+  };
+  await until('the image to be ready', async () => (await json(`/images/${imageId}`)).body?.data?.status === 'ready');
+  const print = await json('/print', { method: 'POST', body: JSON.stringify({ printItems: [{ imageId, sizeId: size.body.data._id, quantity: 3 }] }) });
+  if (print.status !== 201) fail(`create print answered ${print.status}`);
+  const printId = print.body.data._id;
+  const processed = await json(`/print/${printId}/proccess`, { method: 'POST', body: '{}' });
+  if (processed.status !== 201) fail(`process answered ${processed.status} ${JSON.stringify(processed.body)}`);
+  const done = await until('the print to complete', async () => {
+    const p = (await json(`/print/${printId}`)).body?.data;
+    if (p?.status === 'Error') fail(`processing failed: ${p.error}`);
+    return p?.status === 'Completed' ? p : null;
+  });
+  const sheet = await fetch(`${base}${done.fileId[0].path}`, { headers: { cookie } });
+  const meta = await sharp(Buffer.from(await sheet.arrayBuffer())).metadata();
+  if (sheet.status !== 200 || meta.format !== 'png' || meta.width !== 22 * 300 || Math.round(meta.density) !== 300)
+    fail(`the sheet is not a 22 in PNG at 300 DPI: ${sheet.status} ${JSON.stringify({ format: meta.format, width: meta.width, density: meta.density })}`);
+  const balance = (await json('/profile')).body.data.credit;
+  if (balance.availableCredits !== 7 || balance.usedCredits !== 3) fail(`credits after processing: ${JSON.stringify(balance)}`);
+  console.log(
+    `smoke: npm start on the embedded default OK (register → verify from ${freshDefault ? './data/outbox' : 'the outbox'} → login → profile → UI → credits → upload → process → ${meta.width}×${meta.height} px PNG at ${meta.density} DPI)`,
+  );
 } finally {
   stop();
   rmSync(dataDir, { recursive: true, force: true });
