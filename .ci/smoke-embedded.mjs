@@ -1,6 +1,7 @@
 // The README's quick start, end to end: `npm start` with no environment (the embedded
-// default), then sign up, verify from the .eml in the outbox, log in, and process a print. On a fresh clone it
-// uses ./data as documented; where ./data already exists it works in a scratch DATA_DIR.
+// default), then sign up, verify from the .eml in the outbox, log in and process a print.
+// On a fresh clone it uses ./data as documented; where ./data already exists it works in a
+// scratch DATA_DIR.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -93,6 +93,8 @@ test("admin: creates, edits, changes credit, deactivates and deletes a user", as
   await page.getByRole("button", { name: `Delete ${username}` }).click();
   const del = page.locator(".ant-modal").filter({ hasText: "Delete User" });
   await del.getByText(email).waitFor();
+  await page.waitForTimeout(400); // the modal animates in
+  await shot("delete");
   await del.getByRole("button", { name: "Delete" }).click();
   await del.waitFor({ state: "hidden" });
   await page.getByText("No data").waitFor();

@@ -180,6 +180,9 @@ test("sizes: add, edit, delete, then Add Size from the print picker comes back v
   await page.getByRole("button", { name: "Delete Adult front" }).click();
   await page.waitForURL(/deleteSize=/);
   const del = page.locator(".ant-modal").filter({ hasText: "Delete Size" });
+  await del.getByText("Adult front (", { exact: false }).waitFor(); // the record, loaded for the question
+  await page.waitForTimeout(400); // the modal animates in
+  await shot("delete-size");
   await del.getByRole("button", { name: "Delete" }).click();
   await page.getByText("You have no sizes yet.").waitFor();
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG } from '../config/config.module';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrations } from './migrate';
