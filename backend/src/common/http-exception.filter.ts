@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { NUL_MESSAGE } from './validation';
 
 /** Every error leaves the API as `{ statusCode, message, code? }` with a message the UI can toast. */
 @Catch()
@@ -27,6 +28,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
       // An id that is not a uuid is simply not found.
       statusCode = HttpStatus.NOT_FOUND;
       message = 'Not found';
+    } else if (exception instanceof QueryFailedError && ['22021', '22P05'].includes((exception as any).code)) {
+      // A NUL the validation pipe could not see (a multipart file name): PostgreSQL refuses it.
+      statusCode = HttpStatus.BAD_REQUEST;
+      message = NUL_MESSAGE;
+      code = 'nul_character';
     } else if ((exception as any)?.type === 'entity.parse.failed') {
       statusCode = HttpStatus.BAD_REQUEST;
       message = 'The request body is not valid JSON';

@@ -18,6 +18,7 @@ import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
 import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
 import { endAttemptWithRefund, engineDesign, printFolder, ProcessJobData } from './prints.service';
+import { StoredLayout, storedLayout } from './stored-layout';
 
 /** A failure that retrying cannot fix; the print fails at once instead of after every attempt. */
 export class PermanentPrintError extends Error {}
@@ -100,7 +101,7 @@ export class PrintJobService {
         bytes: r.bytes,
       }));
       const copiesByImage = await this.copiesByImage(printId);
-      const won = await this.finalize(print, attempt, runKey, files, copiesByImage);
+      const won = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
       lap('store');
       if (!won) return { outcome: 'skipped', reason: 'another run finished this attempt' };
       await progress('done', 100);
@@ -152,7 +153,7 @@ export class PrintJobService {
   }
 
   /** Moves the run's files into place and completes the print, unless another run already did. */
-  private async finalize(print: Print, attempt: number, runKey: string, files: PrintSheetFile[], copies: Map<string, number>): Promise<boolean> {
+  private async finalize(print: Print, attempt: number, runKey: string, files: PrintSheetFile[], copies: Map<string, number>, layout: StoredLayout): Promise<boolean> {
     return this.db.transaction(async (m) => {
       const [row] = await m.query(`SELECT status, attempt FROM prints WHERE id = $1 FOR UPDATE`, [print._id]);
       if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return false;
@@ -166,8 +167,8 @@ export class PrintJobService {
         }
       }
       await m.query(
-        `UPDATE prints SET status = 'Completed', printed_at = now(), files = $2, files_deleted_at = NULL, error = NULL, updated_at = now() WHERE id = $1`,
-        [print._id, JSON.stringify(files)],
+        `UPDATE prints SET status = 'Completed', printed_at = now(), files = $2, layout = $3, files_deleted_at = NULL, error = NULL, updated_at = now() WHERE id = $1`,
+        [print._id, JSON.stringify(files), JSON.stringify(layout)],
       );
       for (const [imageId, n] of copies) await m.query(`UPDATE images SET used_in_print = used_in_print + $2 WHERE id = $1`, [imageId, n]);
       return true;

@@ -10,6 +10,7 @@ import { CreditReason } from '../credits/entities/credit-transaction.entity';
 import { Image, ImageStatus } from '../images/entities/image.entity';
 import { JOB_RUNNER } from '../queue/queue.module';
 import { JobRunner, QueueName } from '../queue/queue.types';
+import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { SheetSettingsService } from '../sheet-settings/sheet-settings.service';
 import { Size } from '../sizes/entities/size.entity';
 import { StorageService } from '../storage/storage.service';
@@ -21,6 +22,7 @@ import { EngineDesign, PRINT_ENGINE, PrintEngine, LOW_DPI_THRESHOLD } from './en
 import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintStatus, PrintType } from './entities/print.entity';
 import { toPrintDto } from './print.mapper';
+import { StoredLayout, storedLayout } from './stored-layout';
 import { assertStatus, DELETABLE, EDITABLE, MSG, PROCESSABLE } from './prints.rules';
 
 export const PROCESS_JOB = 'process-print';
@@ -235,9 +237,15 @@ export class PrintsService {
 
   // ---- preview ----
 
+  /**
+   * A Completed print shows the layout its files were rendered from, with the settings it
+   * was processed with (the body is ignored); older prints without a stored layout are laid
+   * out again with those settings. Any other print gets the live layout of its items.
+   */
   async preview(userId: string, printId: string, dto: ProcessPrintDto): Promise<PrintPreviewDto> {
     const print = await this.find(userId, printId);
-    return this.previewItems(userId, print.items ?? [], dto);
+    const rendered = print.status === PrintStatus.Completed && print.settings ? { settings: print.settings, layout: print.layout } : undefined;
+    return this.previewItems(userId, print.items ?? [], dto, rendered);
   }
 
   /**
@@ -267,8 +275,13 @@ export class PrintsService {
     return this.previewItems(userId, [...merged.values()], dto);
   }
 
-  private async previewItems(userId: string, items: PrintItem[], dto: ProcessPrintDto): Promise<PrintPreviewDto> {
-    const settings = await this.sheetSettings.resolve(userId, dto.presetId, dto.settings);
+  private async previewItems(
+    userId: string,
+    items: PrintItem[],
+    dto: ProcessPrintDto,
+    rendered?: { settings: SheetSettingsValues; layout: StoredLayout | null },
+  ): Promise<PrintPreviewDto> {
+    const settings = rendered?.settings ?? (await this.sheetSettings.resolve(userId, dto.presetId, dto.settings));
     const warnings: PrintPreviewDto['warnings'] = [];
     const designs: EngineDesign[] = [];
     for (const it of items) {
@@ -282,7 +295,7 @@ export class PrintsService {
         else designs.push(engineDesign(it));
       }
     }
-    const layout = designs.length ? this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs) : null;
+    const layout = rendered?.layout ?? (designs.length ? storedLayout(this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs)) : null);
     const report = designs.length ? this.engine.report(designs) : [];
     const byItem = new Map(designs.map((d) => [d.id, d]));
     const imageOf = new Map(items.map((i) => [i._id, i.imageId!]));
@@ -294,8 +307,11 @@ export class PrintsService {
           message: `"${items.find((i) => i._id === r.designId)?.image?.name}" prints at ${r.effectiveDpi} DPI (below ${LOW_DPI_THRESHOLD}); it may look soft or pixelated.`,
         });
     }
-    const copies = items.reduce((a, i) => a + i.quantity, 0);
+    // Only the designs that can be laid out are counted: an item that blocks processing is
+    // shown with its warning, not charged for in the figure the seller sees.
+    const copies = designs.reduce((a, d) => a + d.quantity, 0);
     return {
+      rendered: !!rendered?.layout,
       settings,
       sheets: (layout?.sheets ?? []).map((s) => ({
         index: s.index,
@@ -305,8 +321,8 @@ export class PrintsService {
         lengthPx: s.lengthPx,
         copies: s.placements.length,
         placements: s.placements.map((p) => ({
-          itemId: p.designId,
-          imageId: imageOf.get(p.designId)!,
+          itemId: p.itemId,
+          imageId: imageOf.get(p.itemId)!,
           x: p.x,
           y: p.y,
           width: p.width,
@@ -360,7 +376,7 @@ export class PrintsService {
       const rows = returned<{ attempt: number }>(
         await m.query(
           `UPDATE prints SET status = $3, attempt = attempt + 1, credit_cost = $4, settings = $5, error = NULL,
-             files = '[]', files_deleted_at = NULL, printed_at = NULL, updated_at = now()
+             files = '[]', layout = NULL, files_deleted_at = NULL, printed_at = NULL, updated_at = now()
            WHERE id = $1 AND user_id = $2 AND status = ANY($6) RETURNING attempt`,
           [printId, user._id, PrintStatus.Processing, cost, JSON.stringify(settings), PROCESSABLE],
         ),

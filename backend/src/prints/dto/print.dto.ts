@@ -232,12 +232,14 @@ export class PreviewWarningDto {
 }
 
 export class PrintPreviewDto {
+  @ApiProperty({ description: 'True when this is the stored layout a Completed print was rendered with (its settings, not the body)' })
+  rendered: boolean;
   @ApiProperty({ type: SheetSettingsDto }) settings: SheetSettingsDto;
   @ApiProperty({ type: [PreviewSheetDto] }) sheets: PreviewSheetDto[];
   @ApiProperty({ description: 'inches over all sheets' }) totalLength: number;
   @ApiProperty({ description: 'Printed design area / film area, 0..1' }) density: number;
-  @ApiProperty() copies: number;
-  @ApiProperty() creditCost: number;
+  @ApiProperty({ description: 'Copies laid out (items with a blocking warning are left out)' }) copies: number;
+  @ApiProperty({ description: 'Credits processing would cost: one per copy laid out; for a Completed print what its layout holds' }) creditCost: number;
   @ApiProperty({ type: [PreviewItemDto] }) items: PreviewItemDto[];
   @ApiProperty({ type: [PreviewWarningDto] }) warnings: PreviewWarningDto[];
   @ApiProperty({ description: 'False when an item blocks processing (missing image/size, too large)' }) canProcess: boolean;

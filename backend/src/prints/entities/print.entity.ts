@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { SheetSettingsValues } from '../../sheet-settings/entities/sheet-settings.entity';
+import type { StoredLayout } from '../stored-layout';
 import { PrintItem } from './print-item.entity';
 
 /** Spec §4, plus Error: a processing job that failed for good (charge refunded). */
@@ -57,6 +58,10 @@ export class Print {
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   files: PrintSheetFile[];
+
+  /** The layout the files were rendered from, set when the job completes (null before, and for older prints). */
+  @Column({ type: 'jsonb', nullable: true })
+  layout: StoredLayout | null;
 
   @Column({ name: 'files_deleted_at', type: 'timestamptz', nullable: true })
   filesDeletedAt: Date | null;

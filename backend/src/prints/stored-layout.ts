@@ -1,0 +1,39 @@
+import type { LayoutResult } from './engine.adapter';
+
+/** One placed copy as the print keeps it: the print item's id and its box on the sheet, inches. */
+export interface StoredPlacement {
+  itemId: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rotated: boolean;
+}
+
+/**
+ * The layout a print's files were rendered from (`prints.layout`), saved when the job
+ * completes. Layout search is time-bounded, so running it again (the preview's 300 ms budget,
+ * or today's sheet settings) can give a different answer than the sheets delivered; the
+ * detail page of a Completed print shows this instead.
+ */
+export interface StoredLayout {
+  sheets: Array<{ index: number; length: number; widthPx: number; lengthPx: number; placements: StoredPlacement[] }>;
+  totalLength: number;
+  density: number;
+  copies: number;
+}
+
+export function storedLayout(l: LayoutResult): StoredLayout {
+  return {
+    sheets: l.sheets.map((s) => ({
+      index: s.index,
+      length: s.length,
+      widthPx: s.widthPx,
+      lengthPx: s.lengthPx,
+      placements: s.placements.map((p) => ({ itemId: p.designId, x: p.x, y: p.y, width: p.width, height: p.height, rotated: p.rotated })),
+    })),
+    totalLength: l.totalLength,
+    density: l.density,
+    copies: l.copies,
+  };
+}
