@@ -985,11 +985,15 @@ export interface components {
         PrintPreviewDto: {
             /** @description False when an item blocks processing (missing image/size, too large) */
             canProcess: boolean;
+            /** @description Copies laid out (items with a blocking warning are left out) */
             copies: number;
+            /** @description Credits processing would cost: one per copy laid out; for a Completed print what its layout holds */
             creditCost: number;
             /** @description Printed design area / film area, 0..1 */
             density: number;
             items: components["schemas"]["PreviewItemDto"][];
+            /** @description True when this is the stored layout a Completed print was rendered with (its settings, not the body) */
+            rendered: boolean;
             settings: components["schemas"]["SheetSettingsDto"];
             sheets: components["schemas"]["PreviewSheetDto"][];
             /** @description inches over all sheets */

@@ -89,11 +89,41 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
   const sheetWidth = Math.max(120, sheets === 1 ? Math.min(720, width - 8) : width >= 520 ? Math.min(360, width / 2 - 16) : width - 8);
 
   return (
-    <Card title="Layout preview" extra={loading ? <Spin size="small" /> : null} data-testid="layout-preview">
+    <Card
+      title="Layout preview"
+      extra={
+        <Flex gap={8} align="center">
+          {layout?.rendered && (
+            <Tooltip title="The layout the sheet files were rendered with">
+              <Tag color="green" data-testid="layout-rendered">As rendered</Tag>
+            </Tooltip>
+          )}
+          {loading ? <Spin size="small" /> : null}
+        </Flex>
+      }
+      data-testid="layout-preview"
+    >
       <div ref={ref}>
         {error && <Alert type="error" showIcon message={error.message || "The layout could not be made"} style={{ marginBottom: 12 }} />}
+        {layout && layout.problems.length > 0 && (
+          <Alert
+            type="error"
+            showIcon
+            data-testid="layout-problems"
+            style={{ marginBottom: 12 }}
+            message="Cannot be processed"
+            description={
+              <Flex vertical gap={2}>
+                {[...new Set(layout.problems.map((p) => p.message))].map((m) => (
+                  <span key={m}>{m}</span>
+                ))}
+                <Typography.Text type="secondary">These items are left out of the layout and the credit cost. Change their size or the sheet settings.</Typography.Text>
+              </Flex>
+            }
+          />
+        )}
         {!layout || layout.sheets.length === 0 ? (
-          loading ? <Flex justify="center" style={{ padding: 32 }}><Spin /></Flex> : <Empty description={emptyText} />
+          loading ? <Flex justify="center" style={{ padding: 32 }}><Spin /></Flex> : layout?.problems.length ? null : <Empty description={emptyText} />
         ) : (
           <>
             <Flex gap={24} wrap style={{ marginBottom: 16 }}>
@@ -102,9 +132,6 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
               <Statistic title="Density" value={densityPercent(layout.density)} suffix="%" data-testid="layout-density" />
               <Statistic title="Credit cost" value={layout.creditCost} data-testid="layout-cost" />
             </Flex>
-            {layout.messages.map((m) => (
-              <Alert key={m} type="info" showIcon message={m} style={{ marginBottom: 12 }} />
-            ))}
             {layout.warnings.length > 0 && (
               <Alert
                 type="warning"

@@ -42,13 +42,22 @@ describe("layout response", () => {
     expect(engine.sheets[0].placements[0].imageId).toBe("b");
     expect(engine.creditCost).toBe(2);
   });
-  it("reads the server's preview: low DPI from items, other warnings as messages", () => {
+  it("reads the server's preview: low DPI from items, other warnings as problems of their item", () => {
     const l = normalizeLayout({ data: { settings: { width: 22 }, sheets: [{ index: 0, width: 22, length: 4, placements: [{ itemId: "i1", imageId: "a", x: 0, y: 0, width: 3, height: 2, rotated: false }] }], density: 0.3, creditCost: 1,
       items: [{ itemId: "i1", imageId: "a", effectiveDpi: 96.5, lowResolution: true }, { itemId: "i2", imageId: "b", effectiveDpi: 300, lowResolution: false }],
       warnings: [{ itemId: "i1", code: "low_resolution", message: "low" }, { itemId: "i3", code: "image_not_ready", message: "Image is still processing" }] } });
     expect(l.sheets[0].widthIn).toBe(22);
     expect(l.warnings).toEqual([{ imageId: "a", effectiveDpi: 96.5 }]);
-    expect(l.messages).toEqual(["Image is still processing"]);
+    expect(l.problems).toEqual([{ itemId: "i3", code: "image_not_ready", message: "Image is still processing" }]);
+    expect(l.canProcess).toBe(false);
+    expect(l.rendered).toBe(false);
+  });
+  it("keeps a design wider than the sheet on its item, and whether the layout is the rendered one", () => {
+    const wide = normalizeLayout({ data: { sheets: [], density: 0, creditCost: 0, canProcess: false, rendered: false,
+      warnings: [{ itemId: "draft-1", code: "too_large", message: 'Design "Banner" is 40 x 24 in and does not fit a 22 x 100 in sheet with 0.25 in margins.' }] } });
+    expect(wide.problems).toEqual([{ itemId: "draft-1", code: "too_large", message: 'Design "Banner" is 40 x 24 in and does not fit a 22 x 100 in sheet with 0.25 in margins.' }]);
+    expect(wide.canProcess).toBe(false);
+    expect(normalizeLayout({ data: { sheets: [], canProcess: true, rendered: true } })).toMatchObject({ canProcess: true, rendered: true, problems: [] });
   });
   it("shows density as a percent", () => {
     expect(densityPercent(0.8234)).toBe(82.3);

@@ -1,6 +1,6 @@
 // Geometry for drawing a sheet layout. Sheets are drawn in inches (SVG user units) and
 // scaled to the pixels available; these functions hold the maths so it can be tested.
-import type { Layout, LayoutPlacement, LayoutSheet, PrintImage, SheetSettings } from "./types";
+import type { Layout, LayoutPlacement, LayoutProblem, LayoutSheet, PrintImage, SheetSettings } from "./types";
 
 /**
  * Pixels per inch so a sheet fits `maxWidthPx` across and, when given, `maxHeightPx`
@@ -49,7 +49,8 @@ export const densityPercent = (density: number | null | undefined) =>
 /**
  * Reads POST /print/{id}/preview: sheets (`width` or `widthIn`), placements (`imageId` or
  * the engine's `designId`), low-DPI designs from `items[].lowResolution` (or documented
- * `warnings[{imageId, effectiveDpi}]`), and any other server warnings as messages.
+ * `warnings[{imageId, effectiveDpi}]`), and any other server warning as a problem of its item
+ * (it blocks processing; the server leaves that item out of the layout and the cost).
  */
 export function normalizeLayout(raw: any, settings?: Partial<SheetSettings>): Layout {
   const data = raw?.data ?? raw ?? {};
@@ -68,10 +69,10 @@ export function normalizeLayout(raw: any, settings?: Partial<SheetSettings>): La
   }));
   const low = new Map<string, number>();
   for (const i of data.items ?? []) if (i.lowResolution && Number.isFinite(Number(i.effectiveDpi))) low.set(String(i.imageId), Number(i.effectiveDpi));
-  const messages: string[] = [];
+  const problems: LayoutProblem[] = [];
   for (const w of data.warnings ?? []) {
     if (w.imageId && Number.isFinite(Number(w.effectiveDpi))) low.set(String(w.imageId), Number(w.effectiveDpi));
-    else if (w.code !== "low_resolution" && w.message) messages.push(String(w.message));
+    else if (w.code !== "low_resolution" && w.message) problems.push({ itemId: String(w.itemId ?? ""), code: String(w.code ?? ""), message: String(w.message) });
   }
   const copies = sheets.reduce((n, s) => n + s.placements.length, 0);
   return {
@@ -79,6 +80,8 @@ export function normalizeLayout(raw: any, settings?: Partial<SheetSettings>): La
     density: Number(data.density ?? 0),
     creditCost: Number(data.creditCost ?? copies),
     warnings: [...low].map(([imageId, effectiveDpi]) => ({ imageId, effectiveDpi })),
-    messages: [...new Set(messages)],
+    problems,
+    canProcess: data.canProcess ?? problems.length === 0,
+    rendered: Boolean(data.rendered),
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   MSG, addDraftItem, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, fileUrl, filesOf,
   missingItemMessage, normalizePrint, processLabel, retentionColor, retentionDaysLeft, retentionText, setDateRange, showFilesOnlyDelete,
-  successModalParams, totalQuantity,
+  successModalParams, totalQuantity, processBlockedReason, problemsByItem, draftItemId,
 } from "./rules";
 import { parseListState } from "../../lib/urlList";
 import type { PrintStatus } from "./types";
@@ -113,5 +113,19 @@ describe("files and URLs", () => {
     expect(p.getAll("filePath")).toEqual(["a.png", "b.png"]);
     expect(p.has("printWarningModal")).toBe(false);
     expect(parseListState(p).filters).toEqual({ status: "Completed" });
+  });
+});
+
+describe("items that block processing", () => {
+  const problem = { itemId: "it2", code: "too_large", message: 'Design "Banner" is 40 x 24 in and does not fit a 22 x 100 in sheet with 0.25 in margins.' };
+  it("give the reason Process is disabled, once the layout is known", () => {
+    expect(processBlockedReason(undefined)).toBeNull();
+    expect(processBlockedReason({ canProcess: true, problems: [] })).toBeNull();
+    expect(processBlockedReason({ canProcess: false, problems: [problem] })).toBe(problem.message);
+  });
+  it("are listed by item, for the items table", () => {
+    expect(problemsByItem({ problems: [problem] }).get("it2")).toEqual([problem.message]);
+    expect(problemsByItem(undefined).size).toBe(0);
+    expect(draftItemId(1)).toBe("draft-1");
   });
 });

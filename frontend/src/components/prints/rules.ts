@@ -1,5 +1,5 @@
 // Pure print rules (spec §4 Print status, §5 Process print, §9 retention). No React here.
-import type { ApiPrint, DraftItem, Print, PrintFile, PrintStatus } from "./types";
+import type { ApiPrint, DraftItem, Layout, Print, PrintFile, PrintStatus } from "./types";
 
 export const MSG = {
   imageMissing: "Image is missing. Please add the missing item.",
@@ -70,6 +70,26 @@ export const totalQuantity = (items: { quantity: number }[]) => items.reduce((su
  */
 export const creditCostOf = (print: Pick<Print, "printItems">, layout?: { creditCost: number } | null) =>
   layout && Number.isFinite(layout.creditCost) ? layout.creditCost : totalQuantity(print.printItems);
+
+/**
+ * Why the live layout says the items cannot be processed (the first blocking item's
+ * message, e.g. a design wider than the sheet), or null. Unknown until the layout arrives:
+ * the server checks again before it charges anything.
+ */
+export function processBlockedReason(layout: Pick<Layout, "canProcess" | "problems"> | null | undefined): string | null {
+  if (!layout || layout.canProcess) return null;
+  return layout.problems[0]?.message ?? "An item cannot be processed.";
+}
+
+/** The layout's blocking messages by item id (for the items table). */
+export function problemsByItem(layout: Pick<Layout, "problems"> | null | undefined): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const p of layout?.problems ?? []) out.set(p.itemId, [...(out.get(p.itemId) ?? []), p.message]);
+  return out;
+}
+
+/** The id the draft preview gives the n-th line of an unsaved print (POST /print/preview). */
+export const draftItemId = (index: number) => `draft-${index}`;
 
 /** Adding the same image and size again adds to that line's quantity. */
 export function addDraftItem(items: DraftItem[], next: Omit<DraftItem, "key">): DraftItem[] {

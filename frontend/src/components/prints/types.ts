@@ -56,8 +56,19 @@ export interface Layout {
   creditCost: number;
   /** Designs below 150 effective DPI. */
   warnings: { imageId: string; effectiveDpi: number }[];
-  /** Other server warnings (image not ready, too large, …). */
-  messages: string[];
+  /** Items that block processing (image not ready, design larger than the sheet, …), left out of the layout and the cost. */
+  problems: LayoutProblem[];
+  /** False when some item blocks processing. */
+  canProcess: boolean;
+  /** The stored layout a Completed print was rendered with (not laid out again). */
+  rendered: boolean;
+}
+
+export interface LayoutProblem {
+  /** The print item's id; `draft-<n>` for the n-th line of an unsaved print. */
+  itemId: string;
+  code: string;
+  message: string;
 }
 
 /** A line of the manual-create table before the print exists. */

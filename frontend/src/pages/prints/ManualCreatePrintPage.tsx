@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Button, Card, Col, Flex, Popconfirm, Row, Table, Typography } from "antd";
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useNavigate } from "react-router";
@@ -13,43 +13,41 @@ import { Thumb } from "../../components/prints/ItemPickers";
 import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { ProcessingOverlay } from "../../components/prints/PrintModals";
 import { QuantityStepper } from "../../components/prints/QuantityStepper";
-import { MSG, addDraftItem, totalQuantity } from "../../components/prints/rules";
+import { useManualDraft } from "../../components/prints/manualDraft";
+import { MSG, addDraftItem, draftItemId, problemsByItem, processBlockedReason, totalQuantity } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
 import type { DraftItem, SheetSettings } from "../../components/prints/types";
 import { SizeSelect, useAllSizes } from "../../components/sizes/SizeSelect";
 import { openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
-
-// Lines survive a trip to /sizes ('Add New Size' comes back through a callback) or a reload.
-const STORAGE_KEY = "gs.manualPrint.items";
-function loadItems(): DraftItem[] {
-  try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
-    return raw ? (JSON.parse(raw) as DraftItem[]) : [];
-  } catch {
-    return [];
-  }
-}
+import { useProfile } from "../../hooks/useProfile";
 
 /** Spec §2 Manual print create, with the live layout of the lines chosen so far. */
 export function ManualCreatePrintPage() {
   const navigate = useNavigate();
   const [, setParams] = useSearchParams();
-  const [items, setItems] = useState<DraftItem[]>(loadItems);
-  useEffect(() => sessionStorage.setItem(STORAGE_KEY, JSON.stringify(items)), [items]);
+  // The lines and sheet settings are kept per user until created or cleared (manualDraft.ts).
+  const { profile } = useProfile();
+  const { draft, setDraft, loaded } = useManualDraft(profile?._id);
+  const items = draft.items;
+  const setItems = (next: DraftItem[] | ((all: DraftItem[]) => DraftItem[])) =>
+    setDraft((d) => ({ ...d, items: typeof next === "function" ? next(d.items) : next }));
   const { sizes } = useAllSizes();
   const create = useCreatePrint();
   const busy = useAnyMutationPending();
   const [processing, setProcessing] = useState(false);
 
+  // The saved sheet settings until the seller changes them here (then the draft keeps them).
   const saved = useSheetSettings();
-  const [settings, setSettings] = useState<SheetSettings>();
-  useEffect(() => {
-    if (saved.data && !settings) setSettings(saved.data);
-  }, [saved.data, settings]);
+  const settings = draft.settings ?? saved.data;
+  const setSettings = (next: SheetSettings) => setDraft((d) => ({ ...d, settings: next }));
 
   const lines = items.map((i) => ({ imageId: i.image._id, sizeId: i.size._id, quantity: i.quantity }));
-  const preview = useLayoutPreview({ items: lines, settings });
+  const preview = useLayoutPreview({ items: lines, settings, enabled: loaded });
+  const layout = items.length ? preview.data : undefined;
+  const blocked = processBlockedReason(layout);
+  // The draft preview names the n-th line draft-<n> (lines are already merged like the server merges them).
+  const problems = problemsByItem(layout);
   const total = totalQuantity(items);
   const patch = (key: string, change: Partial<DraftItem>) =>
     setItems((all) => {
@@ -62,8 +60,7 @@ export function ManualCreatePrintPage() {
     create.mutate(lines, {
       onSuccess: async (print) => {
         toast.success(MSG.created);
-        sessionStorage.removeItem(STORAGE_KEY);
-        setItems([]);
+        setDraft({ items: [] });
         if (mode === "draft") return navigate(`/prints/${print._id}`);
         setProcessing(true);
         try {
@@ -80,7 +77,18 @@ export function ManualCreatePrintPage() {
 
   const columns = [
     { key: "image", title: "Image", render: (_: unknown, i: DraftItem) => <Thumb image={i.image} /> },
-    { key: "name", title: "Name", render: (_: unknown, i: DraftItem) => <Typography.Text>{i.image.name}</Typography.Text> },
+    {
+      key: "name",
+      title: "Name",
+      render: (_: unknown, i: DraftItem, index: number) => (
+        <Flex vertical>
+          <Typography.Text>{i.image.name}</Typography.Text>
+          {problems.get(draftItemId(index))?.map((m) => (
+            <Typography.Text key={m} type="danger" style={{ fontSize: 12, maxWidth: 320 }} data-testid="item-problem">{m}</Typography.Text>
+          ))}
+        </Flex>
+      ),
+    },
     {
       key: "size",
       title: "Size",
@@ -110,6 +118,7 @@ export function ManualCreatePrintPage() {
           totalQuantity={total}
           missing={items.some((i) => !i.image || !i.size)}
           pending={busy || processing}
+          blocked={blocked}
           onCreate={submit}
         />
       }
@@ -121,6 +130,11 @@ export function ManualCreatePrintPage() {
             extra={
               <Flex gap={12} align="center">
                 <Typography.Text type="secondary">{total} copies</Typography.Text>
+                {items.length > 0 && (
+                  <Popconfirm title="Remove every line of this draft?" okText="Clear" onConfirm={() => setDraft({ items: [] })}>
+                    <Button>Clear</Button>
+                  </Popconfirm>
+                )}
                 <Button icon={<PlusOutlined />} onClick={() => setParams((p) => openModalParams(p, "addPrint"))}>Add Item</Button>
               </Flex>
             }
@@ -131,7 +145,7 @@ export function ManualCreatePrintPage() {
         <Col xs={24} xxl={10}>
           <Flex vertical gap={24}>
             <LayoutPreview
-              layout={items.length ? preview.data : undefined}
+              layout={layout}
               images={items.map((i) => i.image)}
               loading={preview.isFetching}
               error={items.length ? preview.error : null}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Table, Typography } from "antd";
+import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Table, Tooltip, Typography } from "antd";
 import { DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { useOne } from "@refinedev/core";
 import dayjs from "dayjs";
@@ -17,7 +17,8 @@ import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
 import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
 import {
-  MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, filesOf, missingItemMessage, normalizePrint, successModalParams,
+  MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, filesOf, missingItemMessage, normalizePrint, processBlockedReason,
+  problemsByItem, successModalParams,
 } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
 import type { Print, PrintEvent, PrintFile, PrintItem, PrintProgressEvent, SheetSettings } from "../../components/prints/types";
@@ -93,6 +94,9 @@ export function PrintDetailPage() {
   // The warning modal shows the layout's real cost once it is known (the list opens it
   // with the sum of the quantities).
   const cost = print ? creditCostOf(print, layout) : 0;
+  // A design larger than the sheet (or an image not ready) blocks processing; say so on the item.
+  const blocked = processBlockedReason(layout);
+  const problems = problemsByItem(layout);
 
   const [changing, setChanging] = useState<{ kind: "image" | "size"; item: PrintItem } | null>(null);
 
@@ -107,6 +111,7 @@ export function PrintDetailPage() {
     const missing = missingItemMessage(items);
     if (items.length === 0) return toast.error(MSG.imageOrSizeMissing);
     if (missing) return toast.error(missing);
+    if (blocked) return toast.error(blocked);
     setParams((p) => openModalParams(p, "printWarningModal", String(cost)));
   };
   // Awaiting starts before the request: on a quick machine the job can finish (and its
@@ -136,6 +141,9 @@ export function PrintDetailPage() {
           <Thumb image={item.imageId} />
           <Flex vertical align="flex-start">
             {item.imageId ? <Typography.Text>{item.imageId.name}</Typography.Text> : <Typography.Text type="danger">Image missing</Typography.Text>}
+            {problems.get(item._id)?.map((m) => (
+              <Typography.Text key={m} type="danger" style={{ fontSize: 12, maxWidth: 320 }} data-testid="item-problem">{m}</Typography.Text>
+            ))}
             {editable && <Button size="small" type="link" style={{ padding: 0, height: "auto" }} icon={<EditOutlined />} disabled={busy} onClick={() => setChanging({ kind: "image", item })}>Change image</Button>}
           </Flex>
         </Flex>
@@ -187,7 +195,9 @@ export function PrintDetailPage() {
             <Button icon={<ShareAltOutlined />} onClick={() => showFiles(files)} disabled={files.length === 0}>Share File</Button>
           )}
           <Button icon={<PlusOutlined />} disabled={!canAddItem(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "addPrint"))}>Add Item</Button>
-          <Button type="primary" icon={<ThunderboltOutlined />} disabled={!canProcess(print.status) || busy} onClick={startProcess}>Process Print</Button>
+          <Tooltip title={canProcess(print.status) ? blocked : null}>
+            <Button type="primary" icon={<ThunderboltOutlined />} disabled={!canProcess(print.status) || busy || !!blocked} onClick={startProcess}>Process Print</Button>
+          </Tooltip>
           <Button danger icon={<DeleteOutlined />} disabled={!canDelete(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "deletePrint", print._id))}>Delete</Button>
         </Space>
       }

@@ -1,11 +1,14 @@
 import { Col, Form, Input, InputNumber, Row, Select, Typography } from "antd";
 import { useCreate, useUpdate } from "@refinedev/core";
+import { useQueryClient } from "@tanstack/react-query";
 import type { User } from "../../api/types";
 import { fullName } from "../../api/types";
 import { PhoneField } from "../../components/auth/PhoneField";
 import { FormModal } from "../../components/common/FormModal";
 import { DeleteRecordModal, serverSuccess as success, useRecordModal } from "../../components/common/recordModal";
+import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
+import { PROFILE_KEY } from "../../providers/queryClient";
 import { creditRules, editUserRules, newUserRules } from "./userRules";
 
 export const CREDIT_ADDED = "Credit added successfully";
@@ -100,6 +103,8 @@ export function EditCreditModal() {
   const { modal, record: user } = useRecordModal<User>("editCredit", "users");
   const [form] = Form.useForm<{ availableCredits: number }>();
   const { mutate, mutation } = useUpdate();
+  const qc = useQueryClient();
+  const { profile } = useProfile();
   return (
     <FormModal
       title={user ? `Edit credit of ${fullName(user)}` : "Edit credit"}
@@ -119,16 +124,33 @@ export function EditCreditModal() {
             meta: { path: `users/${modal.value}/credit` },
             successNotification: () => ({ type: "success", message: CREDIT_ADDED }),
           },
-          { onSuccess: modal.close },
+          {
+            onSuccess: () => {
+              // An admin changing their own balance: the header shows the profile's figure.
+              if (modal.value === profile?._id) void qc.invalidateQueries({ queryKey: PROFILE_KEY });
+              modal.close();
+            },
+          },
         )
       }
     >
       <Typography.Paragraph type="secondary">
         Used so far: {user?.credit.usedCredits ?? 0}. Enter the new available balance.
       </Typography.Paragraph>
-      <Form.Item name="availableCredits" label="Available credits" rules={creditRules}>
-        <InputNumber style={{ width: "100%" }} min={1} precision={0} />
-      </Form.Item>
+      <CreditField />
     </FormModal>
+  );
+}
+
+/**
+ * The new balance. No `min`/`precision` on the input: antd clamps and rounds on blur, which
+ * turned −5 into 1 and saved it with a success toast; the rule refuses it with a message
+ * instead (and the server refuses it again).
+ */
+export function CreditField() {
+  return (
+    <Form.Item name="availableCredits" label="Available credits" rules={creditRules}>
+      <InputNumber style={{ width: "100%" }} />
+    </Form.Item>
   );
 }
