@@ -111,7 +111,7 @@ test("hardening-small: the manual draft is kept in a new tab; a line too wide di
   await other.close();
 });
 
-test("hardening-small: the credit editor refuses -5 and the header follows an admin's own new balance", async ({ page, adminLogin, api, shot }) => {
+test("hardening-small: the credit editor refuses -5 (it used to save 1)", async ({ page, adminLogin, api, shot }) => {
   await adminLogin();
   const me = (await api("GET", "/profile")).body.data;
   await page.goto(`/users?editCredit=${me._id}`);
@@ -125,7 +125,15 @@ test("hardening-small: the credit editor refuses -5 and the header follows an ad
   await settle(page);
   await shot("credit-negative");
   if ((await api("GET", "/profile")).body.data.credit.availableCredits === 1) throw new Error("-5 was saved as 1");
+});
 
+test("hardening-small: the header follows an admin's own new balance", async ({ page, adminLogin, api, shot }) => {
+  await adminLogin();
+  const me = (await api("GET", "/profile")).body.data;
+  await page.getByTestId("credit-balance").waitFor();
+  await page.goto(`/users?editCredit=${me._id}`);
+  const modal = page.locator(".ant-modal").filter({ hasText: "Edit credit" });
+  const field = modal.getByLabel("Available credits");
   const next = me.credit.availableCredits + 321;
   await field.fill(String(next));
   await modal.getByRole("button", { name: "Save" }).click();
