@@ -26,6 +26,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   DATABASE_LOGGING: bool.default(false),
+  DB_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   REDIS_URL: url(['redis', 'rediss']).optional(),
   QUEUE_PREFIX: z.string().min(1).default('gangsheet'),
   PROCESS_JOBS: bool.default(true),
@@ -71,7 +75,20 @@ export interface AppConfig {
   filesDir: string;
   outboxDir: string;
   frontendDist: string;
-  database: { url?: string; pgliteDir: string; logging: boolean };
+  /**
+   * PostgreSQL pool: `poolMax` connections; a request waits at most `acquireTimeoutMs` for one
+   * (then fails instead of queueing forever); the server ends a statement after
+   * `statementTimeoutMs` and a session idle inside a transaction after `idleInTransactionTimeoutMs`.
+   */
+  database: {
+    url?: string;
+    pgliteDir: string;
+    logging: boolean;
+    poolMax: number;
+    acquireTimeoutMs: number;
+    statementTimeoutMs: number;
+    idleInTransactionTimeoutMs: number;
+  };
   /** lockDurationMs / stalledIntervalMs: Bull's stalled-job timing (Bull defaults when unset). */
   redis: { url?: string; prefix: string; lockDurationMs?: number; stalledIntervalMs?: number };
   /** false in the API when dedicated workers do the jobs (scale-out). */
@@ -153,7 +170,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     filesDir: join(dataDir, 'files'),
     outboxDir: join(dataDir, 'outbox'),
     frontendDist: resolve(e.FRONTEND_DIST ?? join(__dirname, '..', '..', '..', 'frontend', 'dist')),
-    database: { url: e.DATABASE_URL, pgliteDir: join(dataDir, 'db'), logging: e.DATABASE_LOGGING },
+    database: {
+      url: e.DATABASE_URL,
+      pgliteDir: join(dataDir, 'db'),
+      logging: e.DATABASE_LOGGING,
+      poolMax: e.DB_POOL_MAX,
+      acquireTimeoutMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     redis: {
       url: e.REDIS_URL,
       prefix: e.QUEUE_PREFIX,

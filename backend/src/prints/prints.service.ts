@@ -341,6 +341,10 @@ export class PrintsService {
    * idempotent as well.
    */
   async startProcessing(user: User, printId: string, dto: ProcessPrintDto): Promise<Print> {
+    // Everything that reads outside the transaction happens before it: a request holding a
+    // pool connection (an open transaction) must never wait for a second one, or a burst of
+    // requests larger than the pool deadlocks it (issue 8, item 1).
+    const settings = await this.sheetSettings.resolve(user._id, dto.presetId, dto.settings);
     const { attempt } = await this.db.transaction(async (m) => {
       const print = await this.find(user._id, printId, m);
       assertStatus(print.status, PROCESSABLE, MSG.notProcessable(print.status));
@@ -348,7 +352,6 @@ export class PrintsService {
       if (!items.length) throw new BadRequestException({ message: MSG.noItems, code: 'no_items' });
       if (items.some((i) => !i.image)) throw new BadRequestException({ message: MSG.imageMissing, code: 'image_missing' });
       if (items.some((i) => !i.size)) throw new BadRequestException({ message: MSG.sizeMissing, code: 'size_missing' });
-      const settings = await this.sheetSettings.resolve(user._id, dto.presetId, dto.settings);
       for (const it of items) {
         const img = it.image!;
         if (img.status !== ImageStatus.Ready || !img.trim || !img.width || !img.height)
