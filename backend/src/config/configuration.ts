@@ -62,6 +62,15 @@ const envSchema = z.object({
   PRINT_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   PRINT_PREVIEW_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(300),
   PRINT_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(2000),
+  PRINT_CANCEL_POLL_MS: z.coerce.number().int().min(50).default(500),
+  PRINT_MAX_RESUMES: z.coerce.number().int().min(0).max(20).default(3),
+  PRINT_MAX_PIXELS: z.coerce.number().positive().default(4_000_000_000),
+  PRINT_MIN_FREE_MB: z.coerce.number().min(0).default(1024),
+  JOB_RECOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
+  JOB_RECOVERY_GRACE_SECONDS: z.coerce.number().min(0).default(60),
+  SHEET_MAX_WIDTH_IN: z.coerce.number().min(1).max(120).default(64),
+  SHEET_MAX_LENGTH_IN: z.coerce.number().min(1).max(1000).default(400),
+  SHEET_MAX_DPI: z.coerce.number().int().min(72).max(1200).default(600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -114,7 +123,19 @@ export interface AppConfig {
     /** Layout search budget of the live preview and of the processing job. */
     previewTimeLimitMs: number;
     layoutTimeLimitMs: number;
+    /** How often a running job checks whether its print was cancelled from another process. */
+    cancelPollMs: number;
+    /** How often the recovery sweep may restart an attempt whose job was lost before it is refunded. */
+    maxResumes: number;
+    /** Most pixels one print may render (all sheets), checked before charging and after layout. */
+    maxPixels: number;
+    /** Free space DATA_DIR must keep beyond what a print will write. */
+    minFreeBytes: number;
   };
+  /** The recovery sweep (lost jobs, stuck prints and images, leftover run folders). */
+  recovery: { intervalMs: number; graceMs: number };
+  /** Upper bounds of sheet settings (the DTO's absolute limits are wider). */
+  sheetLimits: { maxWidth: number; maxLength: number; maxDpi: number };
 }
 
 export class ConfigError extends Error {}
@@ -218,6 +239,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       jobConcurrency: e.PRINT_JOB_CONCURRENCY,
       previewTimeLimitMs: e.PRINT_PREVIEW_TIME_LIMIT_MS,
       layoutTimeLimitMs: e.PRINT_LAYOUT_TIME_LIMIT_MS,
+      cancelPollMs: e.PRINT_CANCEL_POLL_MS,
+      maxResumes: e.PRINT_MAX_RESUMES,
+      maxPixels: e.PRINT_MAX_PIXELS,
+      minFreeBytes: Math.round(e.PRINT_MIN_FREE_MB * 1024 * 1024),
     },
+    recovery: { intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000, graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000 },
+    sheetLimits: { maxWidth: e.SHEET_MAX_WIDTH_IN, maxLength: e.SHEET_MAX_LENGTH_IN, maxDpi: e.SHEET_MAX_DPI },
   };
 }
