@@ -63,3 +63,30 @@ describe('Prints: 100 concurrent process requests (e2e)', () => {
     await t.agent().get('/api/health').expect(200);
   });
 });
+
+describe('Prints: free space on DATA_DIR is checked before charging (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // a reserve no disk has: every print is refused for space
+    t = await createTestApp({ PROCESS_JOBS: 'false', PRINT_MIN_FREE_MB: String(1024 * 1024 * 1024) });
+  });
+  afterAll(() => t.close());
+
+  it('not enough free space → 503 insufficient_storage, nothing charged, still In Draft', async () => {
+    const admin = await adminAgent(t);
+    const s = await signUpAndLogin(t, 'nospace');
+    await setCredits(t, admin, s.user._id, 5);
+    const image = await addDesign(t, s.user._id);
+    const size = await addSize(t, s.user._id, 'Small', 1);
+    const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201)).body.data;
+    const res = await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(503);
+    expect(res.body).toEqual({
+      statusCode: 503,
+      message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.',
+      code: 'insufficient_storage',
+    });
+    expect((await s.agent.get(`/api/print/${p._id}`)).body.data.status).toBe('In Draft');
+    expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
+  });
+});
