@@ -463,7 +463,7 @@ describe('Prints (e2e)', () => {
       expect(await consistent(s.user._id)).toBe(true);
     });
 
-    it('bounded work: sheet settings within the server limits; a print over the pixel budget is refused before charging', async () => {
+    it('bounded work: sheet settings within the server limits (save, preset, one-off override)', async () => {
       const s = await seller('bounded', 5);
       expect((await s.agent.put('/api/sheet-settings').send({ dpi: 1200 }).expect(400)).body).toMatchObject({ message: 'DPI must be at most 600', code: 'settings_limit' });
       expect((await s.agent.put('/api/sheet-settings').send({ width: 120 }).expect(400)).body.message).toBe('Sheet width must be at most 64 in');
@@ -471,6 +471,11 @@ describe('Prints (e2e)', () => {
       expect((await s.agent.post('/api/sheet-presets').send({ name: 'huge', dpi: 1200 }).expect(400)).body.code).toBe('settings_limit');
       const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: s.size._id, quantity: 1 }] }).expect(201)).body.data;
       expect((await s.agent.post(`/api/print/${p._id}/process`).send({ settings: { dpi: 1200, width: 120, maxLength: 1000 } }).expect(400)).body.code).toBe('settings_limit');
+      expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
+    });
+
+    it('bounded work: a print over the pixel budget is refused before charging, with the reason', async () => {
+      const s = await seller('budget', 5);
       // the issue's case within the limits: many large copies at 600 DPI is tens of gigapixels
       const big = await addSize(t, s.user._id, 'Poster', 20);
       const huge = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: big._id, quantity: 1000 }] }).expect(201)).body.data;
