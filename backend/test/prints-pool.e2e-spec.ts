@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { CreditsService } from '../src/credits/credits.service';
 import { addDesign, addSize, setCredits } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -106,5 +107,27 @@ describe('Prints: free space on DATA_DIR is checked before charging (e2e)', () =
     });
     expect((await s.agent.get(`/api/print/${p._id}`)).body.data.status).toBe('In Draft');
     expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
+  });
+});
+
+describe('Database pool: a request that cannot get a connection in time (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ PROCESS_JOBS: 'false', DB_POOL_MAX: '2', DB_POOL_ACQUIRE_TIMEOUT_MS: '300' });
+  });
+  afterAll(() => t.close());
+
+  it('every connection held elsewhere → 503 busy within the acquire timeout (not a request waiting forever); fine once released', async () => {
+    const s = await signUpAndLogin(t, 'busy');
+    const runners = [t.app.get(DataSource).createQueryRunner(), t.app.get(DataSource).createQueryRunner()];
+    try {
+      for (const r of runners) await r.connect();
+      const res = await s.agent.get('/api/print').timeout(10_000).expect(503);
+      expect(res.body).toEqual({ statusCode: 503, message: 'The server is busy. Please try again in a moment.', code: 'busy' });
+    } finally {
+      for (const r of runners) await r.release();
+    }
+    await s.agent.get('/api/print').expect(200);
   });
 });
