@@ -213,4 +213,20 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
       await q.close();
     }
   });
+  it('an uploaded image whose preview job was lost → the sweep of a starting worker queues it again → ready (issue 8, 3)', async () => {
+    const s = await signUpAndLogin(t, 'lostimage');
+    const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 10, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+    const imageId = (await s.agent.post('/api/images/bulk-upload').attach('files', png, 'lost.png').expect(201)).body.data[0]._id;
+    // no worker runs here; losing the queued job is what a restart of the embedded default does
+    const q = new Bull('images', REDIS_URL, { prefix: t.config.redis.prefix });
+    try {
+      await (await q.getJob(`image-preview:${imageId}`))!.remove();
+    } finally {
+      await q.close();
+    }
+    expect((await s.agent.get(`/api/images/${imageId}`).expect(200)).body.data.status).toBe('processing');
+    const w = await startWorker('E', { JOB_RECOVERY_GRACE_SECONDS: '0' });
+    await waitFor(async () => (await s.agent.get(`/api/images/${imageId}`).expect(200)).body.data.status === 'ready', 60_000, 'the image to be ready');
+    w.kill('SIGKILL');
+  });
 });
