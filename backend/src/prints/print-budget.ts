@@ -3,7 +3,7 @@ import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.e
 import { printedSize } from './design-fit';
 
 /** Output allowance per sheet pixel: sheets are mostly transparent film and compress well. */
-const OUTPUT_BYTES_PER_PIXEL = 0.5;
+export const OUTPUT_BYTES_PER_PIXEL = 0.5;
 
 export interface WorkEstimate {
   /** A lower bound of the sheet pixels the print renders (no layout packs tighter). */

@@ -19,7 +19,7 @@ import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
 import { endAttemptWithRefund, engineDesign, printFolder, ProcessJobData } from './prints.service';
 import { PrintCancellations, PrintCancelled } from './print-cancellations';
-import { freeBytes, gigapixels } from './print-budget';
+import { freeBytes, gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
 
 /** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
 export const RUN_PREFIX = '.run-';
@@ -105,7 +105,7 @@ export class PrintJobService {
       await this.storage.prepare(`${runKey}/.tmp/x`);
       const free = await freeBytes(root);
       // Not enough room now is not the print's fault: a retry (Bull's backoff) may find it.
-      if (free < this.config.prints.minFreeBytes + pixels * 0.5) throw new Error(`not enough disk space to render (${free} bytes free)`);
+      if (free < this.config.prints.minFreeBytes + pixels * OUTPUT_BYTES_PER_PIXEL) throw new Error(`not enough disk space to render (${free} bytes free)`);
       const rendered = await this.engine.render({
         layout,
         designs,
@@ -153,7 +153,7 @@ export class PrintJobService {
   }
 
   /** Removes the run folders of an attempt that is over (left by runs killed with their process). */
-  async removeRuns(attemptKey: string): Promise<void> {
+  private async removeRuns(attemptKey: string): Promise<void> {
     const entries = await readdir(this.storage.path(attemptKey)).catch(() => [] as string[]);
     for (const e of entries.filter((n) => n.startsWith(RUN_PREFIX))) await rm(this.storage.path(`${attemptKey}/${e}`), { recursive: true, force: true });
   }
