@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Bull from 'bull';
 import sharp from 'sharp';
@@ -228,5 +228,28 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
     const w = await startWorker('E', { JOB_RECOVERY_GRACE_SECONDS: '0' });
     await waitFor(async () => (await s.agent.get(`/api/images/${imageId}`).expect(200)).body.data.status === 'ready', 60_000, 'the image to be ready');
     w.kill('SIGKILL');
+  });
+  it('cancel from the API while a worker renders → the worker notices by its status poll and stops at once, no retry', async () => {
+    const { s, p } = await bigPrint('workercancel');
+    const jobId = `print:${p._id}:1`;
+    const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
+    const w = await startWorker('F', { PRINT_CANCEL_POLL_MS: '200' });
+    try {
+      await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
+      await waitFor(async () => Number((await q.getJob(jobId))?.progress()) >= 12, 120_000, 'the worker to start rendering');
+      await s.agent.post(`/api/print/${p._id}/cancel`).expect(200);
+      const job = await waitFor(async () => {
+        const j = await q.getJob(jobId);
+        return j && (await j.getState()) === 'completed' ? j : null;
+      }, 30_000, 'the job to end');
+      expect(job.returnvalue).toEqual({ outcome: 'skipped', reason: 'cancelled while rendering' });
+      expect(job.attemptsMade).toBe(0);
+      expect(existsSync(t.app.get(StorageService).path(`users/${s.user._id}/prints/${p._id}/1`)) ? readdirSync(t.app.get(StorageService).path(`users/${s.user._id}/prints/${p._id}/1`)) : []).toEqual([]);
+      const rows = await t.app.get(CreditsService).ledger(s.user._id);
+      expect(rows.filter((r) => r.reason === 'refund')).toHaveLength(1);
+    } finally {
+      w.kill('SIGKILL');
+      await q.close();
+    }
   });
 });
