@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import Bull from 'bull';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
@@ -430,6 +430,61 @@ describe('Prints (e2e)', () => {
       expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 7, usedCredits: 3 });
       expect((await ledger(s.user._id)).map((r) => r.reason).filter((r) => r !== 'admin_grant')).toEqual(['print_charge', 'refund', 'print_charge']);
       expect(await consistent(s.user._id)).toBe(true);
+    });
+
+    it('cancel while rendering → the render stops at once (no error, no retry), its run folder is removed, refunded once', async () => {
+      const s = await signUpAndLogin(t, 'rendercancel');
+      await setCredits(t, admin, s.user._id, 100);
+      const image = await addDesign(t, s.user._id, { name: 'big', width: 1200, height: 800, border: 20 });
+      const size = await addSize(t, s.user._id, 'Back', 5);
+      const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 60 }] }).expect(201)).body.data;
+      const jobId = `print:${p._id}:1`;
+      const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
+      try {
+        await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
+        await waitFor(async () => Number((await q.getJob(jobId))?.progress()) >= 12, 120_000, 'the render to start');
+        await s.agent.post(`/api/print/${p._id}/cancel`).expect(200);
+        const job = await waitFor(async () => {
+          const j = await q.getJob(jobId);
+          return j && (await j.getState()) === 'completed' ? j : null;
+        }, 30_000, 'the job to end');
+        // stopped by the cancel itself, not by files vanishing under it (an error and a retry)
+        expect(job.returnvalue).toEqual({ outcome: 'skipped', reason: 'cancelled while rendering' });
+        expect(job.attemptsMade).toBe(0);
+        expect(job.stacktrace).toEqual([]);
+        expect(Number(job.progress())).toBeLessThan(95);
+      } finally {
+        await q.close();
+      }
+      const attemptDir = t.app.get(StorageService).path(`users/${s.user._id}/prints/${p._id}/1`);
+      expect(existsSync(attemptDir) ? readdirSync(attemptDir) : []).toEqual([]);
+      expect((await s.agent.get(`/api/print/${p._id}`)).body.data).toMatchObject({ status: 'In Draft', fileId: [] });
+      expect((await ledger(s.user._id)).map((r) => r.reason).filter((r) => r !== 'admin_grant').sort()).toEqual(['print_charge', 'refund']);
+      expect(await consistent(s.user._id)).toBe(true);
+    });
+
+    it('bounded work: sheet settings within the server limits (save, preset, one-off override)', async () => {
+      const s = await seller('bounded', 5);
+      expect((await s.agent.put('/api/sheet-settings').send({ dpi: 1200 }).expect(400)).body).toMatchObject({ message: 'DPI must be at most 600', code: 'settings_limit' });
+      expect((await s.agent.put('/api/sheet-settings').send({ width: 120 }).expect(400)).body.message).toBe('Sheet width must be at most 64 in');
+      expect((await s.agent.put('/api/sheet-settings').send({ maxLength: 1000 }).expect(400)).body.message).toBe('Maximum length must be at most 400 in');
+      expect((await s.agent.post('/api/sheet-presets').send({ name: 'huge', dpi: 1200 }).expect(400)).body.code).toBe('settings_limit');
+      const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: s.size._id, quantity: 1 }] }).expect(201)).body.data;
+      expect((await s.agent.post(`/api/print/${p._id}/process`).send({ settings: { dpi: 1200, width: 120, maxLength: 1000 } }).expect(400)).body.code).toBe('settings_limit');
+      expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
+    });
+
+    it('bounded work: a print over the pixel budget is refused before charging, with the reason', async () => {
+      const s = await seller('budget', 5);
+      // the issue's case within the limits: many large copies at 600 DPI is tens of gigapixels
+      const big = await addSize(t, s.user._id, 'Poster', 20);
+      const huge = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: big._id, quantity: 1000 }] }).expect(201)).body.data;
+      const res = await s.agent.post(`/api/print/${huge._id}/process`).send({ settings: { dpi: 600, width: 64, maxLength: 400 } }).expect(400);
+      expect(res.body.code).toBe('print_too_large');
+      expect(res.body.message).toMatch(/^This print would render at least [\d.]+ gigapixels; the limit is 4\.00\./);
+      expect((await s.agent.get(`/api/print/${huge._id}`)).body.data.status).toBe('In Draft');
+      expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
+      expect((await ledger(s.user._id)).filter((r) => r.reason === 'print_charge')).toHaveLength(0);
     });
 
     it('20 concurrent process requests with credits for one print → one charge, one job', async () => {

@@ -39,9 +39,23 @@ export class HttpExceptionFilter implements ExceptionFilter {
     } else if ((exception as any)?.type === 'entity.too.large') {
       statusCode = HttpStatus.PAYLOAD_TOO_LARGE;
       message = 'The request body is too large';
+    } else if (isOverloaded(exception)) {
+      // No pool connection within DB_POOL_ACQUIRE_TIMEOUT_MS, or a statement past
+      // DB_STATEMENT_TIMEOUT_MS: the server is busy, not broken; the client may retry.
+      this.logger.warn(`busy: ${(exception as Error).message}`);
+      statusCode = HttpStatus.SERVICE_UNAVAILABLE;
+      message = 'The server is busy. Please try again in a moment.';
+      code = 'busy';
     } else {
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     }
     res.status(statusCode).json(code ? { statusCode, message, code } : { statusCode, message });
   }
+}
+
+/** node-postgres' pool acquire timeout, or PostgreSQL cancelling a statement for its timeout. */
+function isOverloaded(e: unknown): boolean {
+  const err = e as { message?: string; code?: string; driverError?: { message?: string } } | undefined;
+  const message = err?.message ?? '';
+  return /timeout exceeded when trying to connect/i.test(message) || (e instanceof QueryFailedError && err?.code === '57014');
 }

@@ -26,6 +26,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   DATABASE_LOGGING: bool.default(false),
+  DB_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   REDIS_URL: url(['redis', 'rediss']).optional(),
   QUEUE_PREFIX: z.string().min(1).default('gangsheet'),
   PROCESS_JOBS: bool.default(true),
@@ -58,6 +62,15 @@ const envSchema = z.object({
   PRINT_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   PRINT_PREVIEW_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(300),
   PRINT_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(2000),
+  PRINT_CANCEL_POLL_MS: z.coerce.number().int().min(50).default(500),
+  PRINT_MAX_RESUMES: z.coerce.number().int().min(0).max(20).default(3),
+  PRINT_MAX_PIXELS: z.coerce.number().positive().default(4_000_000_000),
+  PRINT_MIN_FREE_MB: z.coerce.number().min(0).default(1024),
+  JOB_RECOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
+  JOB_RECOVERY_GRACE_SECONDS: z.coerce.number().min(0).default(60),
+  SHEET_MAX_WIDTH_IN: z.coerce.number().min(1).max(120).default(64),
+  SHEET_MAX_LENGTH_IN: z.coerce.number().min(1).max(1000).default(400),
+  SHEET_MAX_DPI: z.coerce.number().int().min(72).max(1200).default(600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -71,7 +84,20 @@ export interface AppConfig {
   filesDir: string;
   outboxDir: string;
   frontendDist: string;
-  database: { url?: string; pgliteDir: string; logging: boolean };
+  /**
+   * PostgreSQL pool: `poolMax` connections; a request waits at most `acquireTimeoutMs` for one
+   * (then fails instead of queueing forever); the server ends a statement after
+   * `statementTimeoutMs` and a session idle inside a transaction after `idleInTransactionTimeoutMs`.
+   */
+  database: {
+    url?: string;
+    pgliteDir: string;
+    logging: boolean;
+    poolMax: number;
+    acquireTimeoutMs: number;
+    statementTimeoutMs: number;
+    idleInTransactionTimeoutMs: number;
+  };
   /** lockDurationMs / stalledIntervalMs: Bull's stalled-job timing (Bull defaults when unset). */
   redis: { url?: string; prefix: string; lockDurationMs?: number; stalledIntervalMs?: number };
   /** false in the API when dedicated workers do the jobs (scale-out). */
@@ -97,7 +123,19 @@ export interface AppConfig {
     /** Layout search budget of the live preview and of the processing job. */
     previewTimeLimitMs: number;
     layoutTimeLimitMs: number;
+    /** How often a running job checks whether its print was cancelled from another process. */
+    cancelPollMs: number;
+    /** How often the recovery sweep may restart an attempt whose job was lost before it is refunded. */
+    maxResumes: number;
+    /** Most pixels one print may render (all sheets), checked before charging and after layout. */
+    maxPixels: number;
+    /** Free space DATA_DIR must keep beyond what a print will write. */
+    minFreeBytes: number;
   };
+  /** The recovery sweep (lost jobs, stuck prints and images, leftover run folders). */
+  recovery: { intervalMs: number; graceMs: number };
+  /** Upper bounds of sheet settings (the DTO's absolute limits are wider). */
+  sheetLimits: { maxWidth: number; maxLength: number; maxDpi: number };
 }
 
 export class ConfigError extends Error {}
@@ -153,7 +191,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     filesDir: join(dataDir, 'files'),
     outboxDir: join(dataDir, 'outbox'),
     frontendDist: resolve(e.FRONTEND_DIST ?? join(__dirname, '..', '..', '..', 'frontend', 'dist')),
-    database: { url: e.DATABASE_URL, pgliteDir: join(dataDir, 'db'), logging: e.DATABASE_LOGGING },
+    database: {
+      url: e.DATABASE_URL,
+      pgliteDir: join(dataDir, 'db'),
+      logging: e.DATABASE_LOGGING,
+      poolMax: e.DB_POOL_MAX,
+      acquireTimeoutMs: e.DB_POOL_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     redis: {
       url: e.REDIS_URL,
       prefix: e.QUEUE_PREFIX,
@@ -193,6 +239,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       jobConcurrency: e.PRINT_JOB_CONCURRENCY,
       previewTimeLimitMs: e.PRINT_PREVIEW_TIME_LIMIT_MS,
       layoutTimeLimitMs: e.PRINT_LAYOUT_TIME_LIMIT_MS,
+      cancelPollMs: e.PRINT_CANCEL_POLL_MS,
+      maxResumes: e.PRINT_MAX_RESUMES,
+      maxPixels: e.PRINT_MAX_PIXELS,
+      minFreeBytes: Math.round(e.PRINT_MIN_FREE_MB * 1024 * 1024),
     },
+    recovery: { intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000, graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000 },
+    sheetLimits: { maxWidth: e.SHEET_MAX_WIDTH_IN, maxLength: e.SHEET_MAX_LENGTH_IN, maxDpi: e.SHEET_MAX_DPI },
   };
 }

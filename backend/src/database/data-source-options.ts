@@ -22,7 +22,20 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     installExtensions: false,
   };
   if (config.database.url) {
-    return { ...common, url: config.database.url, extra: { max: 10 } };
+    const d = config.database;
+    return {
+      ...common,
+      url: d.url,
+      // node-postgres pool options: a bounded wait for a connection (no request queues
+      // forever behind a stuck pool), and server-side limits so a stuck statement or an
+      // abandoned transaction cannot hold a connection indefinitely.
+      extra: {
+        max: d.poolMax,
+        connectionTimeoutMillis: d.acquireTimeoutMs,
+        statement_timeout: d.statementTimeoutMs,
+        idle_in_transaction_session_timeout: d.idleInTransactionTimeoutMs,
+      },
+    };
   }
   mkdirSync(config.database.pgliteDir, { recursive: true });
   return {

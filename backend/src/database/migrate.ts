@@ -18,6 +18,8 @@ export async function runMigrations(dataSource: DataSource, { locked }: { locked
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
+    // Waiting here for another node's migrations is expected; the pool's statement timeout must not end it.
+    await lock.query('SET statement_timeout = 0');
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await dataSource.runMigrations();
   } finally {

@@ -217,7 +217,8 @@ export class ImagesService implements OnModuleInit {
     }
   }
 
-  private async queuePreview(image: Image) {
+  /** Also used by the recovery sweep for an image whose job was lost. */
+  async queuePreview(image: Image) {
     try {
       await this.jobs.add<PreviewJob>(QueueName.Images, PREVIEW_JOB, { imageId: image._id }, { jobId: previewJobId(image._id), attempts: 2 });
     } catch (e) {
@@ -250,7 +251,7 @@ export class ImagesService implements OnModuleInit {
     return 'done';
   }
 
-  private async previewFailed(imageId: string, error: Error) {
+  async previewFailed(imageId: string, error: Error) {
     this.logger.warn(`preview of ${imageId} failed: ${error.message}`);
     await this.images.update({ _id: imageId }, { status: ImageStatus.Error, error: 'The preview could not be made' });
     await this.notify(imageId);

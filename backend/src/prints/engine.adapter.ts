@@ -43,6 +43,10 @@ export interface RenderRequest {
   root: string;
   output: (index: number) => { png: string; preview: string };
   onProgress?: (p: RenderProgress) => void;
+  /** Folder for the render's temporary rasters (under DATA_DIR, cleaned with the run). */
+  tmpDir?: string;
+  /** Aborts the render promptly (a cancel). */
+  signal?: AbortSignal;
 }
 
 export interface PrintEngine {
@@ -82,6 +86,8 @@ export const gangsheetEngine: PrintEngine = {
       root: req.root,
       output: req.output,
       onProgress: req.onProgress,
+      tmpDir: req.tmpDir,
+      signal: req.signal,
     });
   },
 };

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
@@ -19,6 +19,11 @@ import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
 import { endAttemptWithRefund, engineDesign, printFolder, ProcessJobData } from './prints.service';
 import { StoredLayout, storedLayout } from './stored-layout';
+import { PrintCancellations, PrintCancelled } from './print-cancellations';
+import { freeBytes, gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
+
+/** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
+export const RUN_PREFIX = '.run-';
 
 /** A failure that retrying cannot fix; the print fails at once instead of after every attempt. */
 export class PermanentPrintError extends Error {}
@@ -51,6 +56,7 @@ export class PrintJobService {
     private readonly storage: StorageService,
     private readonly realtime: RealtimeService,
     private readonly mail: MailService,
+    private readonly cancellations: PrintCancellations,
   ) {}
 
   async run(job: JobContext<ProcessJobData>): Promise<ProcessOutcome> {
@@ -61,7 +67,18 @@ export class PrintJobService {
     }
     const progress = this.progressReporter(job, print.userId, printId);
     const attemptKey = `${printFolder(print.userId, printId)}/${attempt}`;
-    const runKey = `${attemptKey}/.run-${randomUUID()}`;
+    const runKey = `${attemptKey}/${RUN_PREFIX}${randomUUID()}`;
+    // A cancel aborts this: directly when it happens in this process, through the status poll
+    // when it happens in another one (the API while this is a worker).
+    const abort = new AbortController();
+    const unregister = this.cancellations.register(printId, attempt, abort);
+    const poll = setInterval(() => {
+      void this.stillProcessing(printId, attempt).then(
+        (yes) => yes || abort.abort(new PrintCancelled()),
+        () => undefined,
+      );
+    }, this.config.prints.cancelPollMs);
+    poll.unref();
     const timings: StageTimings = { trim: 0, layout: 0, render: 0, store: 0 };
     let t = performance.now();
     const lap = (stage: keyof StageTimings) => {
@@ -78,16 +95,26 @@ export class PrintJobService {
       const layout = this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs);
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
-      if (!(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
+      if (abort.signal.aborted || !(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
+      const pixels = layout.sheets.reduce((a, sh) => a + sh.widthPx * sh.lengthPx, 0);
+      if (pixels > this.config.prints.maxPixels)
+        throw new PermanentPrintError(
+          `The layout needs ${gigapixels(pixels)} gigapixels; the limit is ${gigapixels(this.config.prints.maxPixels)}. Lower the DPI, use fewer copies or split the print.`,
+        );
       await progress('render', 10);
       const root = this.storage.root;
-      await this.storage.prepare(`${runKey}/x`);
+      await this.storage.prepare(`${runKey}/.tmp/x`);
+      const free = await freeBytes(root);
+      // Not enough room now is not the print's fault: a retry (Bull's backoff) may find it.
+      if (free < this.config.prints.minFreeBytes + pixels * OUTPUT_BYTES_PER_PIXEL) throw new Error(`not enough disk space to render (${free} bytes free)`);
       const rendered = await this.engine.render({
         layout,
         designs,
         root,
         output: (i) => ({ png: this.storage.path(`${runKey}/sheet-${i + 1}.png`), preview: this.storage.path(`${runKey}/sheet-${i + 1}.preview.webp`) }),
         onProgress: (p) => void progress('render', 10 + Math.floor(p.percent * 0.85)),
+        tmpDir: this.storage.path(`${runKey}/.tmp`),
+        signal: abort.signal,
       });
       lap('render');
       await progress('store', 95);
@@ -104,20 +131,32 @@ export class PrintJobService {
       const won = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
       lap('store');
       if (!won) return { outcome: 'skipped', reason: 'another run finished this attempt' };
+      await this.removeRuns(attemptKey);
       await progress('done', 100);
       this.realtime.emitToUser(print.userId, `print-${print.userId}`, { printId, status: PrintStatus.Completed, fileId: toFileDtos(printId, files) });
       await this.notify(print.userId, printId, null);
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
     } catch (e) {
+      if (abort.signal.aborted && e === abort.signal.reason) return { outcome: 'skipped', reason: 'cancelled while rendering' };
       if (e instanceof PermanentPrintError || isPermanentEngineError(e)) {
         await this.fail(printId, attempt, (e as Error).message);
         return { outcome: 'failed', reason: (e as Error).message };
       }
       throw e;
     } finally {
+      // The one place a run's files are removed (completed, failed, cancelled or retried);
+      // runs killed with their process are removed by the recovery sweep.
+      clearInterval(poll);
+      unregister();
       await rm(this.storage.path(runKey), { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  /** Removes the run folders of an attempt that is over (left by runs killed with their process). */
+  private async removeRuns(attemptKey: string): Promise<void> {
+    const entries = await readdir(this.storage.path(attemptKey)).catch(() => [] as string[]);
+    for (const e of entries.filter((n) => n.startsWith(RUN_PREFIX))) await rm(this.storage.path(`${attemptKey}/${e}`), { recursive: true, force: true });
   }
 
   private async stillProcessing(printId: string, attempt: number): Promise<boolean> {

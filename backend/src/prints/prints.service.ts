@@ -8,18 +8,20 @@ import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
 import { CreditReason } from '../credits/entities/credit-transaction.entity';
 import { Image, ImageStatus } from '../images/entities/image.entity';
-import { JOB_RUNNER } from '../queue/queue.module';
-import { JobRunner, QueueName } from '../queue/queue.types';
-import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
+import { OutboxJob, OutboxService } from '../queue/outbox.service';
+import { QueueName } from '../queue/queue.types';
 import { SheetSettingsService } from '../sheet-settings/sheet-settings.service';
 import { Size } from '../sizes/entities/size.entity';
 import { StorageService } from '../storage/storage.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { Role, User } from '../users/entities/user.entity';
 import { fitProblem, printedSize } from './design-fit';
+import { estimateWork, freeBytes, gigapixels } from './print-budget';
+import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { CreatePrintDto, PreviewDraftDto, PrintItemInput, PrintListQueryDto, PrintPreviewDto, ProcessPrintDto, UpdatePrintItemDto } from './dto/print.dto';
 import { EngineDesign, PRINT_ENGINE, PrintEngine, LOW_DPI_THRESHOLD } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
+import { PrintCancellations } from './print-cancellations';
 import { Print, PrintStatus, PrintType } from './entities/print.entity';
 import { toPrintDto } from './print.mapper';
 import { StoredLayout, storedLayout } from './stored-layout';
@@ -34,6 +36,16 @@ export interface ProcessJobData {
 }
 
 export const printJobId = (printId: string, attempt: number) => `print:${printId}:${attempt}`;
+
+/** The processing job of one attempt (the same options whether enqueued at once or resumed). */
+export const processJob = (printId: string, attempt: number, attempts: number): OutboxJob<ProcessJobData> => ({
+  queue: QueueName.Prints,
+  name: PROCESS_JOB,
+  data: { printId, attempt },
+  jobId: printJobId(printId, attempt),
+  attempts,
+  backoffMs: 2000,
+});
 export const chargeReference = printJobId;
 export const printFolder = (userId: string, printId: string) => `users/${userId}/prints/${printId}`;
 
@@ -82,12 +94,13 @@ export class PrintsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
+    private readonly outbox: OutboxService,
     @Inject(PRINT_ENGINE) private readonly engine: PrintEngine,
     private readonly credits: CreditsService,
     private readonly sheetSettings: SheetSettingsService,
     private readonly storage: StorageService,
     private readonly realtime: RealtimeService,
+    private readonly cancellations: PrintCancellations,
   ) {}
 
   dto(p: Print) {
@@ -357,6 +370,11 @@ export class PrintsService {
    * idempotent as well.
    */
   async startProcessing(user: User, printId: string, dto: ProcessPrintDto): Promise<Print> {
+    // Everything that reads outside the transaction happens before it: a request holding a
+    // pool connection (an open transaction) must never wait for a second one, or a burst of
+    // requests larger than the pool deadlocks it (issue 8, item 1).
+    const settings = await this.sheetSettings.resolve(user._id, dto.presetId, dto.settings);
+    const free = await freeBytes(this.storage.root);
     const { attempt } = await this.db.transaction(async (m) => {
       const print = await this.find(user._id, printId, m);
       assertStatus(print.status, PROCESSABLE, MSG.notProcessable(print.status));
@@ -364,7 +382,6 @@ export class PrintsService {
       if (!items.length) throw new BadRequestException({ message: MSG.noItems, code: 'no_items' });
       if (items.some((i) => !i.image)) throw new BadRequestException({ message: MSG.imageMissing, code: 'image_missing' });
       if (items.some((i) => !i.size)) throw new BadRequestException({ message: MSG.sizeMissing, code: 'size_missing' });
-      const settings = await this.sheetSettings.resolve(user._id, dto.presetId, dto.settings);
       for (const it of items) {
         const img = it.image!;
         if (img.status !== ImageStatus.Ready || !img.trim || !img.width || !img.height)
@@ -372,10 +389,11 @@ export class PrintsService {
         const problem = fitProblem(img.name, img.trim, it.size!.value, settings);
         if (problem) throw new BadRequestException({ message: problem, code: 'design_too_large' });
       }
+      this.checkBudget(items, settings, free);
       const cost = items.reduce((a, i) => a + i.quantity, 0);
       const rows = returned<{ attempt: number }>(
         await m.query(
-          `UPDATE prints SET status = $3, attempt = attempt + 1, credit_cost = $4, settings = $5, error = NULL,
+          `UPDATE prints SET status = $3, attempt = attempt + 1, credit_cost = $4, settings = $5, error = NULL, resumes = 0,
              files = '[]', layout = NULL, files_deleted_at = NULL, printed_at = NULL, updated_at = now()
            WHERE id = $1 AND user_id = $2 AND status = ANY($6) RETURNING attempt`,
           [printId, user._id, PrintStatus.Processing, cost, JSON.stringify(settings), PROCESSABLE],
@@ -403,20 +421,42 @@ export class PrintsService {
         }
         throw e;
       }
+      // The job is part of the charge: if this process dies before the enqueue below, the
+      // recovery sweep finds the row and enqueues it (issue 8, item 3b).
+      await this.outbox.write<ProcessJobData>(m, processJob(printId, attempt, this.config.prints.jobAttempts));
       return { attempt };
     });
+    const jobId = printJobId(printId, attempt);
     try {
-      await this.jobs.add<ProcessJobData>(QueueName.Prints, PROCESS_JOB, { printId, attempt }, {
-        jobId: printJobId(printId, attempt),
-        attempts: this.config.prints.jobAttempts,
-        backoffMs: 2000,
-      });
+      await this.outbox.dispatch(jobId);
     } catch (e) {
       this.logger.error(`enqueue of print ${printId} failed: ${e}`);
       await this.refundUnstarted(user._id, printId, attempt);
+      await this.outbox.discard(jobId);
       throw new ServiceUnavailableException('Processing is not available right now; your credits were not charged. Please try again.');
     }
     return this.find(user._id, printId);
+  }
+
+  /**
+   * Bounded work, before anything is charged: the print's pixels (a lower bound from its items)
+   * within PRINT_MAX_PIXELS, and room for its temporary rasters and files on DATA_DIR.
+   */
+  private checkBudget(items: PrintItem[], settings: SheetSettingsValues, free: number) {
+    const work = estimateWork(
+      items.map((i) => ({ trim: i.image!.trim!, widthIn: i.size!.value, quantity: i.quantity })),
+      settings,
+    );
+    const max = this.config.prints.maxPixels;
+    if (work.pixels > max)
+      throw new BadRequestException({
+        message: `This print would render at least ${gigapixels(work.pixels)} gigapixels; the limit is ${gigapixels(max)}. Lower the DPI, use fewer copies or split it into several prints.`,
+        code: 'print_too_large',
+      });
+    if (free < this.config.prints.minFreeBytes + work.bytes) {
+      this.logger.error(`not enough disk space for print: ${free} bytes free, ${work.bytes} needed + ${this.config.prints.minFreeBytes} reserve`);
+      throw new ServiceUnavailableException({ message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' });
+    }
   }
 
   private async refundUnstarted(userId: string, printId: string, attempt: number) {
@@ -427,8 +467,7 @@ export class PrintsService {
 
   /**
    * Stops a Processing print: back to In Draft, the charge refunded. A job that has not
-   * started skips it; one that is running finds the print no longer Processing before it
-   * renders or when it finalises, and discards its files. The spec's Cancelled status is not
+   * started skips it; a running one is aborted (see PrintCancellations) and discards its files. The spec's Cancelled status is not
    * used: it allows nothing (no edit, process or delete), while a seller who stops a print
    * wants to fix it and process it again, which is what In Draft allows.
    */
@@ -438,7 +477,9 @@ export class PrintsService {
       endAttemptWithRefund(m, this.credits, { printId, userId, status: PrintStatus.InDraft, error: null, note: 'Refund: processing cancelled' }),
     );
     if (!ended) throw new ConflictException({ message: MSG.notCancellable(print.status), code: 'invalid_status' });
-    await this.storage.deletePrefix(`${printFolder(userId, printId)}/${ended.attempt}`).catch(() => undefined);
+    // Files are not touched here: a running render is stopped (at once in this process, within
+    // PRINT_CANCEL_POLL_MS in a worker) and removes its own run folder; nothing else was written.
+    this.cancellations.abort(printId, ended.attempt);
     this.realtime.emitToUser(userId, `print-${userId}`, { printId, status: PrintStatus.InDraft });
     return this.find(userId, printId);
   }

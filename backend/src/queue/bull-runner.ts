@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Bull, { Queue } from 'bull';
-import { AddJobOptions, FailedHandler, JobHandler, JobRunner, QueueName } from './queue.types';
+import { AddJobOptions, FailedHandler, JobHandler, JobRunner, JobState, QueueName } from './queue.types';
 
 /**
  * Bull on Redis: jobs survive restarts, any number of worker processes share them, and a
@@ -63,23 +63,40 @@ export class BullRunner implements JobRunner {
     if (onFailed) {
       q.on('failed', (job, error) => {
         if (job.name !== name) return;
-        if (job.attemptsMade < (job.opts.attempts ?? 1)) return;
-        void onFailed(
-          {
-            id: String(job.id),
-            name: job.name,
-            data: job.data as T,
-            attemptsMade: job.attemptsMade,
-            progress: async () => undefined,
-          },
-          error,
-        ).catch((e) => this.logger.error(`onFailed for ${job.id}: ${e}`));
+        // Final when Bull left the job in the failed set. Counting attempts is not enough:
+        // a job that stalled too often (its worker was killed twice) is failed with attempts
+        // to spare, and its print would stay Processing with the credits held.
+        void job
+          .getState()
+          .then((state) => {
+            if (state !== 'failed') return;
+            return onFailed(
+              {
+                id: String(job.id),
+                name: job.name,
+                data: job.data as T,
+                attemptsMade: job.attemptsMade,
+                progress: async () => undefined,
+              },
+              error,
+            );
+          })
+          .catch((e) => this.logger.error(`onFailed for ${job.id}: ${e}`));
       });
     }
   }
 
   async repeat(queue: QueueName, name: string, everyMs: number) {
     await this.queue(queue).add(name, {}, { repeat: { every: everyMs }, jobId: `repeat:${name}`, removeOnComplete: true, removeOnFail: 100 });
+  }
+
+  async state(queue: QueueName, jobId: string): Promise<JobState> {
+    const job = await this.queue(queue).getJob(jobId);
+    if (!job) return 'missing';
+    const state = await job.getState();
+    if (state === 'completed' || state === 'failed') return state;
+    // waiting, delayed, paused, active (an active job of a dead worker is Bull's to recover)
+    return state ? 'live' : 'missing';
   }
 
   async health() {

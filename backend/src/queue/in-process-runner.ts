@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AddJobOptions, FailedHandler, JobHandler, JobRunner, QueueName } from './queue.types';
+import { AddJobOptions, FailedHandler, JobHandler, JobRunner, JobState, QueueName } from './queue.types';
 
 interface Registered {
   handler: JobHandler<any>;
@@ -21,8 +21,8 @@ interface PendingJob {
 
 /**
  * The embedded default's job runner: the same processors as Bull, run in this process.
- * Jobs live in memory, so a job queued when the process stops is not resumed; that is the
- * trade-off of running without Redis, and why production uses Bull.
+ * Jobs live in memory, so the jobs of a process that stops are gone; the recovery sweep at
+ * the next start finds their prints and images still processing and enqueues them again.
  */
 export class InProcessRunner implements JobRunner {
   private readonly logger = new Logger('Jobs');
@@ -50,6 +50,11 @@ export class InProcessRunner implements JobRunner {
     const timer = setInterval(() => void this.add(queue, name, {}, { jobId: `repeat:${queue}:${name}` }), everyMs);
     timer.unref();
     this.timers.push(timer);
+  }
+
+  async state(_queue: QueueName, jobId: string): Promise<JobState> {
+    // Only this process runs jobs, and it forgets finished ones.
+    return this.active.has(jobId) ? 'live' : 'missing';
   }
 
   async health() {

@@ -3,9 +3,11 @@ import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { BullRunner } from './bull-runner';
 import { InProcessRunner } from './in-process-runner';
+import { OutboxService } from './outbox.service';
+import { JOB_RUNNER } from './queue.tokens';
 import { JobRunner } from './queue.types';
 
-export const JOB_RUNNER = Symbol('JOB_RUNNER');
+export { JOB_RUNNER };
 
 @Global()
 @Module({
@@ -21,8 +23,9 @@ export const JOB_RUNNER = Symbol('JOB_RUNNER');
             })
           : new InProcessRunner(),
     },
+    OutboxService,
   ],
-  exports: [JOB_RUNNER],
+  exports: [JOB_RUNNER, OutboxService],
 })
 export class QueueModule implements OnApplicationShutdown {
   constructor(@Inject(JOB_RUNNER) private readonly runner: JobRunner) {}

@@ -50,6 +50,8 @@ export interface RenderSheetsOptions {
   compressionLevel?: number;
   /** Longest side of the preview, default 1000 px. */
   previewMaxSide?: number;
+  /** Stops the render (between bands) with the signal's reason; the half-written PNG is removed. */
+  signal?: AbortSignal;
 }
 
 export interface RenderedSheet {
@@ -119,6 +121,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
     const worker = async () => {
       while (next < work.length) {
         const it = work[next++];
+        opts.signal?.throwIfAborted();
         await (it.rotated ? cache.rotated(it.src, it.w, it.h) : cache.upright(it.src, it.w, it.h));
         report({ stage: 'prepare', percent: (30 * ++done) / Math.max(1, work.length) });
       }
@@ -236,6 +239,7 @@ async function composeSheet(
     let active: Job[] = [];
     let adler = 1;
     for (let y0 = 0, band = 0; y0 < H; y0 += bandRows, band++) {
+      opts.signal?.throwIfAborted();
       const y1 = Math.min(H, y0 + bandRows);
       const rows = y1 - y0;
       const buf = pool[band % pool.length].subarray(0, rows * stride);

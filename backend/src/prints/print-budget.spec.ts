@@ -1,0 +1,38 @@
+import { layoutSheets } from '../gangsheet';
+import { DEFAULT_SHEET_SETTINGS } from '../sheet-settings/entities/sheet-settings.entity';
+import { estimateWork } from './print-budget';
+
+describe('estimateWork', () => {
+  const cases = [
+    { name: 'one small copy on a wide sheet', items: [{ trim: { width: 600, height: 400 }, widthIn: 2, quantity: 1 }], settings: { width: 64, dpi: 300 } },
+    {
+      name: 'many copies of two designs over several sheets',
+      items: [
+        { trim: { width: 1200, height: 800 }, widthIn: 5, quantity: 60 },
+        { trim: { width: 500, height: 900 }, widthIn: 3.5, quantity: 40 },
+      ],
+      settings: { maxLength: 30 },
+    },
+    { name: 'rotation off, tall designs', items: [{ trim: { width: 300, height: 900 }, widthIn: 4, quantity: 25 }], settings: { rotate: false, dpi: 150 } },
+  ];
+
+  it.each(cases)('never exceeds the pixels of the real layout: $name', ({ items, settings }) => {
+    const s = { ...DEFAULT_SHEET_SETTINGS, ...settings };
+    const layout = layoutSheets(
+      items.map((it, i) => ({ id: `d${i}`, widthPx: it.trim.width, heightPx: it.trim.height, width: it.widthIn, quantity: it.quantity })),
+      s,
+      { timeLimitMs: 50 },
+    );
+    const real = layout.sheets.reduce((a, sh) => a + sh.widthPx * sh.lengthPx, 0);
+    const est = estimateWork(items, s);
+    expect(est.pixels).toBeLessThanOrEqual(real);
+    // and it is a useful bound, not a trivial one
+    expect(est.pixels).toBeGreaterThan(real * 0.5);
+    expect(est.bytes).toBeGreaterThan(0);
+  });
+
+  it("the issue's request (1000 copies of a 20 in design at 600 DPI on 64 in film) is tens of gigapixels", () => {
+    const est = estimateWork([{ trim: { width: 500, height: 300 }, widthIn: 20, quantity: 1000 }], { ...DEFAULT_SHEET_SETTINGS, width: 64, maxLength: 400, dpi: 600 });
+    expect(est.pixels).toBeGreaterThan(50e9);
+  });
+});
