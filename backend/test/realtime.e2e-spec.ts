@@ -1,10 +1,13 @@
 import { AddressInfo } from 'node:net';
 import { io, Socket } from 'socket.io-client';
 import { RealtimeService } from '../src/realtime/realtime.service';
-import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { createTestApp, ORIGIN, signUpAndLogin, TestApp } from './utils/create-test-app';
 
-function connect(port: number, cookie?: string): Promise<Socket> {
-  const socket = io(`http://127.0.0.1:${port}`, { transports: ['websocket'], extraHeaders: cookie ? { cookie } : {}, reconnection: false });
+function connect(port: number, cookie?: string, origin?: string, transport: 'websocket' | 'polling' = 'websocket'): Promise<Socket> {
+  const headers: Record<string, string> = {};
+  if (cookie) headers.cookie = cookie;
+  if (origin) headers.origin = origin;
+  const socket = io(`http://127.0.0.1:${port}`, { transports: [transport], extraHeaders: headers, reconnection: false });
   return new Promise((resolve, reject) => {
     socket.on('connect', () => resolve(socket));
     socket.on('connect_error', reject);
@@ -44,5 +47,16 @@ describe('Realtime (e2e, socket.io over the Redis adapter)', () => {
     await new Promise<void>((resolve) => anon.on('disconnect', () => resolve()));
     a.close();
     b.close();
+  });
+
+  it('applies the HTTP API origin rule to the handshake: a page on another site cannot listen in', async () => {
+    const carol = await signUpAndLogin(t, 'rt_carol');
+    const cookie = sessionCookie(await carol.agent.post('/api/login').send({ email: carol.email, password: carol.password }));
+    for (const transport of ['websocket', 'polling'] as const) {
+      await expect(connect(port, cookie, 'https://evil.example', transport)).rejects.toBeTruthy();
+      // Our APP_URL, and the origin the page was loaded from (same-origin), are fine.
+      (await connect(port, cookie, ORIGIN, transport)).close();
+      (await connect(port, cookie, `http://127.0.0.1:${port}`, transport)).close();
+    }
   });
 });

@@ -8,7 +8,8 @@ import { RealtimeService } from './realtime.service';
  * Each signed-in browser joins the room of its user; events such as `print-{userId}` are
  * emitted to that room only. The session cookie authenticates the handshake.
  */
-@WebSocketGateway({ cors: { origin: true, credentials: true } })
+// CORS and the Origin check of the handshake are set by AppIoAdapter (one rule with the HTTP API).
+@WebSocketGateway()
 export class RealtimeGateway implements OnGatewayConnection {
   private readonly logger = new Logger('Realtime');
 

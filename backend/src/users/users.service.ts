@@ -88,6 +88,7 @@ export class UsersService {
     if (user._id === actor._id && status === UserStatus.Inactive) throw new BadRequestException('You cannot deactivate your own account');
     // Deactivation also ends the user's sessions (checked on their next request).
     await this.users.update({ _id: id }, { status, ...(status === UserStatus.Inactive ? { sessionVersion: user.sessionVersion + 1 } : {}) });
+    if (status === UserStatus.Inactive) await this.auth.endAllSessions(id);
     return this.get(id);
   }
 
@@ -134,8 +135,9 @@ export class UsersService {
     const taken = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getExists();
     await this.users.save(
       this.users.create({
+        // Both names meet the profile's rules, so the admin can save the profile as it is.
         firstName: 'Admin',
-        lastName: '',
+        lastName: 'Account',
         username: taken ? `${username}-${randomBytes(3).toString('hex')}` : username,
         email: email.toLowerCase(),
         passwordHash: await hashPassword(password),
