@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import request from 'supertest';
-import { createTestApp, ORIGIN, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { adminAgent, createTestApp, ORIGIN, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { verifyTokenFrom } from './utils/mail-catcher';
 
 const cookieOf = (res: { headers: Record<string, any> }) => String(res.headers['set-cookie'][0]).split(';')[0];
@@ -50,6 +50,16 @@ describe('Sessions end on the server (e2e)', () => {
     const notice = await t.mail.waitFor(email, /e-mail address was changed/);
     expect(notice.text).toContain('changer-new@example.com');
     await t.mail.waitFor('changer-new@example.com', /Verify/);
+  });
+
+  it('an admin cannot change their own e-mail through the users screen (no password asked there)', async () => {
+    const admin = await adminAgent(t);
+    const me = (await admin.get('/api/profile').expect(200)).body.data;
+    const res = await admin.put(`/api/users/${me._id}`).send({ email: 'taken-over@example.com' }).expect(400);
+    expect(res.body).toMatchObject({ code: 'use_profile', message: 'Change your own e-mail on the profile page' });
+    // Another user's address is still theirs to fix.
+    const { user } = await signUpAndLogin(t, 'fixme');
+    await admin.put(`/api/users/${user._id}`).send({ email: 'fixed@example.com' }).expect(200);
   });
 
   it('a password reset ends every session, notifies the owner, and its cookies cannot come back', async () => {

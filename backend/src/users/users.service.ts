@@ -73,7 +73,13 @@ export class UsersService {
     if (dto.role && dto.role !== Role.Admin && user._id === actor._id) {
       throw new BadRequestException('You cannot remove your own admin role');
     }
-    if (dto.email && dto.email !== user.email) await this.auth.assertUnique(dto.email, undefined, id);
+    if (dto.email && dto.email !== user.email) {
+      // Their own address changes on the profile, which asks for the current password.
+      if (user._id === actor._id) {
+        throw new BadRequestException({ message: 'Change your own e-mail on the profile page', code: 'use_profile' });
+      }
+      await this.auth.assertUnique(dto.email, undefined, id);
+    }
     const patch: Partial<User> = {};
     if (dto.firstName !== undefined) patch.firstName = dto.firstName;
     if (dto.lastName !== undefined) patch.lastName = dto.lastName;
