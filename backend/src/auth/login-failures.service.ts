@@ -13,11 +13,15 @@ import { AppConfig } from '../config/configuration';
  */
 @Injectable()
 export class LoginFailuresService implements OnModuleDestroy {
-  private redis?: Redis;
+  private client?: Redis;
   private readonly memory = new Map<string, { count: number; until: number }>();
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    if (config.redis.url) this.redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  /** Connected on first use: worker processes load this module but never sign anyone in. */
+  private get redis(): Redis | undefined {
+    if (!this.config.redis.url) return undefined;
+    return (this.client ??= new Redis(this.config.redis.url, { maxRetriesPerRequest: 2 }));
   }
 
   private get limit() {
@@ -65,6 +69,6 @@ export class LoginFailuresService implements OnModuleDestroy {
   }
 
   async onModuleDestroy() {
-    await this.redis?.quit().catch(() => undefined);
+    await this.client?.quit().catch(() => undefined);
   }
 }
