@@ -1,6 +1,8 @@
 import { AddressInfo } from 'node:net';
 import { io, Socket } from 'socket.io-client';
+import request from 'supertest';
 import { RealtimeService } from '../src/realtime/realtime.service';
+import { resetCodeFrom } from './utils/mail-catcher';
 import { createTestApp, ORIGIN, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 function connect(port: number, cookie?: string, origin?: string, transport: 'websocket' | 'polling' = 'websocket'): Promise<Socket> {
@@ -47,6 +49,25 @@ describe('Realtime (e2e, socket.io over the Redis adapter)', () => {
     await new Promise<void>((resolve) => anon.on('disconnect', () => resolve()));
     a.close();
     b.close();
+  });
+
+  it('logout closes the sockets of that session; a password reset closes all of the user', async () => {
+    const dan = await signUpAndLogin(t, 'rt_dan');
+    const first = sessionCookie(await dan.agent.post('/api/login').send({ email: dan.email, password: dan.password }));
+    const other = t.agent();
+    const second = sessionCookie(await other.post('/api/login').send({ email: dan.email, password: dan.password }));
+    const s1 = await connect(port, first);
+    const s2 = await connect(port, second);
+    await new Promise((r) => setTimeout(r, 200));
+    const closed1 = new Promise<string>((resolve) => s1.on('disconnect', resolve));
+    await request(t.app.getHttpServer()).post('/api/logout').set('Origin', ORIGIN).set('Cookie', first).expect(200);
+    await expect(closed1).resolves.toBe('io server disconnect');
+    expect(s2.connected).toBe(true);
+    const closed2 = new Promise<string>((resolve) => s2.on('disconnect', resolve));
+    await t.agent().post('/api/forgot-password').send({ email: dan.email }).expect(200);
+    const code = resetCodeFrom(await t.mail.waitFor(dan.email, /reset code/));
+    await t.agent().post('/api/reset-password').send({ email: dan.email, resetToken: code, password: 'another-pass-1' }).expect(200);
+    await expect(closed2).resolves.toBe('io server disconnect');
   });
 
   it('applies the HTTP API origin rule to the handshake: a page on another site cannot listen in', async () => {

@@ -19,6 +19,7 @@ import { AppConfig } from '../config/configuration';
 import { toE164 } from '../common/phone';
 import { returned } from '../common/sql';
 import { MailService } from '../mail/mail.service';
+import { RealtimeService } from '../realtime/realtime.service';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { RegisterDto, ResetPasswordDto, UpdateProfileDto } from './dto/auth.dto';
 import { AuthToken, AuthTokenKind } from './entities/auth-token.entity';
@@ -55,6 +56,7 @@ export class AuthService {
     private readonly jwt: JwtService,
     private readonly mail: MailService,
     private readonly failures: LoginFailuresService,
+    private readonly realtime: RealtimeService,
   ) {}
 
   /**
@@ -237,31 +239,23 @@ export class AuthService {
     const token = req.cookies?.[SESSION_COOKIE];
     if (token) {
       const payload = await this.jwt.verifyAsync<SessionPayload>(token).catch(() => null);
-      if (payload?.sid && UUID.test(payload.sid)) await this.sessions.delete({ _id: payload.sid });
+      if (payload?.sid && UUID.test(payload.sid)) {
+        await this.sessions.delete({ _id: payload.sid });
+        this.realtime.disconnect(RealtimeService.sessionRoom(payload.sid));
+      }
     }
     res.clearCookie(SESSION_COOKIE, this.cookieFlags(req));
   }
 
-  /** Every session of the user (password reset, deactivation). */
-  endAllSessions(userId: string) {
-    return this.sessions.delete({ userId });
+  /** Every session of the user (password reset, deactivation), sockets included. */
+  async endAllSessions(userId: string) {
+    await this.sessions.delete({ userId });
+    this.realtime.disconnect(RealtimeService.room(userId));
   }
 
   cookieFlags(req: Request) {
     const secure = this.config.auth.cookieSecure === 'auto' ? req.secure : this.config.auth.cookieSecure;
     return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
-  }
-
-  /** The user of a session token, or null if the token, user, status or session version no longer hold. */
-  async userFromToken(token?: string): Promise<User | null> {
-    if (!token) return null;
-    let payload: SessionPayload;
-    try {
-      payload = await this.jwt.verifyAsync<SessionPayload>(token);
-    } catch {
-      return null;
-    }
-    return this.userForSession(payload);
   }
 
   async userForSession(payload: SessionPayload): Promise<User | null> {
@@ -276,9 +270,13 @@ export class AuthService {
     return user;
   }
 
-  async userFromCookieHeader(header?: string): Promise<User | null> {
+  /** The socket.io handshake: the user and session id of the cookie, if the session is live. */
+  async sessionFromCookieHeader(header?: string): Promise<{ user: User; sid: string } | null> {
     const match = header?.split(';').map((c) => c.trim()).find((c) => c.startsWith(SESSION_COOKIE + '='));
-    return this.userFromToken(match ? decodeURIComponent(match.slice(SESSION_COOKIE.length + 1)) : undefined);
+    if (!match) return null;
+    const payload = await this.jwt.verifyAsync<SessionPayload>(decodeURIComponent(match.slice(SESSION_COOKIE.length + 1))).catch(() => null);
+    const user = payload ? await this.userForSession(payload) : null;
+    return user && payload ? { user, sid: payload.sid } : null;
   }
 
   // ---- captcha pass ------------------------------------------------------------------

@@ -26,12 +26,14 @@ export class RealtimeGateway implements OnGatewayConnection {
   }
 
   async handleConnection(socket: Socket) {
-    const user = await this.auth.userFromCookieHeader(socket.handshake.headers.cookie).catch(() => null);
-    if (!user) {
+    const session = await this.auth.sessionFromCookieHeader(socket.handshake.headers.cookie).catch(() => null);
+    if (!session) {
       socket.disconnect(true);
       return;
     }
-    await socket.join(RealtimeService.room(user._id));
+    const { user, sid } = session;
+    // The session room lets logout close exactly this sign-in's sockets.
+    await socket.join([RealtimeService.room(user._id), RealtimeService.sessionRoom(sid)]);
     this.logger.debug(`socket ${socket.id} joined user ${user._id}`);
   }
 }
