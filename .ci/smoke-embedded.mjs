@@ -42,7 +42,12 @@ try {
   let res = await fetch(`${base}/api/register`, { method: 'POST', headers, body: JSON.stringify(user) });
   if (res.status !== 201) fail(`register answered ${res.status} ${await res.text()}`);
   const outbox = join(dataDir, 'outbox');
-  const eml = readdirSync(outbox).find((f) => f.includes('smoke@example.com'));
+  // Mail is written after the answer (so its timing tells nothing): wait for it.
+  let eml;
+  for (let i = 0; i < 100 && !eml; i++) {
+    eml = existsSync(outbox) ? readdirSync(outbox).find((f) => f.includes('smoke@example.com')) : undefined;
+    if (!eml) await new Promise((r) => setTimeout(r, 100));
+  }
   if (!eml) fail('no verification mail in the outbox');
   const raw = readFileSync(join(outbox, eml), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
   const token = raw.match(/\/verify\?token=([A-Za-z0-9_-]+)/)?.[1];

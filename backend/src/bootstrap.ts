@@ -10,13 +10,15 @@ import { originCheck } from './common/origin.middleware';
 import { createValidationPipe } from './common/validation';
 import { APP_CONFIG } from './config/config.module';
 import { AppConfig } from './config/configuration';
-import { RedisIoAdapter } from './realtime/redis-io.adapter';
+import { AppIoAdapter } from './realtime/redis-io.adapter';
 
 /** Everything main.ts does to the app before listening; tests call the same function. */
 export function configureApp(app: NestExpressApplication): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
   app.setGlobalPrefix('api');
-  app.set('trust proxy', 'loopback');
+  // Forwarded headers (client IP for the rate limits, https for Secure cookies) only from
+  // the proxies named in TRUST_PROXY; by default nobody can claim another address.
+  app.set('trust proxy', config.trustProxy);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -40,7 +42,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableCors({ origin: config.allowedOrigins, credentials: true });
-  if (config.redis.url) app.useWebSocketAdapter(new RedisIoAdapter(app, config.redis.url));
+  app.useWebSocketAdapter(new AppIoAdapter(app, { allowedOrigins: config.allowedOrigins, redisUrl: config.redis.url }));
   app.enableShutdownHooks();
   serveFrontend(app, config);
   return config;

@@ -70,6 +70,9 @@ function Root() {
             disableTelemetry: true,
             syncWithLocation: false,
             warnWhenUnsavedChanges: false,
+            // Refine would call authProvider.check (GET /api/profile) on every route change,
+            // the auth pages and /verify included; RequireAuth checks the protected ones.
+            disableRouteChangeHandler: true,
           }}
         >
           <ScrollToTop />

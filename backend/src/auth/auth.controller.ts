@@ -1,6 +1,6 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ThrottlerGuard } from '@nestjs/throttler';
+import { SkipThrottle, ThrottlerGuard } from '@nestjs/throttler';
 import { Request, Response } from 'express';
 import { CurrentUser, Public } from '../common/decorators';
 import { MessageResponse, toUserDto, UserResponse } from '../users/dto/user.dto';
@@ -16,6 +16,7 @@ import {
   ResetPasswordDto,
   UpdateProfileDto,
   VerifyCaptchaDto,
+  VerifyResultDto,
 } from './dto/auth.dto';
 
 @ApiTags('auth')
@@ -37,31 +38,34 @@ export class AuthController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @Post('register')
-  @ApiOkResponse({ type: UserResponse })
+  @ApiOperation({ summary: 'Signs up; answers the same whether or not the e-mail already has an account (the mail tells the owner)' })
+  @ApiOkResponse({ type: MessageResponse })
   async register(@Body() dto: RegisterDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.requireCaptcha(req, res, dto.captchaToken, 'Please verify captcha');
-    const user = await this.auth.register(dto);
-    return { data: toUserDto(user), message: 'User registered successfully' };
+    await this.auth.register(dto);
+    return { message: 'User registered successfully' };
   }
 
   @Public()
   @UseGuards(ThrottlerGuard)
   @Get('verify')
-  @ApiOkResponse({ type: MessageResponse })
+  @ApiOkResponse({ type: VerifyResultDto })
   async verify(@Query('token') token: string) {
     if (typeof token !== 'string' || !token) throw new BadRequestException('Email verification failed');
-    await this.auth.verifyEmail(token);
-    return { message: 'Email verified successfully' };
+    const { alreadyVerified } = await this.auth.verifyEmail(token);
+    return { message: alreadyVerified ? 'Email already verified' : 'Email verified successfully', alreadyVerified };
   }
 
   @Public()
+  // Per IP only here: wrong passwords are counted per (account, IP) by AuthService.login.
+  @SkipThrottle({ account: true })
   @UseGuards(ThrottlerGuard)
   @Post('login')
   @HttpCode(200)
   @ApiOkResponse({ type: UserResponse })
   async login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     await this.requireCaptcha(req, res, dto.captchaToken, 'Please verify the captcha');
-    const user = await this.auth.login(dto.email, dto.password);
+    const user = await this.auth.login(dto.email, dto.password, req.ip);
     await this.auth.issueSession(req, res, user);
     return { data: toUserDto(user) };
   }
@@ -70,8 +74,8 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponse })
-  logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    this.auth.clearSession(req, res);
+  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    await this.auth.endSession(req, res);
     return { message: 'Logged out' };
   }
 
@@ -118,8 +122,8 @@ export class AuthController {
   @Put('profile')
   @ApiCookieAuth()
   @ApiOkResponse({ type: UserResponse })
-  async updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto) {
-    const updated = await this.auth.updateProfile(user, dto);
+  async updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto, @Req() req: Request) {
+    const updated = await this.auth.updateProfile(user, dto, req.ip);
     return { data: toUserDto(updated), message: 'Profile Updated Successfully' };
   }
 

@@ -13,19 +13,22 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { CaptchaService } from './captcha.service';
 import { AuthToken } from './entities/auth-token.entity';
+import { Session } from './entities/session.entity';
+import { LoginFailuresService } from './login-failures.service';
 import { JwtAuthGuard, RolesGuard } from './guards';
 import { JwtStrategy } from './jwt.strategy';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([User, AuthToken]),
+    TypeOrmModule.forFeature([User, AuthToken, Session]),
     PassportModule,
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({ secret: config.auth.jwtSecret }),
     }),
     // Sign-in endpoints are limited per client IP and per account (the e-mail or username
-    // in the body), so neither spraying one account nor one IP trying many works.
+    // in the body), so neither spraying one account nor one IP trying many works. The
+    // client IP is req.ip: forwarded headers count only from TRUST_PROXY peers.
     // Counters live in Redis when it is configured, so every API node shares them.
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
@@ -44,7 +47,13 @@ import { JwtStrategy } from './jwt.strategy';
               ttl: windowMs,
               limit: perAccount,
               skipIf: (ctx) => typeof ctx.switchToHttp().getRequest().body?.email !== 'string',
-              getTracker: (req) => String(req.body.email).trim().toLowerCase(),
+              // forgot-password mails the owner, so it is limited per account (nobody floods a
+              // mailbox from many addresses); elsewhere per (account, IP), so a stranger's
+              // attempts never use up the owner's budget. Login has its own failure counter.
+              getTracker: (req, ctx) => {
+                const account = String(req.body.email).trim().toLowerCase();
+                return ctx.getHandler().name === 'forgotPassword' ? account : `${account}\n${req.ip}`;
+              },
             },
           ],
         };
@@ -54,6 +63,7 @@ import { JwtStrategy } from './jwt.strategy';
   controllers: [AuthController],
   providers: [
     AuthService,
+    LoginFailuresService,
     CaptchaService,
     JwtStrategy,
     { provide: APP_GUARD, useClass: JwtAuthGuard },

@@ -2,6 +2,8 @@ import {
   BadRequestException,
   ConflictException,
   ForbiddenException,
+  HttpException,
+  HttpStatus,
   Inject,
   Injectable,
   Logger,
@@ -11,15 +13,18 @@ import { JwtService } from '@nestjs/jwt';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Request, Response } from 'express';
 import { createHmac, randomBytes } from 'node:crypto';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { toE164 } from '../common/phone';
 import { returned } from '../common/sql';
 import { MailService } from '../mail/mail.service';
+import { RealtimeService } from '../realtime/realtime.service';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { RegisterDto, ResetPasswordDto, UpdateProfileDto } from './dto/auth.dto';
 import { AuthToken, AuthTokenKind } from './entities/auth-token.entity';
+import { Session } from './entities/session.entity';
+import { LoginFailuresService } from './login-failures.service';
 import { checkPassword, hashPassword } from './password';
 
 export const SESSION_COOKIE = 'gs_session';
@@ -29,7 +34,12 @@ export interface SessionPayload {
   sub: string;
   /** users.session_version when the cookie was issued. */
   sv: number;
+  /** sessions.id: the server-side row logout deletes. */
+  sid: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOO_MANY = 'Too many attempts. Please try again later.';
 
 // Compared against when the account does not exist, so both paths take as long.
 let dummyHash: Promise<string> | undefined;
@@ -41,31 +51,82 @@ export class AuthService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(Session) private readonly sessions: Repository<Session>,
     @InjectDataSource() private readonly db: DataSource,
     private readonly jwt: JwtService,
     private readonly mail: MailService,
+    private readonly failures: LoginFailuresService,
+    private readonly realtime: RealtimeService,
   ) {}
+
+  /**
+   * Mail leaves off the request path: the answer must not depend on whether (or how
+   * quickly) a mail was sent, or timing tells who has an account. A failure is logged.
+   */
+  private background(what: string, work: () => Promise<unknown>) {
+    void work().catch((e) => this.logger.error(`${what} failed: ${e?.message ?? e}`));
+  }
+
+  private findByEmail(email: string) {
+    return this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+  }
 
   // ---- registration and verification -------------------------------------------------
 
-  async register(dto: RegisterDto): Promise<User> {
-    await this.assertUnique(dto.email, dto.username);
-    const phone = dto.phone ? toE164(dto.phone) : null;
-    const user = await this.users
-      .save(
+  /**
+   * Answers the same for a new and an already registered e-mail (the caller says "check
+   * your e-mail" either way), so sign-up cannot be used to learn who has an account. The
+   * owner of an existing address gets a mail saying someone tried to register with it
+   * (or a fresh verification link if they never verified). Usernames are public handles
+   * and a taken one is still refused with 409.
+   */
+  async register(dto: RegisterDto): Promise<void> {
+    await this.assertUnique(undefined, dto.username);
+    // Hashed in both cases, so both take as long.
+    const passwordHash = await hashPassword(dto.password);
+    const existing = await this.findByEmail(dto.email);
+    if (existing) return this.registerAttempt(existing);
+    let user: User;
+    try {
+      user = await this.users.save(
         this.users.create({
           firstName: dto.firstName,
           lastName: dto.lastName,
           username: dto.username,
           email: dto.email,
           company: dto.company ?? null,
-          phone,
-          passwordHash: await hashPassword(dto.password),
+          phone: dto.phone ? toE164(dto.phone) : null,
+          passwordHash,
         }),
-      )
-      .catch((e) => this.rethrowUnique(e));
-    await this.sendVerification(user);
-    return user;
+      );
+    } catch (e: any) {
+      // Lost a race with another sign-up for the same address: treat it as existing.
+      const owner = e?.code === '23505' && !String(e.constraint ?? e.detail ?? '').includes('username') ? await this.findByEmail(dto.email) : null;
+      if (owner) return this.registerAttempt(owner);
+      this.rethrowUnique(e);
+    }
+    this.background('Verification mail', () => this.sendVerification(user));
+  }
+
+  private registerAttempt(owner: User) {
+    if (!owner.emailVerifiedAt) {
+      this.background('Verification mail', () => this.sendVerification(owner));
+      return;
+    }
+    this.background('Registration notice', () =>
+      this.mail.send({
+        to: owner.email,
+        subject: 'Someone tried to register with your e-mail address',
+        text:
+          `Hello ${owner.firstName || owner.username},\n\nSomeone (perhaps you) tried to create a GangSheet Studio account with this e-mail address. ` +
+          `You already have an account (username "${owner.username}").\n\nSign in: ${this.config.appUrl}/auth/signin\n` +
+          `Forgot your password? ${this.config.appUrl}/auth/forgot-password\n\nIf it was not you, you can ignore this e-mail; nothing has changed.\n`,
+        html:
+          `<p>Hello ${escapeHtml(owner.firstName || owner.username)},</p><p>Someone (perhaps you) tried to create a GangSheet Studio account with this e-mail address. ` +
+          `You already have an account (username <b>${escapeHtml(owner.username)}</b>).</p><p><a href="${this.config.appUrl}/auth/signin">Sign in</a> · ` +
+          `<a href="${this.config.appUrl}/auth/forgot-password">Reset your password</a></p><p>If it was not you, you can ignore this e-mail; nothing has changed.</p>`,
+      }),
+    );
   }
 
   async assertUnique(email?: string, username?: string, exceptId?: string) {
@@ -103,27 +164,56 @@ export class AuthService {
     });
   }
 
-  async verifyEmail(token: string): Promise<void> {
+  /** Returns true when the link had been used already and the address is verified (a second click). */
+  async verifyEmail(token: string): Promise<{ alreadyVerified: boolean }> {
     const row = await this.consumeToken(token, AuthTokenKind.Verify);
-    if (!row) throw new BadRequestException({ message: 'Email verification failed', code: 'invalid_token' });
-    await this.users.update({ _id: row.userId }, { emailVerifiedAt: new Date() });
+    if (row) {
+      await this.users.update({ _id: row.userId }, { emailVerifiedAt: new Date() });
+      return { alreadyVerified: false };
+    }
+    // Only whoever holds the (unguessable) link learns this, so it reveals nothing new.
+    const used =
+      token.length <= 100 &&
+      (await this.db
+        .getRepository(AuthToken)
+        .createQueryBuilder('t')
+        .innerJoin(User, 'u', 'u.id = t.user_id')
+        .where('t.token_hash = :hash AND t.kind = :kind AND t.used_at IS NOT NULL AND u.email_verified_at IS NOT NULL', {
+          hash: this.hmac(token),
+          kind: AuthTokenKind.Verify,
+        })
+        .getExists());
+    if (!used) throw new BadRequestException({ message: 'Email verification failed', code: 'invalid_token' });
+    return { alreadyVerified: true };
   }
 
   // ---- login and sessions ------------------------------------------------------------
 
-  async login(identifier: string, password: string): Promise<User> {
+  /**
+   * Wrong passwords are limited per (account, client IP): after RATE_LIMIT_PER_ACCOUNT
+   * failures that pair gets 429 for the window, but only failures count and any other
+   * client still signs in with the right password, so strangers cannot lock anyone out.
+   */
+  async login(identifier: string, password: string, ip: string | undefined): Promise<User> {
     const user = await this.users
       .createQueryBuilder('u')
       .addSelect('u.passwordHash')
       .where(identifier.includes('@') ? 'lower(u.email) = lower(:id)' : 'lower(u.username) = lower(:id)', { id: identifier })
       .getOne();
+    // Keyed by the account, so e-mail and username share one budget.
+    const account = user?._id ?? identifier;
+    if (await this.failures.isLocked(account, ip)) throw new HttpException({ message: TOO_MANY, code: 'too_many_attempts' }, HttpStatus.TOO_MANY_REQUESTS);
     const ok = await checkPassword(password, user?.passwordHash ?? (await (dummyHash ??= hashPassword(randomBytes(16).toString('hex')))));
-    if (!user || !ok) throw new UnauthorizedException({ message: 'Invalid email/username or password', code: 'invalid_credentials' });
+    if (!user || !ok) {
+      await this.failures.recordFailure(account, ip);
+      throw new UnauthorizedException({ message: 'Invalid email/username or password', code: 'invalid_credentials' });
+    }
+    await this.failures.clear(account, ip);
     if (user.status !== UserStatus.Active) {
       throw new ForbiddenException({ message: 'Your account is inactive. Please contact support.', code: 'account_inactive' });
     }
     if (!user.emailVerifiedAt) {
-      await this.sendVerification(user);
+      this.background('Verification mail', () => this.sendVerification(user));
       throw new ForbiddenException({
         message: 'Please verify your email before logging in. We have sent you a new verification link.',
         code: 'email_not_verified',
@@ -132,15 +222,35 @@ export class AuthService {
     return user;
   }
 
+  /** A new server-side session row, named in the signed cookie. */
   async issueSession(req: Request, res: Response, user: User) {
-    const token = await this.jwt.signAsync({ sub: user._id, sv: user.sessionVersion } satisfies SessionPayload, {
+    const ttlMs = durationMs(this.config.auth.jwtExpiresIn);
+    // The user's expired rows go here, so the table holds little more than live sessions.
+    await this.sessions.delete({ userId: user._id, expiresAt: LessThan(new Date()) });
+    const session = await this.sessions.save(this.sessions.create({ userId: user._id, expiresAt: new Date(Date.now() + ttlMs) }));
+    const token = await this.jwt.signAsync({ sub: user._id, sv: user.sessionVersion, sid: session._id } satisfies SessionPayload, {
       expiresIn: this.config.auth.jwtExpiresIn as any,
     });
-    res.cookie(SESSION_COOKIE, token, { ...this.cookieFlags(req), maxAge: durationMs(this.config.auth.jwtExpiresIn) });
+    res.cookie(SESSION_COOKIE, token, { ...this.cookieFlags(req), maxAge: ttlMs });
   }
 
-  clearSession(req: Request, res: Response) {
+  /** Logout: the session row goes, so this cookie no longer works anywhere, even if copied. */
+  async endSession(req: Request, res: Response) {
+    const token = req.cookies?.[SESSION_COOKIE];
+    if (token) {
+      const payload = await this.jwt.verifyAsync<SessionPayload>(token).catch(() => null);
+      if (payload?.sid && UUID.test(payload.sid)) {
+        await this.sessions.delete({ _id: payload.sid });
+        this.realtime.disconnect(RealtimeService.sessionRoom(payload.sid));
+      }
+    }
     res.clearCookie(SESSION_COOKIE, this.cookieFlags(req));
+  }
+
+  /** Every session of the user (password reset, deactivation), sockets included. */
+  async endAllSessions(userId: string) {
+    await this.sessions.delete({ userId });
+    this.realtime.disconnect(RealtimeService.room(userId));
   }
 
   cookieFlags(req: Request) {
@@ -148,28 +258,25 @@ export class AuthService {
     return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
   }
 
-  /** The user of a session token, or null if the token, user, status or session version no longer hold. */
-  async userFromToken(token?: string): Promise<User | null> {
-    if (!token) return null;
-    let payload: SessionPayload;
-    try {
-      payload = await this.jwt.verifyAsync<SessionPayload>(token);
-    } catch {
-      return null;
-    }
-    return this.userForSession(payload);
-  }
-
   async userForSession(payload: SessionPayload): Promise<User | null> {
-    if (!payload?.sub) return null;
-    const user = await this.users.findOne({ where: { _id: payload.sub } });
+    if (!payload?.sub || !UUID.test(payload.sub) || !payload.sid || !UUID.test(payload.sid)) return null;
+    // One query: the user, only while the cookie's session row is live.
+    const user = await this.users
+      .createQueryBuilder('u')
+      .innerJoin(Session, 's', 's.id = :sid AND s.user_id = u.id AND s.expires_at > now()', { sid: payload.sid })
+      .where('u.id = :id', { id: payload.sub })
+      .getOne();
     if (!user || user.status !== UserStatus.Active || user.sessionVersion !== payload.sv) return null;
     return user;
   }
 
-  async userFromCookieHeader(header?: string): Promise<User | null> {
+  /** The socket.io handshake: the user and session id of the cookie, if the session is live. */
+  async sessionFromCookieHeader(header?: string): Promise<{ user: User; sid: string } | null> {
     const match = header?.split(';').map((c) => c.trim()).find((c) => c.startsWith(SESSION_COOKIE + '='));
-    return this.userFromToken(match ? decodeURIComponent(match.slice(SESSION_COOKIE.length + 1)) : undefined);
+    if (!match) return null;
+    const payload = await this.jwt.verifyAsync<SessionPayload>(decodeURIComponent(match.slice(SESSION_COOKIE.length + 1))).catch(() => null);
+    const user = payload ? await this.userForSession(payload) : null;
+    return user && payload ? { user, sid: payload.sid } : null;
   }
 
   // ---- captcha pass ------------------------------------------------------------------
@@ -199,8 +306,12 @@ export class AuthService {
 
   /** Always answers the same way, so the form cannot be used to learn who has an account. */
   async forgotPassword(email: string): Promise<void> {
-    const user = await this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
-    if (!user || user.status !== UserStatus.Active) return;
+    const user = await this.findByEmail(email);
+    // The code is created and mailed after the answer: both cases cost one lookup.
+    if (user && user.status === UserStatus.Active) this.background('Password reset mail', () => this.sendResetCode(user));
+  }
+
+  private async sendResetCode(user: User) {
     const code = await this.createToken(user._id, AuthTokenKind.Reset, this.config.auth.resetTokenTtlMs, 'code');
     const link = `${this.config.appUrl}/auth/forgot-password?email=${encodeURIComponent(user.email)}&token=${code}`;
     if (!this.config.mail.smtpUrl) this.logger.log(`Password reset code for ${user.email}: ${code}`);
@@ -225,13 +336,50 @@ export class AuthService {
       { _id: user._id },
       { passwordHash: await hashPassword(dto.password), sessionVersion: () => 'session_version + 1' } as any,
     );
+    await this.endAllSessions(user._id);
+    this.background('Password changed notice', () =>
+      this.notice(user.email, 'Your password was changed', [
+        'The password of your GangSheet Studio account was just changed and every signed-in device was signed out.',
+        `If this was not you, reset it at once: ${this.config.appUrl}/auth/forgot-password`,
+      ]),
+    );
+  }
+
+  /** A short security notice (plain text and the same as HTML). */
+  private notice(to: string, subject: string, paragraphs: string[]) {
+    return this.mail.send({
+      to,
+      subject,
+      text: paragraphs.join('\n\n') + '\n',
+      html: paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join(''),
+    });
+  }
+
+  /**
+   * A sensitive change on a signed-in session (the e-mail) must prove the password too,
+   * so a stolen cookie cannot take the account over. Wrong guesses count against the same
+   * per-(account, IP) budget as the sign-in form.
+   */
+  private async assertCurrentPassword(user: User, password: string | undefined, ip: string | undefined) {
+    if (!password) {
+      throw new BadRequestException({ message: 'Enter your current password to change the e-mail', code: 'current_password_required' });
+    }
+    if (await this.failures.isLocked(user._id, ip)) throw new HttpException({ message: TOO_MANY, code: 'too_many_attempts' }, HttpStatus.TOO_MANY_REQUESTS);
+    const row = await this.users.createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :id', { id: user._id }).getOneOrFail();
+    if (!(await checkPassword(password, row.passwordHash))) {
+      await this.failures.recordFailure(user._id, ip);
+      throw new BadRequestException({ message: 'Current password is incorrect', code: 'wrong_password' });
+    }
   }
 
   // ---- profile -----------------------------------------------------------------------
 
-  async updateProfile(user: User, dto: UpdateProfileDto): Promise<User> {
+  async updateProfile(user: User, dto: UpdateProfileDto, ip?: string): Promise<User> {
     const emailChanged = dto.email.toLowerCase() !== user.email.toLowerCase();
-    if (emailChanged) await this.assertUnique(dto.email, undefined, user._id);
+    if (emailChanged) {
+      await this.assertCurrentPassword(user, dto.currentPassword, ip);
+      await this.assertUnique(dto.email, undefined, user._id);
+    }
     await this.users
       .update(
         { _id: user._id },
@@ -247,7 +395,16 @@ export class AuthService {
       )
       .catch((e) => this.rethrowUnique(e));
     const updated = await this.users.findOneByOrFail({ _id: user._id });
-    if (emailChanged) await this.sendVerification(updated);
+    if (emailChanged) {
+      this.background('Verification mail', () => this.sendVerification(updated));
+      // The old address hears of it, so an unnoticed change can still be challenged.
+      this.background('E-mail changed notice', () =>
+        this.notice(user.email, 'Your e-mail address was changed', [
+          `The e-mail address of your GangSheet Studio account "${user.username}" was changed from ${user.email} to ${updated.email}.`,
+          'If this was not you, someone who knows your password did it: contact the administrator of this site at once.',
+        ]),
+      );
+    }
     return updated;
   }
 

@@ -1,12 +1,53 @@
 import { ForbiddenException } from '@nestjs/common';
 import { NextFunction, Request, Response } from 'express';
+import { IncomingMessage } from 'node:http';
+import { TLSSocket } from 'node:tls';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Cross-site request forgery defence for cookie auth. A mutation must come from one of our
- * origins (Origin, or Referer when a browser omits Origin) and must not be a "simple"
- * cross-site form post: it carries JSON, multipart from our own pages, or the
+ * The one allowed-origin rule, shared by the HTTP API and the socket.io handshake: an
+ * Origin is accepted when it is one of ours (APP_URL, ALLOWED_ORIGINS) or when it equals
+ * the origin the request was sent to (scheme + Host), i.e. a same-origin request. That
+ * keeps the app usable at http://127.0.0.1:3000 or a LAN address without listing them,
+ * while a page on another site still cannot talk to us with the user's cookie: its
+ * Origin names its own site, not our Host.
+ */
+export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>, selfOrigin: string | undefined): boolean {
+  if (allowed.has(origin)) return true;
+  return !!selfOrigin && origin.toLowerCase() === selfOrigin.toLowerCase();
+}
+
+/** scheme://host of an Express request; req.protocol and req.host honour only trusted proxies. */
+export function expressSelfOrigin(req: Request): string | undefined {
+  return req.host ? `${req.protocol}://${req.host}` : undefined;
+}
+
+/**
+ * The same for a raw Node request (the socket.io handshake), mirroring Express: the
+ * X-Forwarded-Proto/Host headers count only when the peer is a trusted proxy.
+ */
+export function rawSelfOrigin(req: IncomingMessage, trustProxy: (addr: string, i: number) => boolean): string | undefined {
+  let proto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  let host = req.headers.host;
+  if (trustProxy(req.socket.remoteAddress ?? '', 0)) {
+    const fwdProto = firstValue(req.headers['x-forwarded-proto']);
+    const fwdHost = firstValue(req.headers['x-forwarded-host']);
+    if (fwdProto) proto = fwdProto;
+    if (fwdHost) host = fwdHost;
+  }
+  return host ? `${proto}://${host}` : undefined;
+}
+
+function firstValue(h: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(h) ? h[0] : h;
+  return v?.split(',')[0].trim() || undefined;
+}
+
+/**
+ * Cross-site request forgery defence for cookie auth. A mutation must come from an
+ * allowed origin (Origin, or Referer when a browser omits Origin) and must not be a
+ * "simple" cross-site form post: it carries JSON, multipart from our own pages, or the
  * X-Requested-With header our client always sends.
  */
 export function originCheck(allowedOrigins: string[]) {
@@ -14,7 +55,7 @@ export function originCheck(allowedOrigins: string[]) {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (SAFE.has(req.method)) return next();
     const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
-    if (origin && !allowed.has(origin)) {
+    if (origin && !isAllowedOrigin(origin, allowed, expressSelfOrigin(req))) {
       return next(new ForbiddenException({ message: 'Cross-site requests are not allowed', code: 'bad_origin' }));
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -35,4 +76,3 @@ function refererOrigin(referer?: string): string | undefined {
     return 'invalid';
   }
 }
-

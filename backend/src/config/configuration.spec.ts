@@ -35,9 +35,29 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production' }, /JWT_SECRET: required when NODE_ENV=production/],
     [{ ADMIN_EMAIL: 'a@b.co' }, /set both or neither/],
     [{ COOKIE_SECURE: 'maybe' }, /COOKIE_SECURE/],
+    [{ TRUST_PROXY: 'true' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: 'proxy.local' }, /TRUST_PROXY/],
+    [{ ADMIN_EMAIL: 'admin', ADMIN_PASSWORD: 'secret-1' }, /ADMIN_EMAIL: Invalid email address/],
   ])('%j fails fast naming the variable', (env, message) => {
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: dir(), ...env })).toThrow(message);
+  });
+
+  it('trusts no proxy by default; TRUST_PROXY names proxies or a hop count', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'loopback, 172.28.0.10,10.0.0.0/8,::1' }).trustProxy).toEqual([
+      'loopback',
+      '172.28.0.10',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+  });
+
+  it('accepts the default admin address admin@localhost (the same e-mail rule as the forms)', () => {
+    expect(loadConfig({ DATA_DIR: dir(), ADMIN_EMAIL: 'admin@localhost', ADMIN_PASSWORD: 'secret-1' }).admin.email).toBe('admin@localhost');
   });
 
   it('treats empty values as unset and adds ALLOWED_ORIGINS to the app origin', () => {

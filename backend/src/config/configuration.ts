@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import isEmail from 'validator/lib/isEmail';
 import { z } from 'zod';
+import { EMAIL_RULE } from '../common/email';
 
 /**
  * The one place that reads process.env. Every variable is listed in .env.example.
@@ -39,7 +42,16 @@ const envSchema = z.object({
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]$/, 'must look like 7d, 12h or 3600s').default('7d'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   ALLOWED_ORIGINS: z.string().optional(),
-  ADMIN_EMAIL: z.string().email().optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || parseTrustProxy(v) !== null, {
+      message: 'must be false, a number of proxy hops, or a comma list of IPs/CIDRs/loopback/linklocal/uniquelocal',
+    }),
+  ADMIN_EMAIL: z
+    .string()
+    .refine((v) => isEmail(v, EMAIL_RULE), { message: 'Invalid email address' })
+    .optional(),
   ADMIN_PASSWORD: z.string().min(6).optional(),
   CAPTCHA_PROVIDER: z.enum(['none', 'recaptcha', 'turnstile']).default('none'),
   CAPTCHA_SITE_KEY: z.string().optional(),
@@ -80,6 +92,8 @@ export interface AppConfig {
   port: number;
   appUrl: string;
   allowedOrigins: string[];
+  /** Express "trust proxy": which peers may set X-Forwarded-For/Proto/Host. false = none. */
+  trustProxy: false | number | string[];
   dataDir: string;
   filesDir: string;
   outboxDir: string;
@@ -140,6 +154,27 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+const TRUST_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset or "false" trusts nobody (X-Forwarded-* ignored, req.ip is the
+ * peer); a number trusts that many hops; otherwise the addresses/subnets of the proxies.
+ * "true" (trust everyone) is refused on purpose: any client could then pick its own IP.
+ */
+export function parseTrustProxy(v: string): false | number | string[] | null {
+  const s = v.trim();
+  if (s === '' || s === 'false') return false;
+  if (/^\d+$/.test(s)) return Number(s);
+  const parts = s.split(',').map((p) => p.trim()).filter(Boolean);
+  const ok = parts.every((p) => {
+    if (TRUST_NAMES.has(p)) return true;
+    const [addr, bits, ...rest] = p.split('/');
+    if (rest.length || !isIP(addr)) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(addr) === 4 ? 32 : 128));
+  });
+  return ok && parts.length ? parts : null;
+}
+
 const CAPTCHA_VERIFY_URLS = {
   none: '',
   recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
@@ -187,6 +222,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port: e.PORT,
     appUrl,
     allowedOrigins: [...origins],
+    trustProxy: parseTrustProxy(e.TRUST_PROXY ?? '') ?? false,
     dataDir,
     filesDir: join(dataDir, 'files'),
     outboxDir: join(dataDir, 'outbox'),

@@ -8,7 +8,8 @@ import { RealtimeService } from './realtime.service';
  * Each signed-in browser joins the room of its user; events such as `print-{userId}` are
  * emitted to that room only. The session cookie authenticates the handshake.
  */
-@WebSocketGateway({ cors: { origin: true, credentials: true } })
+// CORS and the Origin check of the handshake are set by AppIoAdapter (one rule with the HTTP API).
+@WebSocketGateway()
 export class RealtimeGateway implements OnGatewayConnection {
   private readonly logger = new Logger('Realtime');
 
@@ -25,12 +26,14 @@ export class RealtimeGateway implements OnGatewayConnection {
   }
 
   async handleConnection(socket: Socket) {
-    const user = await this.auth.userFromCookieHeader(socket.handshake.headers.cookie).catch(() => null);
-    if (!user) {
+    const session = await this.auth.sessionFromCookieHeader(socket.handshake.headers.cookie).catch(() => null);
+    if (!session) {
       socket.disconnect(true);
       return;
     }
-    await socket.join(RealtimeService.room(user._id));
+    const { user, sid } = session;
+    // The session room lets logout close exactly this sign-in's sockets.
+    await socket.join([RealtimeService.room(user._id), RealtimeService.sessionRoom(sid)]);
     this.logger.debug(`socket ${socket.id} joined user ${user._id}`);
   }
 }

@@ -22,6 +22,19 @@ export class RealtimeService implements OnModuleDestroy {
     return `user:${userId}`;
   }
 
+  /** Every socket of one sign-in (the session id in the cookie). */
+  static sessionRoom(sessionId: string) {
+    return `session:${sessionId}`;
+  }
+
+  /**
+   * Ends the sockets in a room, on every API node (through the Redis adapter): an ended
+   * session must stop receiving events too, not only HTTP answers.
+   */
+  disconnect(room: string) {
+    this.server?.in(room).disconnectSockets(true);
+  }
+
   attach(server: Server) {
     this.server = server;
   }

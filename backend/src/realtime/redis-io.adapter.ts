@@ -1,26 +1,48 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
 import { ServerOptions } from 'socket.io';
+import { isAllowedOrigin, rawSelfOrigin } from '../common/origin.middleware';
 
-/** socket.io over Redis pub/sub, so an event emitted on one API node reaches browsers on all. */
-export class RedisIoAdapter extends IoAdapter {
+/**
+ * The socket.io server of the API. The handshake (polling or websocket) must pass the
+ * same allowed-origin rule as the HTTP API: the session cookie rides along on a
+ * websocket from any page, and browsers apply no CORS to websockets, so a page on another
+ * site could otherwise listen to a signed-in user's events. With Redis, events emitted
+ * on one API node reach browsers on all (pub/sub adapter).
+ */
+export class AppIoAdapter extends IoAdapter {
   private pub?: Redis;
   private sub?: Redis;
 
   constructor(
-    app: INestApplicationContext,
-    private readonly redisUrl: string,
+    private readonly nestApp: INestApplicationContext,
+    private readonly opts: { allowedOrigins: string[]; redisUrl?: string },
   ) {
-    super(app);
+    super(nestApp);
   }
 
   createIOServer(port: number, options?: ServerOptions) {
-    const server = super.createIOServer(port, options);
-    this.pub = new Redis(this.redisUrl);
-    this.sub = this.pub.duplicate();
-    server.adapter(createAdapter(this.pub, this.sub));
+    const allowed = new Set(this.opts.allowedOrigins);
+    // Express compiles TRUST_PROXY into this function; the handshake trusts the same peers.
+    const express = this.nestApp.get(HttpAdapterHost).httpAdapter.getInstance();
+    const trust: (addr: string, i: number) => boolean = express.get('trust proxy fn');
+    const server = super.createIOServer(port, {
+      ...options,
+      cors: { origin: this.opts.allowedOrigins, credentials: true },
+      allowRequest: (req, callback) => {
+        const origin = req.headers.origin;
+        // No Origin: not a browser page (browsers always send it on these requests).
+        callback(null, !origin || isAllowedOrigin(origin, allowed, rawSelfOrigin(req, trust)));
+      },
+    } as ServerOptions);
+    if (this.opts.redisUrl) {
+      this.pub = new Redis(this.opts.redisUrl);
+      this.sub = this.pub.duplicate();
+      server.adapter(createAdapter(this.pub, this.sub));
+    }
     return server;
   }
 

@@ -73,7 +73,13 @@ export class UsersService {
     if (dto.role && dto.role !== Role.Admin && user._id === actor._id) {
       throw new BadRequestException('You cannot remove your own admin role');
     }
-    if (dto.email && dto.email !== user.email) await this.auth.assertUnique(dto.email, undefined, id);
+    if (dto.email && dto.email !== user.email) {
+      // Their own address changes on the profile, which asks for the current password.
+      if (user._id === actor._id) {
+        throw new BadRequestException({ message: 'Change your own e-mail on the profile page', code: 'use_profile' });
+      }
+      await this.auth.assertUnique(dto.email, undefined, id);
+    }
     const patch: Partial<User> = {};
     if (dto.firstName !== undefined) patch.firstName = dto.firstName;
     if (dto.lastName !== undefined) patch.lastName = dto.lastName;
@@ -88,6 +94,7 @@ export class UsersService {
     if (user._id === actor._id && status === UserStatus.Inactive) throw new BadRequestException('You cannot deactivate your own account');
     // Deactivation also ends the user's sessions (checked on their next request).
     await this.users.update({ _id: id }, { status, ...(status === UserStatus.Inactive ? { sessionVersion: user.sessionVersion + 1 } : {}) });
+    if (status === UserStatus.Inactive) await this.auth.endAllSessions(id);
     return this.get(id);
   }
 
@@ -134,8 +141,9 @@ export class UsersService {
     const taken = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getExists();
     await this.users.save(
       this.users.create({
+        // Both names meet the profile's rules, so the admin can save the profile as it is.
         firstName: 'Admin',
-        lastName: '',
+        lastName: 'Account',
         username: taken ? `${username}-${randomBytes(3).toString('hex')}` : username,
         email: email.toLowerCase(),
         passwordHash: await hashPassword(password),

@@ -54,11 +54,14 @@ export class MailCatcher {
     return `smtp://${MailCatcher.USER}:${MailCatcher.PASS}@127.0.0.1:${this.port}`;
   }
 
-  /** The newest message to `to` whose subject matches, waiting for it to arrive. */
-  async waitFor(to: string, subject: RegExp, timeoutMs = 10_000): Promise<CapturedMail> {
+  /**
+   * The newest message to `to` whose subject matches, waiting for it to arrive. `after`
+   * (a messages.length taken earlier) skips older ones: mail is sent after the API answers.
+   */
+  async waitFor(to: string, subject: RegExp, timeoutMs = 10_000, after = 0): Promise<CapturedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = [...this.messages].reverse().find((m) => m.to.includes(to) && subject.test(m.subject));
+      const found = this.messages.slice(after).reverse().find((m) => m.to.includes(to) && subject.test(m.subject));
       if (found) return found;
       if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject}`);
       await new Promise<void>((resolve) => {
@@ -68,8 +71,11 @@ export class MailCatcher {
     }
   }
 
-  async stop() {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  private stopped?: Promise<void>;
+
+  /** Idempotent: a test may take the mail server down early (the app's close stops it again). */
+  stop() {
+    return (this.stopped ??= new Promise<void>((resolve) => this.server.close(() => resolve())));
   }
 }
 

@@ -477,6 +477,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Signs up; answers the same whether or not the e-mail already has an account (the mail tells the owner) */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -1158,6 +1159,8 @@ export interface components {
         };
         UpdateProfileDto: {
             company?: Record<string, never> | null;
+            /** @description Required when the e-mail changes: a stolen session alone must not take over the account */
+            currentPassword?: string;
             /** Format: email */
             email: string;
             firstName: string;
@@ -1216,6 +1219,11 @@ export interface components {
         };
         VerifyCaptchaDto: {
             token: string;
+        };
+        VerifyResultDto: {
+            /** @description The link had been used before and the address is verified */
+            alreadyVerified: boolean;
+            message: string;
         };
     };
     responses: never;
@@ -2102,7 +2110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserResponse"];
+                    "application/json": components["schemas"]["MessageResponse"];
                 };
             };
         };
@@ -2581,7 +2589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MessageResponse"];
+                    "application/json": components["schemas"]["VerifyResultDto"];
                 };
             };
         };

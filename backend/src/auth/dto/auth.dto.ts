@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsAccountEmail } from '../../common/email';
 import { IsPhone } from '../../common/phone';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -56,7 +57,7 @@ export class RegisterDto extends NameFields {
   @ApiProperty({ format: 'email' })
   @Transform(lower)
   @IsNotEmpty({ message: 'Email is required' })
-  @IsEmail({}, { message: 'Invalid email address' })
+  @IsAccountEmail()
   @MaxLength(254, { message: 'Invalid email address' })
   email: string;
 
@@ -97,7 +98,7 @@ export class ForgotPasswordDto {
   @ApiProperty({ format: 'email' })
   @Transform(lower)
   @IsNotEmpty({ message: 'Email is required' })
-  @IsEmail({}, { message: 'Invalid email address' })
+  @IsAccountEmail()
   email: string;
 }
 
@@ -135,7 +136,7 @@ export class UpdateProfileDto extends NameFields {
   @ApiProperty({ format: 'email' })
   @Transform(lower)
   @IsNotEmpty({ message: 'Email is required' })
-  @IsEmail({}, { message: 'Invalid email address' })
+  @IsAccountEmail()
   @MaxLength(254, { message: 'Invalid email address' })
   email: string;
 
@@ -152,6 +153,17 @@ export class UpdateProfileDto extends NameFields {
   @IsOptional()
   @IsPhone()
   phone?: string | null;
+
+  @ApiPropertyOptional({ description: 'Required when the e-mail changes: a stolen session alone must not take over the account' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  currentPassword?: string;
+}
+
+export class VerifyResultDto {
+  @ApiProperty() message: string;
+  @ApiProperty({ description: 'The link had been used before and the address is verified' }) alreadyVerified: boolean;
 }
 
 export class CaptchaConfigDto {

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PartialType, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsNotEmpty, IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, Max, MaxLength, Min } from 'class-validator';
 import { NameFields, RegisterDto } from '../../auth/dto/auth.dto';
+import { IsAccountEmail } from '../../common/email';
 import { IsPhone } from '../../common/phone';
 import { ListQueryDto } from '../../common/pagination';
 import { Role, User, UserStatus } from '../entities/user.entity';
@@ -76,7 +77,7 @@ export class UpdateUserDto extends PartialType(NameFields) {
   @ApiPropertyOptional({ format: 'email' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
   @IsOptional()
-  @IsEmail({}, { message: 'Invalid email address' })
+  @IsAccountEmail()
   @MaxLength(254, { message: 'Invalid email address' })
   email?: string;
 

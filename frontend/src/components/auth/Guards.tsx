@@ -17,17 +17,14 @@ export function RequireAuth({ children }: { children?: ReactNode }) {
 
 /**
  * Public pages a signed-in user should not see (/, sign-in, sign-up, forgot password):
- * they go to `redirectTo`. Without the session hint nobody is signed in on this browser
- * and no profile request is made (spec: auth pages do not fetch the profile).
+ * they go to `redirectTo`. The decision uses only the session hint, never a profile
+ * request (spec: auth pages do not fetch the profile). A stale hint (the session ended
+ * elsewhere) costs one hop: the protected page's 401 clears it and sends the visitor
+ * back to "/", which then shows.
  */
 export function GuestOnly({ redirectTo, children }: { redirectTo: string; children?: ReactNode }) {
-  const content = children ?? <Outlet />;
-  if (!sessionHint.get()) return <>{content}</>;
-  return (
-    <Authenticated key={`guest-${redirectTo}`} fallback={content} loading={<FullScreenSpinner />}>
-      <Navigate to={redirectTo} replace />
-    </Authenticated>
-  );
+  if (sessionHint.get()) return <Navigate to={redirectTo} replace />;
+  return <>{children ?? <Outlet />}</>;
 }
 
 /** Admin-only screens show the spec's message to everybody else. */

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Button, Form, Input } from "antd";
 import { http } from "../../api/http";
 import { toast } from "../../lib/toast";
+import { emailRule } from "../../lib/email";
 
 export const RESET_SENT = "Password reset key sended to given email";
 export const RESET_DONE = "Password reset successfully";
@@ -29,7 +30,7 @@ export function SendCodeForm({ email, lockedEmail = false, onSent }: { email?: s
         hidden={lockedEmail}
         rules={[
           { required: true, message: "Email is required" },
-          { type: "email", message: "Invalid email address" },
+          emailRule,
         ]}
       >
         <Input autoComplete="email" placeholder="you@example.com" />

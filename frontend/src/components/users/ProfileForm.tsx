@@ -3,20 +3,37 @@ import { Button, Form, Input, Select } from "antd";
 import type { User } from "../../api/types";
 import { phoneRule } from "../../lib/phone";
 import { PhoneField } from "../auth/PhoneField";
+import { emailRule } from "../../lib/email";
 
 export type ProfileField = "firstName" | "lastName" | "email" | "company" | "phone" | "role";
-export type ProfileValues = Partial<Pick<User, "firstName" | "lastName" | "email" | "company" | "phone" | "role">>;
+export type ProfileValues = Partial<Pick<User, "firstName" | "lastName" | "email" | "company" | "phone" | "role">> & { currentPassword?: string };
 
 const ALL: ProfileField[] = ["firstName", "lastName", "email", "company", "phone"];
+
+const sameEmail = (a?: string | null, b?: string | null) => (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
 
 /**
  * The 'Update Profile Information' form, shared by /profile (own account) and the
  * admin's user detail (which may also change the role but not company or phone).
+ * On the own profile (`confirmEmailChange`) a changed e-mail asks for the current
+ * password, which the server requires so a stolen session cannot take the account over.
  */
-export function ProfileForm({ user, fields = ALL, onSubmit }: { user: User; fields?: ProfileField[]; onSubmit: (values: ProfileValues) => Promise<unknown> }) {
+export function ProfileForm({
+  user,
+  fields = ALL,
+  onSubmit,
+  confirmEmailChange = false,
+}: {
+  user: User;
+  fields?: ProfileField[];
+  onSubmit: (values: ProfileValues) => Promise<unknown>;
+  confirmEmailChange?: boolean;
+}) {
   const [form] = Form.useForm<ProfileValues>();
   const [busy, setBusy] = useState(false);
   const has = (f: ProfileField) => fields.includes(f);
+  const email = Form.useWatch("email", form);
+  const askPassword = confirmEmailChange && has("email") && email !== undefined && !sameEmail(email, user.email);
 
   useEffect(() => {
     form.setFieldsValue({ ...user, company: user.company ?? "", phone: user.phone ?? undefined });
@@ -30,6 +47,7 @@ export function ProfileForm({ user, fields = ALL, onSubmit }: { user: User; fiel
         ...(has("company") ? { company: values.company?.trim() || null } : {}),
         ...(has("phone") ? { phone: values.phone || null } : {}),
       });
+      form.setFieldValue("currentPassword", undefined);
     } catch {
       /* the error was shown as a toast */
     } finally {
@@ -51,8 +69,18 @@ export function ProfileForm({ user, fields = ALL, onSubmit }: { user: User; fiel
           </Form.Item>
         )}
         {has("email") && (
-          <Form.Item name="email" label="Email" rules={[{ required: true, message: "Email is required" }, { type: "email", message: "Invalid email address" }]}>
+          <Form.Item name="email" label="Email" rules={[{ required: true, message: "Email is required" }, emailRule]}>
             <Input autoComplete="email" />
+          </Form.Item>
+        )}
+        {askPassword && (
+          <Form.Item
+            name="currentPassword"
+            label="Current password"
+            extra="Needed to change the e-mail. We will also let your current address know."
+            rules={[{ required: true, message: "Enter your current password to change the e-mail" }]}
+          >
+            <Input.Password autoComplete="current-password" />
           </Form.Item>
         )}
         {has("company") && (

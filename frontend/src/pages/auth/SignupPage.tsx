@@ -9,6 +9,7 @@ import { FullScreenSpinner } from "../../components/common/Spinners";
 import { capitalizeFirst } from "../../lib/capitalize";
 import { phoneRule } from "../../lib/phone";
 import { toast } from "../../lib/toast";
+import { emailRule } from "../../lib/email";
 
 export const SIGNUP_DONE = "Form submitted successfully! Please check your email to verify your.";
 
@@ -83,7 +84,7 @@ export function SignupPage() {
             </Form.Item>
           </Col>
           <Col xs={24}>
-            <Form.Item name="email" label="Email" rules={[{ required: true, message: "Email is required" }, { type: "email", message: "Invalid email address" }]}>
+            <Form.Item name="email" label="Email" rules={[{ required: true, message: "Email is required" }, emailRule]}>
               <Input autoComplete="email" />
             </Form.Item>
           </Col>

@@ -6,23 +6,32 @@ import { http } from "../../api/http";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { toast } from "../../lib/toast";
 
-type State = "idle" | "verified" | "failed";
+type State = "idle" | "verified" | "already" | "failed";
 export const VERIFY_REDIRECT_MS = 4000;
 
-/** E-mail verification from the link in the mail (spec §2 Verify page). */
+/**
+ * E-mail verification from the link in the mail (spec §2 Verify page). Without a token
+ * it stays idle ("Verifying email..."): the spec calls verification only when a token
+ * is present. A second click on a used link says "already verified", not "failed".
+ * Like the auth pages, it never asks for the profile.
+ */
 export function VerifyPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const token = params.get("token");
-  const [state, setState] = useState<State>(token ? "idle" : "failed");
+  const [state, setState] = useState<State>("idle");
   // Tokens are single use: never send one twice (React StrictMode runs effects twice).
   const sent = useRef<string | null>(null);
 
   useEffect(() => {
     if (!token || sent.current === token) return;
     sent.current = token;
-    http("/verify", { query: { token }, silent: true })
-      .then(() => {
+    http<{ message: string; alreadyVerified?: boolean }>("/verify", { query: { token }, silent: true })
+      .then((res) => {
+        if (res.alreadyVerified) {
+          setState("already");
+          return;
+        }
         setState("verified");
         toast.success("Email verified successfully");
       })
@@ -39,13 +48,15 @@ export function VerifyPage() {
     return () => clearTimeout(t);
   }, [state, navigate]);
 
+  const toLogin = <Link to="/auth/signin"><Button type="primary">Go to login</Button></Link>;
   return (
     <AuthLayout title="Verify Email" heading="E-mail verification">
       {state === "idle" && (
         <Result icon={<Spin size="large" />} title="Verifying email..." />
       )}
-      {state === "verified" && (
-        <Result status="success" title="Email verified successfully" extra={<Link to="/auth/signin"><Button type="primary">Go to login</Button></Link>} />
+      {state === "verified" && <Result status="success" title="Email verified successfully" extra={toLogin} />}
+      {state === "already" && (
+        <Result status="info" title="Email already verified" subTitle="This link was used before; you can sign in." extra={toLogin} />
       )}
       {state === "failed" && (
         <Result status="error" title="Email verification failed" extra={<Link to="/auth/signup"><Button>Go to signup</Button></Link>} />

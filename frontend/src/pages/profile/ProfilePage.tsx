@@ -71,7 +71,7 @@ export function ProfilePage() {
         </Col>
         <Col xs={24} lg={15}>
           <Card title="Update Profile Information">
-            <ProfileForm user={profile} onSubmit={update} />
+            <ProfileForm user={profile} onSubmit={update} confirmEmailChange />
           </Card>
         </Col>
         <Col xs={24}><SheetSettingsCard /></Col>
