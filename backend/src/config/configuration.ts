@@ -48,7 +48,10 @@ const envSchema = z.object({
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(30),
   UPLOAD_MAX_FILE_MB: z.coerce.number().positive().default(50),
   UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(50),
-  IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(400_000_000),
+  // 16384² = sharp's own default and the engine's: one limit for upload, preview and render.
+  IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(16384 * 16384),
+  IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  CPU_WORKERS: z.coerce.number().int().min(1).max(32).default(2),
   FRONTEND_DIST: z.string().optional(),
   QUEUE_LOCK_DURATION_MS: z.coerce.number().int().min(500).optional(),
   QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).optional(),
@@ -87,7 +90,10 @@ export interface AppConfig {
   };
   admin: { email?: string; password?: string };
   captcha: { provider: 'none' | 'recaptcha' | 'turnstile'; siteKey?: string; secret?: string; verifyUrl: string };
-  uploads: { maxFileBytes: number; maxFiles: number; maxPixels: number };
+  /** maxPixels: the one pixel limit of uploads, inspection, previews and rendering. checkTimeoutMs bounds one file's checks. */
+  uploads: { maxFileBytes: number; maxFiles: number; maxPixels: number; checkTimeoutMs: number };
+  /** Child processes doing the CPU-heavy work (image checks, previews, layout, rendering) off the event loop. */
+  cpu: { workers: number };
   prints: {
     /** Sheet files of Completed prints are deleted this long after printedAt. */
     retentionDays: number;
@@ -185,7 +191,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxFileBytes: Math.round(e.UPLOAD_MAX_FILE_MB * 1024 * 1024),
       maxFiles: e.UPLOAD_MAX_FILES,
       maxPixels: e.IMAGE_MAX_PIXELS,
+      checkTimeoutMs: e.IMAGE_CHECK_TIMEOUT_MS,
     },
+    cpu: { workers: e.CPU_WORKERS },
     prints: {
       retentionDays: e.PRINT_RETENTION_DAYS,
       retentionIntervalMs: e.PRINT_RETENTION_INTERVAL_SECONDS * 1000,

@@ -26,6 +26,7 @@ export const UploadError = {
   svgForeign: 'SVG files with embedded HTML (foreignObject) are not accepted',
   svgExternal: 'SVG files that load external resources are not accepted',
   svgNotSvg: 'The file is not a valid SVG image',
+  tooSlow: 'The file took too long to check and was not accepted',
 } as const;
 
 export type Detection = { kind: ImageKind } | { error: string };
@@ -154,7 +155,8 @@ export function svgProblem(text: string): string | null {
     parser.write(text).close();
   } catch (e) {
     if (e instanceof Refused) return e.message;
-    return UploadError.svgNotSvg; // not well-formed XML
+    // Not well-formed XML; entity markup out of place gets the more helpful message.
+    return /<!entity/i.test(text) ? UploadError.svgDoctype : UploadError.svgNotSvg;
   }
   return root === 'svg' ? null : UploadError.svgNotSvg;
 }

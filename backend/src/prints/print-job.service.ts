@@ -74,7 +74,7 @@ export class PrintJobService {
       lap('trim');
       await progress('layout', 5);
       const settings = print.settings!;
-      const layout = this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs);
+      const layout = await this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs);
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
       if (!(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };

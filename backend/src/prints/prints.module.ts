@@ -5,7 +5,8 @@ import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
 import { JobRunner, QueueName } from '../queue/queue.types';
 import { SheetSettingsModule } from '../sheet-settings/sheet-settings.module';
-import { gangsheetEngine, PRINT_ENGINE } from './engine.adapter';
+import { CpuPool } from '../cpu/cpu-pool';
+import { PRINT_ENGINE, workerEngine } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { Print } from './entities/print.entity';
 import { PrintJobService } from './print-job.service';
@@ -15,7 +16,11 @@ import { PROCESS_JOB, ProcessJobData, PrintsService, RETENTION_JOB } from './pri
 @Module({
   imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule],
   controllers: [PrintsController],
-  providers: [PrintsService, PrintJobService, { provide: PRINT_ENGINE, useValue: gangsheetEngine }],
+  providers: [
+    PrintsService,
+    PrintJobService,
+    { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels), inject: [CpuPool, APP_CONFIG] },
+  ],
   exports: [PrintsService, PrintJobService],
 })
 export class PrintsModule implements OnModuleInit {

@@ -282,7 +282,7 @@ export class PrintsService {
         else designs.push(engineDesign(it));
       }
     }
-    const layout = designs.length ? this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs) : null;
+    const layout = designs.length ? await this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs) : null;
     const report = designs.length ? this.engine.report(designs) : [];
     const byItem = new Map(designs.map((d) => [d.id, d]));
     const imageOf = new Map(items.map((i) => [i._id, i.imageId!]));
