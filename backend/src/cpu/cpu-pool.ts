@@ -6,7 +6,7 @@
  * libvips call, and nothing of it is left in the API's memory (terminating a thread in the
  * middle of a sharp call can take the whole process down). See docs/architecture.md.
  */
-import { Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
+import { Global, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { extname, join } from 'node:path';
 import workerpool from 'workerpool';
 import { APP_CONFIG } from '../config/config.module';
@@ -52,6 +52,8 @@ export class CpuPool {
     this.pool = workerpool.pool(join(__dirname, `cpu.worker${ts ? '.ts' : '.js'}`), {
       workerType: 'process',
       maxWorkers: workers,
+      // one worker starts with the app, so the first upload or preview does not wait for a process start
+      minWorkers: 1,
       // how long a cancelled worker may take to exit by itself before it is killed
       workerTerminateTimeout: 250,
       forkOpts: {
@@ -139,8 +141,13 @@ function restore(e: unknown, classes: readonly ErrorClass[]): unknown {
   providers: [{ provide: CpuPool, useFactory: (config: AppConfig) => new CpuPool(config.cpu.workers), inject: [APP_CONFIG] }],
   exports: [CpuPool],
 })
-export class CpuModule implements OnModuleDestroy {
+export class CpuModule implements OnModuleInit, OnModuleDestroy {
   constructor(@Inject(CpuPool) private readonly pool: CpuPool) {}
+
+  /** Start-up waits for the first worker: a broken worker set-up fails here, not at the first upload. */
+  async onModuleInit() {
+    await this.pool.run('pid', []);
+  }
 
   onModuleDestroy() {
     return this.pool.close();
