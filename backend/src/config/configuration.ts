@@ -51,7 +51,7 @@ const envSchema = z.object({
   // 16384² = sharp's own default and the engine's: one limit for upload, preview and render.
   IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(16384 * 16384),
   IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
-  CPU_WORKERS: z.coerce.number().int().min(1).max(32).default(2),
+  CPU_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   FRONTEND_DIST: z.string().optional(),
   QUEUE_LOCK_DURATION_MS: z.coerce.number().int().min(500).optional(),
   QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).optional(),
@@ -193,7 +193,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPixels: e.IMAGE_MAX_PIXELS,
       checkTimeoutMs: e.IMAGE_CHECK_TIMEOUT_MS,
     },
-    cpu: { workers: e.CPU_WORKERS },
+    // one more than the print jobs that may render at once, so uploads are never queued behind renders only
+    cpu: { workers: e.CPU_WORKERS ?? e.PRINT_JOB_CONCURRENCY + 1 },
     prints: {
       retentionDays: e.PRINT_RETENTION_DAYS,
       retentionIntervalMs: e.PRINT_RETENTION_INTERVAL_SECONDS * 1000,
