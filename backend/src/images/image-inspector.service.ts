@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CpuPool, CpuTimeoutError } from '../cpu/cpu-pool';
@@ -13,6 +13,7 @@ import type { Inspection, TrimBox } from './image-decode';
  */
 @Injectable()
 export class ImageInspectorService {
+  private readonly logger = new Logger('ImageInspector');
   private readonly maxPixels: number;
   private readonly checkTimeoutMs: number;
 
@@ -24,13 +25,18 @@ export class ImageInspectorService {
     this.checkTimeoutMs = config.uploads.checkTimeoutMs;
   }
 
-  /** What the uploaded file is and whether it is acceptable; a check that runs out of time refuses the file. */
+  /**
+   * What the uploaded file is and whether it is acceptable. A check that runs out of time, or
+   * whose worker dies (a decoder running out of memory on a hostile file), refuses the file
+   * instead of failing the whole batch.
+   */
   async inspect(path: string, bytes: number): Promise<Inspection> {
     try {
       return await this.cpu.run('inspectUpload', [path, bytes, this.maxPixels], { timeoutMs: this.checkTimeoutMs });
     } catch (e) {
       if (e instanceof CpuTimeoutError) return { ok: false, error: UploadError.tooSlow };
-      throw e;
+      this.logger.warn(`checking an upload failed: ${e}`);
+      return { ok: false, error: UploadError.damaged };
     }
   }
 
