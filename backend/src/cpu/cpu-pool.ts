@@ -101,11 +101,6 @@ export class CpuPool {
     }
   }
 
-  /** Busy and idle workers, queued tasks. */
-  stats() {
-    return this.pool.stats();
-  }
-
   async close(): Promise<void> {
     await this.pool.terminate(true);
   }
@@ -120,13 +115,14 @@ const alive = (pid: number) => {
   }
 };
 
-/** Waits until a cancelled worker has exited; the pool's own termination takes well under a second, SIGKILL after 2 s. */
+/**
+ * Waits until a cancelled worker has exited. The pool itself ends it (a terminate message,
+ * then SIGTERM after workerTerminateTimeout), which takes well under a second; we only
+ * watch, and stop watching after 5 s rather than signal a pid that may have been reused.
+ */
 async function gone(pid: number): Promise<void> {
-  const start = Date.now();
-  while (alive(pid)) {
-    if (Date.now() - start > 2000) process.kill(pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const deadline = Date.now() + 5000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }
 
 /** Gives a worker's error its class back (instanceof checks keep working across the process boundary). */
