@@ -48,7 +48,7 @@ const envSchema = z.object({
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(30),
   UPLOAD_MAX_FILE_MB: z.coerce.number().positive().default(50),
   UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(50),
-  // 16384² = sharp's own default and the engine's: one limit for upload, preview and render.
+  // One limit for upload checks, previews and rendering (16384² was the engine's built-in limit).
   IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(16384 * 16384),
   IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   CPU_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
