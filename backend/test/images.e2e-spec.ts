@@ -118,7 +118,7 @@ describe('Images (e2e)', () => {
     ['renamed Windows executable', exe, 'art.jpg', 'This file is a program, not an image'],
     ['zero bytes', () => Buffer.alloc(0), 'empty.png', 'The file is empty'],
     ['truncated PNG', truncatedPng, 'cut.png', 'The image is damaged or incomplete and cannot be read'],
-    ['PNG header claiming 100000×100000', () => pngClaiming(100000, 100000), 'bomb.png', 'The image is too large: 100000 × 100000 pixels (the limit is 400 megapixels)'],
+    ['PNG header claiming 100000×100000', () => pngClaiming(100000, 100000), 'bomb.png', 'The image is too large: 100000 × 100000 pixels (the limit is 268 megapixels)'],
     ['text renamed .png', () => Buffer.from('hello, world'), 'note.png', 'Unsupported file type: only JPEG, PNG and SVG images are accepted'],
     ['GIF', () => Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), 'anim.gif', 'Unsupported file type: only JPEG, PNG and SVG images are accepted'],
     ['over the size limit', () => randomBytes(60 * 1024), 'huge.png', 'The file is larger than 0.1 MB'],

@@ -18,6 +18,13 @@ describe('loadConfig', () => {
     expect(c.database.pgliteDir).toBe(join(c.dataDir, 'db'));
   });
 
+  it('has one more CPU worker than print jobs unless CPU_WORKERS says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).cpu.workers).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir(), PRINT_JOB_CONCURRENCY: '3' }).cpu.workers).toBe(4);
+    expect(loadConfig({ DATA_DIR: dir(), CPU_WORKERS: '1' }).cpu.workers).toBe(1);
+    expect(loadConfig({ DATA_DIR: dir() }).uploads.maxPixels).toBe(16384 * 16384);
+  });
+
   it('keeps the generated JWT secret across restarts', () => {
     const d = dir();
     expect(loadConfig({ DATA_DIR: d }).auth.jwtSecret).toBe(loadConfig({ DATA_DIR: d }).auth.jwtSecret);

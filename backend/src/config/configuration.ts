@@ -64,7 +64,10 @@ const envSchema = z.object({
   RESET_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(30),
   UPLOAD_MAX_FILE_MB: z.coerce.number().positive().default(50),
   UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(50),
-  IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(400_000_000),
+  // One limit for upload checks, previews and rendering (16384² was the engine's built-in limit).
+  IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(16384 * 16384),
+  IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  CPU_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   FRONTEND_DIST: z.string().optional(),
   QUEUE_LOCK_DURATION_MS: z.coerce.number().int().min(500).optional(),
   QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).optional(),
@@ -127,7 +130,10 @@ export interface AppConfig {
   };
   admin: { email?: string; password?: string };
   captcha: { provider: 'none' | 'recaptcha' | 'turnstile'; siteKey?: string; secret?: string; verifyUrl: string };
-  uploads: { maxFileBytes: number; maxFiles: number; maxPixels: number };
+  /** maxPixels: the one pixel limit of uploads, inspection, previews and rendering. checkTimeoutMs bounds one file's checks. */
+  uploads: { maxFileBytes: number; maxFiles: number; maxPixels: number; checkTimeoutMs: number };
+  /** Child processes doing the CPU-heavy work (image checks, previews, layout, rendering) off the event loop. */
+  cpu: { workers: number };
   prints: {
     /** Sheet files of Completed prints are deleted this long after printedAt. */
     retentionDays: number;
@@ -267,7 +273,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxFileBytes: Math.round(e.UPLOAD_MAX_FILE_MB * 1024 * 1024),
       maxFiles: e.UPLOAD_MAX_FILES,
       maxPixels: e.IMAGE_MAX_PIXELS,
+      checkTimeoutMs: e.IMAGE_CHECK_TIMEOUT_MS,
     },
+    // one more than the print jobs that may render at once, so uploads are never queued behind renders only
+    cpu: { workers: e.CPU_WORKERS ?? e.PRINT_JOB_CONCURRENCY + 1 },
     prints: {
       retentionDays: e.PRINT_RETENTION_DAYS,
       retentionIntervalMs: e.PRINT_RETENTION_INTERVAL_SECONDS * 1000,

@@ -4,6 +4,8 @@
  * image-inspector.service.ts.
  */
 
+import { SaxesParser } from 'saxes';
+
 export type ImageKind = 'png' | 'jpeg' | 'svg';
 
 export const MIME: Record<ImageKind, string> = { png: 'image/png', jpeg: 'image/jpeg', svg: 'image/svg+xml' };
@@ -24,6 +26,7 @@ export const UploadError = {
   svgForeign: 'SVG files with embedded HTML (foreignObject) are not accepted',
   svgExternal: 'SVG files that load external resources are not accepted',
   svgNotSvg: 'The file is not a valid SVG image',
+  tooSlow: 'The file took too long to check and was not accepted',
 } as const;
 
 export type Detection = { kind: ImageKind } | { error: string };
@@ -86,33 +89,74 @@ function isLocalReference(value: string): boolean {
   return v === '' || v.startsWith('#') || /^data:image\/(png|jpe?g|gif|webp);/i.test(v);
 }
 
+const FOREIGN_ELEMENTS = new Set(['foreignobject', 'iframe', 'embed', 'object', 'audio', 'video']);
+
+/** A reason to refuse, thrown out of the parser's handlers to stop at the first problem. */
+class Refused extends Error {}
+
+/**
+ * Problems of CSS or attribute text: `javascript:`, `@import`, or a `url(...)` reaching
+ * outside the document. Only indexOf scans, so the cost is linear in the text whatever it holds.
+ */
+function textProblem(text: string): string | null {
+  const lower = text.toLowerCase();
+  if (lower.includes('javascript:')) return UploadError.svgScript;
+  if (lower.includes('@import')) return UploadError.svgExternal;
+  for (let at = lower.indexOf('url('); at >= 0; at = lower.indexOf('url(', at)) {
+    const close = lower.indexOf(')', at + 4);
+    if (close < 0) break; // no url(...) is complete after this point
+    const value = text.slice(at + 4, close).trim().replace(/^(['"])(.*)\1$/s, '$2');
+    if (!isLocalReference(value)) return UploadError.svgExternal;
+    at = close + 1;
+  }
+  return null;
+}
+
+/** The name after the namespace prefix, lower-cased: SVG element and attribute names are checked case-insensitively. */
+const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
+
 /**
  * Null when the SVG is acceptable, else the reason. Conservative on purpose: an SVG is
  * artwork, so anything active or anything that reaches outside the file is refused
- * rather than cleaned.
+ * rather than cleaned. The file is read by a streaming XML parser (saxes), which is linear
+ * in the file's size and refuses anything that is not well-formed XML, so no crafted input
+ * can make the check slow (see docs/images.md). Entities and character references are
+ * decoded by the parser before we look at a value, so they cannot hide a scheme.
  */
 export function svgProblem(text: string): string | null {
-  const body = text.replace(/<!--[\s\S]*?-->/g, '');
-  if (/<!DOCTYPE|<!ENTITY/i.test(body)) return UploadError.svgDoctype;
-  if (/<([\w-]+:)?script[\s>/]/i.test(body)) return UploadError.svgScript;
-  if (/javascript:/i.test(body)) return UploadError.svgScript;
-  if (/<([\w-]+:)?foreignObject[\s>/]/i.test(body)) return UploadError.svgForeign;
-  if (/<([\w-]+:)?(iframe|embed|object|audio|video)[\s>/]/i.test(body)) return UploadError.svgForeign;
-  // Only inside tags: an attribute whose name starts with "on".
-  for (const tag of body.matchAll(/<[^!?/][^>]*>/g)) {
-    const attrs = tag[0];
-    if (/[\s"'/]on[a-z]+\s*=/i.test(attrs)) return UploadError.svgHandler;
-    // animate/set can rewrite an href at run time
-    if (/attributeName\s*=\s*["']\s*(xlink:)?href/i.test(attrs)) return UploadError.svgExternal;
-    for (const m of attrs.matchAll(/[\s"'](?:[\w-]+:)?(href|src)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
-      const value = m[3] ?? m[4] ?? m[5] ?? '';
-      if (!isLocalReference(value)) return UploadError.svgExternal;
+  const parser = new SaxesParser({ position: false });
+  let root: string | null = null;
+  const refuse = (problem: string | null) => {
+    if (problem) throw new Refused(problem);
+  };
+  parser.on('doctype', () => refuse(UploadError.svgDoctype));
+  parser.on('processinginstruction', (pi) => {
+    // <?xml-stylesheet href="..."?> loads a style sheet from anywhere
+    if (pi.target.toLowerCase() === 'xml-stylesheet') refuse(UploadError.svgExternal);
+  });
+  parser.on('opentag', (tag) => {
+    const name = localName(tag.name);
+    root ??= name;
+    if (name === 'script') refuse(UploadError.svgScript);
+    if (FOREIGN_ELEMENTS.has(name)) refuse(UploadError.svgForeign);
+    for (const [attrName, value] of Object.entries(tag.attributes)) {
+      refuse(textProblem(value));
+      const attr = localName(attrName);
+      if (attr.startsWith('on')) refuse(UploadError.svgHandler);
+      // animate/set can rewrite an href at run time
+      if (attr === 'attributename' && /^(xlink:)?href$/i.test(value.trim())) refuse(UploadError.svgExternal);
+      if ((attr === 'href' || attr === 'src') && !isLocalReference(value)) refuse(UploadError.svgExternal);
     }
+  });
+  // <style> sheets and anything else in the text: url(), @import, javascript:
+  parser.on('text', (t) => refuse(textProblem(t)));
+  parser.on('cdata', (t) => refuse(textProblem(t)));
+  try {
+    parser.write(text).close();
+  } catch (e) {
+    if (e instanceof Refused) return e.message;
+    // Not well-formed XML; entity markup out of place gets the more helpful message.
+    return /<!entity/i.test(text) ? UploadError.svgDoctype : UploadError.svgNotSvg;
   }
-  // CSS: url(...) or @import pointing outside the document
-  for (const m of body.matchAll(/url\(\s*(['"]?)([^'")]*)\1\s*\)/gi)) {
-    if (!isLocalReference(m[2])) return UploadError.svgExternal;
-  }
-  if (/@import/i.test(body)) return UploadError.svgExternal;
-  return null;
+  return root === 'svg' ? null : UploadError.svgNotSvg;
 }

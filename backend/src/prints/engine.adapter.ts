@@ -1,8 +1,10 @@
 /**
  * The narrow slice of the gang-sheet engine the prints feature uses. Everything engine-side
  * goes through here, so the rest of prints/ depends on this interface only (and tests or
- * benchmarks can time or replace it).
+ * benchmarks can time or replace it). The app's engine (workerEngine) runs each call in
+ * the CPU pool (src/cpu), off the API's event loop; engineInProcess is what the workers run.
  */
+import type { CpuPool } from '../cpu/cpu-pool';
 import {
   designReport,
   DesignDecodeError,
@@ -37,7 +39,12 @@ export interface EngineDesign {
   vector: boolean;
 }
 
-export interface RenderRequest {
+/** signal: aborting stops the work at once (its worker is killed) and rejects with an AbortError (see isAbortError). */
+export interface EngineCallOptions {
+  signal?: AbortSignal;
+}
+
+export interface RenderRequest extends EngineCallOptions {
   layout: LayoutResult;
   designs: readonly EngineDesign[];
   root: string;
@@ -45,49 +52,74 @@ export interface RenderRequest {
   onProgress?: (p: RenderProgress) => void;
   /** Folder for the render's temporary rasters (under DATA_DIR, cleaned with the run). */
   tmpDir?: string;
-  /** Aborts the render promptly (a cancel). */
-  signal?: AbortSignal;
 }
 
 export interface PrintEngine {
-  inspect(file: string, root: string): Promise<{ widthPx: number; heightPx: number; trim: TrimBox; vector: boolean }>;
-  layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): LayoutResult;
+  inspect(file: string, root: string, opts?: EngineCallOptions): Promise<{ widthPx: number; heightPx: number; trim: TrimBox; vector: boolean }>;
+  layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, opts?: EngineCallOptions): Promise<LayoutResult>;
+  /** Arithmetic over the designs only: cheap, so it stays in the calling process. */
   report(designs: readonly EngineDesign[]): DesignReportEntry[];
   render(req: RenderRequest): Promise<RenderedSheet[]>;
 }
 
 export const PRINT_ENGINE = Symbol('PRINT_ENGINE');
 
+const PERMANENT_ERRORS = [DesignTooLargeError, DesignDecodeError, UnsafePathError] as const;
+
 /** An error that retrying cannot fix (bad design file, a design larger than the sheet). */
 export function isPermanentEngineError(e: unknown): boolean {
-  return e instanceof DesignTooLargeError || e instanceof DesignDecodeError || e instanceof UnsafePathError;
+  return PERMANENT_ERRORS.some((cls) => e instanceof cls);
 }
 
-export const gangsheetEngine: PrintEngine = {
-  async inspect(file, root) {
-    const info = await inspectDesign(file, { root });
+/** A render request as plain data: the output paths of every sheet instead of a function. */
+export interface SerialRenderRequest {
+  layout: LayoutResult;
+  designs: readonly EngineDesign[];
+  root: string;
+  outputs: { png: string; preview: string }[];
+  maxPixels: number;
+  tmpDir?: string;
+}
+
+/** The engine calls with plain data in and out, as the CPU workers run them. */
+export const engineInProcess = {
+  async inspect(file: string, root: string, maxPixels: number) {
+    const info = await inspectDesign(file, { root, limits: { maxPixels } });
     return { widthPx: info.widthPx, heightPx: info.heightPx, trim: info.trim, vector: info.vector };
   },
-  layout(designs, settings, timeLimitMs) {
+  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): Promise<LayoutResult> {
     return layoutSheets(
       designs.map((d) => ({ id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: d.width, quantity: d.quantity })),
       settings,
       { timeLimitMs },
     );
   },
-  report(designs) {
-    return designReport(designs.map((d) => ({ id: d.id, trim: d.trim, width: d.width, quantity: d.quantity, vector: d.vector })));
-  },
-  render(req) {
+  render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
     return renderSheets({
       sheets: req.layout.sheets,
       designs: req.designs.map((d) => ({ id: d.id, path: d.file, trim: d.trim, widthPx: d.widthPx, heightPx: d.heightPx })),
       dpi: req.layout.settings.dpi,
       root: req.root,
-      output: req.output,
-      onProgress: req.onProgress,
+      output: (i) => req.outputs[i],
+      limits: { maxPixels: req.maxPixels },
       tmpDir: req.tmpDir,
-      signal: req.signal,
+      onProgress,
     });
   },
 };
+
+/** The app's engine: every heavy call in the CPU pool, with the one configured pixel limit. */
+export function workerEngine(pool: CpuPool, maxPixels: number): PrintEngine {
+  const errors = PERMANENT_ERRORS;
+  return {
+    inspect: (file, root, opts) => pool.run('engineInspect', [file, root, maxPixels], { signal: opts?.signal, errors }),
+    layout: (designs, settings, timeLimitMs, opts) => pool.run('engineLayout', [designs, settings, timeLimitMs], { signal: opts?.signal, errors }),
+    report: (designs) => designReport(designs.map((d) => ({ id: d.id, trim: d.trim, width: d.width, quantity: d.quantity, vector: d.vector }))),
+    render: (req) =>
+      pool.run(
+        'engineRender',
+        [{ layout: req.layout, designs: req.designs, root: req.root, outputs: req.layout.sheets.map((_, i) => req.output(i)), maxPixels, tmpDir: req.tmpDir }],
+        { signal: req.signal, errors, onEvent: req.onProgress },
+      ),
+  };
+}

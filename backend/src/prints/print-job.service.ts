@@ -13,6 +13,7 @@ import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
 import { EngineDesign, isPermanentEngineError, PRINT_ENGINE, PrintEngine } from './engine.adapter';
+import { isAbortError } from '../cpu/cpu-pool';
 import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
 import { toFileDtos } from './print.mapper';
@@ -92,7 +93,7 @@ export class PrintJobService {
       lap('trim');
       await progress('layout', 5);
       const settings = print.settings!;
-      const layout = this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs);
+      const layout = await this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs, { signal: abort.signal });
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
       if (abort.signal.aborted || !(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
@@ -138,7 +139,7 @@ export class PrintJobService {
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
     } catch (e) {
-      if (abort.signal.aborted && e === abort.signal.reason) return { outcome: 'skipped', reason: 'cancelled while rendering' };
+      if (abort.signal.aborted && (e === abort.signal.reason || isAbortError(e))) return { outcome: 'skipped', reason: 'cancelled while rendering' };
       if (e instanceof PermanentPrintError || isPermanentEngineError(e)) {
         await this.fail(printId, attempt, (e as Error).message);
         return { outcome: 'failed', reason: (e as Error).message };

@@ -6,7 +6,8 @@ import { JOB_RUNNER } from '../queue/queue.module';
 import { JobRunner, QueueName } from '../queue/queue.types';
 import { ImagesModule } from '../images/images.module';
 import { SheetSettingsModule } from '../sheet-settings/sheet-settings.module';
-import { gangsheetEngine, PRINT_ENGINE } from './engine.adapter';
+import { CpuPool } from '../cpu/cpu-pool';
+import { PRINT_ENGINE, workerEngine } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { Print } from './entities/print.entity';
 import { PrintCancellations } from './print-cancellations';
@@ -18,7 +19,13 @@ import { PROCESS_JOB, ProcessJobData, PrintsService, RETENTION_JOB } from './pri
 @Module({
   imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule],
   controllers: [PrintsController],
-  providers: [PrintsService, PrintJobService, PrintCancellations, PrintRecoveryService, { provide: PRINT_ENGINE, useValue: gangsheetEngine }],
+  providers: [
+    PrintsService,
+    PrintJobService,
+    PrintCancellations,
+    PrintRecoveryService,
+    { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels), inject: [CpuPool, APP_CONFIG] },
+  ],
   exports: [PrintsService, PrintJobService],
 })
 export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {

@@ -308,7 +308,7 @@ export class PrintsService {
         else designs.push(engineDesign(it));
       }
     }
-    const layout = rendered?.layout ?? (designs.length ? storedLayout(this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs)) : null);
+    const layout = rendered?.layout ?? (designs.length ? storedLayout(await this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs)) : null);
     const report = designs.length ? this.engine.report(designs) : [];
     const byItem = new Map(designs.map((d) => [d.id, d]));
     const imageOf = new Map(items.map((i) => [i._id, i.imageId!]));

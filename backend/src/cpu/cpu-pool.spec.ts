@@ -1,0 +1,60 @@
+import { AbortError, CpuPool, CpuTimeoutError, isAbortError } from './cpu-pool';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('CpuPool', () => {
+  let pool: CpuPool;
+  beforeAll(() => {
+    pool = new CpuPool(1);
+  });
+  afterAll(() => pool.close());
+
+  it('runs a task in another process', async () => {
+    const pid = await pool.run('pid', []);
+    expect(pid).not.toBe(process.pid);
+  });
+
+  it('keeps the event loop free while a task computes', async () => {
+    const worker = pool.run('spin', [1500]);
+    let maxGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 20);
+    await worker;
+    clearInterval(timer);
+    expect(maxGap).toBeLessThan(500);
+  });
+
+  it('abort kills the busy worker promptly and rejects with an AbortError', async () => {
+    const pid = await pool.run('pid', []);
+    const ac = new AbortController();
+    const task = pool.run('spin', [60_000], { signal: ac.signal });
+    setTimeout(() => ac.abort(), 200);
+    const t = performance.now();
+    const error = await task.catch((e) => e);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(isAbortError(error)).toBe(true);
+    expect(performance.now() - t).toBeLessThan(3000);
+    expect(alive(pid)).toBe(false);
+    // the pool replaces the worker
+    expect(await pool.run('pid', [])).not.toBe(pid);
+  });
+
+  it('an already aborted signal never starts the task', async () => {
+    await expect(pool.run('spin', [60_000], { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it('a time limit kills the worker', async () => {
+    await expect(pool.run('spin', [60_000], { timeoutMs: 300 })).rejects.toBeInstanceOf(CpuTimeoutError);
+  });
+});

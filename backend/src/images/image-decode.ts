@@ -1,0 +1,127 @@
+/**
+ * Everything the image library decodes with sharp: the upload check, the trimmed bounds and
+ * the preview. Plain functions of a file and the pixel limit, run in the CPU workers
+ * (src/cpu) so neither the SVG parse nor any decoding runs on the API's event loop;
+ * ImageInspectorService is their face inside the app.
+ */
+import { open, readFile } from 'node:fs/promises';
+import sharp, { SharpOptions } from 'sharp';
+import { detectKind, ImageKind, svgProblem, UploadError } from './image-content';
+
+sharp.cache(false);
+
+export interface TrimBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export type Inspection = { ok: true; kind: ImageKind; width: number; height: number } | { ok: false; error: string };
+
+/** Long side of the WebP preview, in pixels. */
+export const PREVIEW_SIZE = 512;
+/** SVGs are rasterised so their long side is about this many pixels when measuring the art. */
+const SVG_MEASURE_SIZE = 2048;
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * Decides what the file is from its content, checks the pixel count from the header
+ * before anything is decoded, then decodes it once to prove it is complete.
+ */
+export async function inspectUpload(path: string, bytes: number, maxPixels: number): Promise<Inspection> {
+  if (bytes === 0) return { ok: false, error: UploadError.empty };
+  const head = await readHead(path, HEAD_BYTES);
+  const detected = detectKind(head);
+  if ('error' in detected) return { ok: false, error: detected.error };
+  const kind = detected.kind;
+  if (kind === 'svg') {
+    const problem = svgProblem(await readFile(path, 'utf8'));
+    if (problem) return { ok: false, error: problem };
+  }
+  let width: number;
+  let height: number;
+  try {
+    // Header only: no pixels are decoded here, so a pixel bomb costs nothing.
+    const meta = await sharp(path, { limitInputPixels: false, failOn: 'none' }).metadata();
+    if (!meta.width || !meta.height) return { ok: false, error: kind === 'svg' ? UploadError.svgNotSvg : UploadError.damaged };
+    const swap = (meta.orientation ?? 1) >= 5;
+    width = swap ? meta.height : meta.width;
+    height = swap ? meta.width : meta.height;
+  } catch {
+    return { ok: false, error: kind === 'svg' ? UploadError.svgNotSvg : UploadError.damaged };
+  }
+  if (width * height > maxPixels) return { ok: false, error: UploadError.tooManyPixels(width, height, maxPixels) };
+  try {
+    // Decoding every pixel is the only proof that the data is not truncated or corrupt.
+    await openImage(path, kind, width, height, 64, maxPixels).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+  } catch {
+    return { ok: false, error: kind === 'svg' ? UploadError.svgNotSvg : UploadError.damaged };
+  }
+  return { ok: true, kind, width, height };
+}
+
+/**
+ * Bounds of the visible art in source pixels: the bounding box of alpha > 0. Images
+ * without transparency are their whole canvas; a fully transparent image has no box.
+ */
+export async function trimmedBounds(path: string, kind: ImageKind, width: number, height: number, maxPixels: number): Promise<TrimBox | null> {
+  const scale = kind === 'svg' ? svgScale(width, height, SVG_MEASURE_SIZE) : 1;
+  const alpha = await openImage(path, kind, width, height, Math.max(width, height) * scale, maxPixels)
+    .rotate()
+    .ensureAlpha()
+    .extractChannel(3)
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  // The alpha plane is as large as the image: it needs the same limit, not sharp's default.
+  const plane = () => sharp(alpha, { limitInputPixels: maxPixels });
+  const stats = await plane().stats();
+  const { min, max } = stats.channels[0];
+  if (max === 0) return null;
+  if (min > 0) return { left: 0, top: 0, width, height };
+  const { info } = await plane().trim({ background: '#000000', threshold: 0 }).toBuffer({ resolveWithObject: true });
+  const left = -(info.trimOffsetLeft ?? 0);
+  const top = -(info.trimOffsetTop ?? 0);
+  if (scale === 1) return { left, top, width: info.width, height: info.height };
+  // Back to the SVG's own pixels, rounding outwards so no art is lost.
+  const l = Math.floor(left / scale);
+  const t = Math.floor(top / scale);
+  return {
+    left: l,
+    top: t,
+    width: Math.min(width - l, Math.ceil((left + info.width) / scale) - l),
+    height: Math.min(height - t, Math.ceil((top + info.height) / scale) - t),
+  };
+}
+
+/** A WebP thumbnail (long side PREVIEW_SIZE, transparency kept, sRGB). SVGs become pixels here. */
+export async function previewWebp(path: string, kind: ImageKind, width: number, height: number, maxPixels: number): Promise<Buffer> {
+  return openImage(path, kind, width, height, PREVIEW_SIZE, maxPixels)
+    .rotate()
+    .resize(PREVIEW_SIZE, PREVIEW_SIZE, { fit: 'inside', withoutEnlargement: kind !== 'svg' })
+    .toColourspace('srgb')
+    .webp({ quality: 82, alphaQuality: 90, effort: 3 })
+    .toBuffer();
+}
+
+/** SVGs are rasterised at a density that makes their long side about `targetLongSide`. */
+function openImage(path: string, kind: ImageKind, width: number, height: number, targetLongSide: number, maxPixels: number) {
+  const options: SharpOptions = { limitInputPixels: maxPixels, failOn: 'warning' };
+  if (kind === 'svg') options.density = Math.min(72 * svgScale(width, height, targetLongSide), 100_000);
+  return sharp(path, options);
+}
+
+function svgScale(width: number, height: number, targetLongSide: number): number {
+  return Math.max(1 / 72, Math.min(16, targetLongSide / Math.max(width, height)));
+}
+
+async function readHead(path: string, n: number): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await fh.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
