@@ -80,3 +80,91 @@ export function checkEsicupSolution(inst: EsicupInstance, sol: EsicupSolution, t
     }
   return { ok: errors.length === 0, errors, density: sol.length > 0 ? itemArea / (inst.strip_height * sol.length) : 0, maxOverlap };
 }
+
+export interface PixelCheckCopy {
+  /** Independent raster of the copy as placed: RGBA, `w` x `h`. */
+  rgba: Buffer;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * Checks a rendered sheet on its pixels. Each ink pixel of the sheet (alpha > threshold)
+ * must be ink of exactly one copy's own raster at that spot; no ink of one copy may be
+ * closer than `gap` pixels (Euclidean, pixel centres) to ink of another, nor closer than
+ * `margin` pixels to the sheet edge. Returns the problems found (empty when fine).
+ */
+export function checkRenderedPixels(
+  sheet: { data: Buffer; width: number; height: number },
+  copies: readonly PixelCheckCopy[],
+  gap: number,
+  margin: number,
+  threshold: number,
+): string[] {
+  const { width: W, height: H } = sheet;
+  const errors: string[] = [];
+  const owner = new Int32Array(W * H).fill(-1);
+  copies.forEach((c, k) => {
+    for (let y = 0; y < c.h; y++)
+      for (let x = 0; x < c.w; x++) {
+        if (c.rgba[(y * c.w + x) * 4 + 3] <= threshold) continue;
+        const sx = c.x + x;
+        const sy = c.y + y;
+        if (sx < 0 || sy < 0 || sx >= W || sy >= H) {
+          errors.push(`copy ${k}: ink outside the sheet at ${sx},${sy}`);
+          return;
+        }
+        const i = sy * W + sx;
+        if (owner[i] >= 0) {
+          errors.push(`copies ${owner[i]} and ${k}: ink overlaps at ${sx},${sy}`);
+          return;
+        }
+        owner[i] = k;
+      }
+  });
+  let stray = 0;
+  for (let i = 0; i < W * H; i++) if (sheet.data[i * 4 + 3] > threshold && owner[i] < 0) stray++;
+  if (stray) errors.push(`${stray} ink pixels of the sheet belong to no copy`);
+  // and every copy's ink is on the sheet, with the copy's own opacity
+  let missing = 0;
+  copies.forEach((c) => {
+    for (let y = 0; y < c.h; y++)
+      for (let x = 0; x < c.w; x++) {
+        const a = c.rgba[(y * c.w + x) * 4 + 3];
+        const sx = c.x + x;
+        const sy = c.y + y;
+        if (a > threshold && sx < W && sy < H && sheet.data[(sy * W + sx) * 4 + 3] !== a) missing++;
+      }
+  });
+  if (missing) errors.push(`${missing} ink pixels of the copies are missing or changed on the sheet`);
+  // gap: from every ink pixel on a copy's boundary, look for another copy's ink in the disk
+  const r = Math.ceil(gap);
+  const disk: [number, number][] = [];
+  for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) if (dx * dx + dy * dy < gap * gap) disk.push([dx, dy]);
+  let gapHits = 0;
+  let marginHits = 0;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const k = owner[y * W + x];
+      if (k < 0) continue;
+      if (x < margin || y < margin || x >= W - margin || y >= H - margin) marginHits++;
+      const inner =
+        x > 0 && y > 0 && x < W - 1 && y < H - 1 && owner[y * W + x - 1] === k && owner[y * W + x + 1] === k && owner[(y - 1) * W + x] === k && owner[(y + 1) * W + x] === k;
+      if (inner) continue;
+      for (const [dx, dy] of disk) {
+        const xx = x + dx;
+        const yy = y + dy;
+        if (xx < 0 || yy < 0 || xx >= W || yy >= H) continue;
+        const o = owner[yy * W + xx];
+        if (o >= 0 && o !== k) {
+          gapHits++;
+          break;
+        }
+      }
+    }
+  if (gapHits) errors.push(`${gapHits} ink pixels are closer than ${gap} px to another copy's ink`);
+  if (marginHits) errors.push(`${marginHits} ink pixels lie within the ${margin} px margin`);
+  return errors;
+}

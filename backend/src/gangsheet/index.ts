@@ -31,11 +31,13 @@
  */
 export {
   layoutSheets,
+  compareNesting,
   resolveSettings,
   designPixelSize,
   DesignTooLargeError,
   DEFAULT_SETTINGS,
   DEFAULT_TIME_LIMIT_MS,
+  DEFAULT_CELL_INCHES,
 } from './pack/layout';
 export type {
   LayoutDesign,
@@ -46,7 +48,12 @@ export type {
   SheetLayout,
   Placement,
   PixelRect,
+  Nesting,
+  NestingComparison,
 } from './pack/layout';
+export type { DesignMask } from './shape/design-mask';
+export { INK_ALPHA_THRESHOLD } from './shape/design-mask';
+export type { Rotation } from './shape/shape-layout';
 export { packSheets, PieceTooLargeError } from './pack/sheets';
 export type { UnitSheet, UnitPlacement, UnitSheetConfig } from './pack/sheets';
 export { inspectDesign, alphaBoundingBox } from './trim';
@@ -60,3 +67,5 @@ export { designReport, layoutSummary, LOW_DPI_THRESHOLD } from './report';
 export type { DesignReportEntry, ReportDesign, LayoutSummary } from './report';
 export { buildJob } from './build';
 export type { BuildJob, BuildReport } from './build';
+export { parseEsicup, nestEsicup } from './shape/esicup';
+export type { EsicupInstance, EsicupSolution, EsicupPlacement } from './shape/esicup';

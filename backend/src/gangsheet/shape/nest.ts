@@ -85,6 +85,8 @@ interface Prepared {
   /** Rows in test order (the anchor rows first). */
   order: Int32Array;
   anchors: [number, number][];
+  /** The rows with the most ink and their ink counts: a row of the grid with fewer free cells rules the spot out. */
+  heavy: [number, number][];
   src: NestOrientation;
 }
 
@@ -150,12 +152,36 @@ function prepare(o: NestOrientation): Prepared {
     return true;
   });
   const first = [...new Set(anchors.map((a) => a[1]))];
+  // then the other rows spread out (van der Corput order): a collision shows up early
   const rest: number[] = [];
-  for (let r = 0; r < m.h; r++) if (!first.includes(r)) rest.push(r);
-  return { w: m.w, h: m.h, sw, shifted, lo, hi, order: Int32Array.from([...first, ...rest]), anchors, src: o };
+  const taken = new Set(first);
+  let bitsN = 1;
+  while (1 << bitsN < m.h) bitsN++;
+  for (let i = 0; i < 1 << bitsN; i++) {
+    let r = 0;
+    for (let b = 0; b < bitsN; b++) if (i & (1 << b)) r |= 1 << (bitsN - 1 - b);
+    if (r < m.h && !taken.has(r)) {
+      taken.add(r);
+      rest.push(r);
+    }
+  }
+  const inkPerRow = Array.from({ length: m.h }, (_, r) => {
+    let c = 0;
+    for (let k = 0; k < m.words; k++) c += popcount(m.bits[r * m.words + k]);
+    return [r, c] as [number, number];
+  });
+  const heavy = inkPerRow.sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return { w: m.w, h: m.h, sw, shifted, lo, hi, order: Int32Array.from([...first, ...rest]), anchors, heavy, src: o };
 }
 
 const WALL = 0xffffffff;
+
+function popcount(v: number): number {
+  v = v - ((v >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+const SCORE_MODE = Number(process.env.NEST_SCORE ?? 0);
 
 /** Occupancy grid of one sheet. */
 class Grid {
@@ -163,6 +189,8 @@ class Grid {
   readonly gw: number;
   bits: Uint32Array;
   rows: number;
+  /** Free cells per row. */
+  free: Int32Array;
   private readonly cand: Uint32Array;
 
   constructor(
@@ -174,6 +202,7 @@ class Grid {
     this.gw = Math.ceil(width / 32) + maxMaskWords + 2;
     this.rows = 0;
     this.bits = new Uint32Array(0);
+    this.free = new Int32Array(0);
     this.cand = new Uint32Array(this.gw);
     this.ensure(Math.max(64, initialRows));
   }
@@ -192,6 +221,10 @@ class Grid {
       for (let k = w0 + 1; k < this.gw; k++) next[base + k] = WALL;
     }
     this.bits = next;
+    const free = new Int32Array(rows);
+    free.set(this.free);
+    free.fill(this.width, this.rows);
+    this.free = free;
     this.rows = rows;
   }
 
@@ -221,6 +254,14 @@ class Grid {
     for (let y = y0; ; y++) {
       if (y + p.h > this.maxRows) return null;
       if (y + p.h > this.rows) this.ensure(y + p.h);
+      const free = this.free;
+      let full = false;
+      for (const [r, c] of p.heavy)
+        if (free[y + r] < c) {
+          full = true;
+          break;
+        }
+      if (full) continue;
       const g = this.bits;
       for (let i = 0; i < cw; i++) cand[i] = WALL;
       cand[cw - 1] = lastMask;
@@ -278,6 +319,9 @@ class Grid {
         if (tw >= 0 && tw < this.gw) g[base + tw] |= v << ts;
         if (ts && tw + 1 >= 0 && tw + 1 < this.gw) g[base + tw + 1] |= v >>> (32 - ts);
       }
+      let f = 0;
+      for (let k = 0, e = Math.ceil(this.width / 32); k < e; k++) f += popcount(~g[base + k]);
+      this.free[gy] = f;
     }
   }
 }
@@ -334,7 +378,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
           const pos = grid.firstFit(ps[o], from.y, from.x);
           cache.set(key, pos);
           if (!pos) continue;
-          const score = (pos.y + ps[o].h) * (cfg.width + 1) + pos.x;
+          const score = (SCORE_MODE === 0 ? pos.y + ps[o].h : SCORE_MODE === 1 ? pos.y : pos.y + ps[o].h / 2) * (cfg.width + 1) + pos.x;
           if (!best || score < best.score) best = { o, x: pos.x, y: pos.y, score };
         }
         if (!best) {
@@ -404,5 +448,6 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
       bestSeq = seq;
     }
   }
+  if (process.env.NEST_DEBUG) console.error('evaluations', evaluations);
   return { sheets: best.sheets, evaluations };
 }
