@@ -30,7 +30,7 @@ function star(cx: number, cy: number, ro: number, ri: number, n: number, rot: nu
 }
 
 /** One design of the given kind, `size` px on its longer side. */
-export function makeArtwork(kind: Kind, rng: Rng, size = 600): Artwork {
+export function makeArtwork(kind: Kind, rng: Rng, size = 1200): Artwork {
   const c = col(rng);
   const c2 = col(rng);
   let w = size;

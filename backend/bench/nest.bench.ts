@@ -28,6 +28,7 @@ const NEST_MS = Number(process.env.NEST_MS ?? 30000);
 const ART_MS = Number(process.env.ART_MS ?? 10000);
 const PREVIEW_MS = Number(process.env.PREVIEW_MS ?? 1500);
 const ART_ORDERS = Number(process.env.ART_ORDERS ?? 6);
+const CELL_IN = process.env.NEST_CELL_IN ? Number(process.env.NEST_CELL_IN) : undefined;
 /** sparrow's record densities (README of the bench data). */
 const RECORDS: Record<string, number> = { shapes0: 0.6998, albano: 0.8982, jakobs1: 0.8924 };
 const INSTANCES = (process.env.NEST_INSTANCES ?? 'shapes0,albano,jakobs1').split(',');
@@ -83,10 +84,10 @@ async function runArtwork(): Promise<void> {
     const designs = await artworkDesigns(order);
     const copies = designs.reduce((a, d) => a + d.quantity, 0);
     let t0 = performance.now();
-    const cmp = compareNesting(designs, settings, { timeLimitMs: ART_MS });
+    const cmp = compareNesting(designs, settings, { timeLimitMs: ART_MS, cellInches: CELL_IN });
     const dt = (performance.now() - t0) / 1000;
     t0 = performance.now();
-    const prev = compareNesting(designs, settings, { timeLimitMs: PREVIEW_MS });
+    const prev = compareNesting(designs, settings, { timeLimitMs: PREVIEW_MS, cellInches: CELL_IN });
     const dp = (performance.now() - t0) / 1000;
     worstPrevTime = Math.max(worstPrevTime, dp);
     const ratio = cmp.shape.totalLength / cmp.box.totalLength;

@@ -358,6 +358,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     const sheets: NestSheet[] = [];
     let remaining = seq;
     let cost = 0;
+    let farSum = 0;
     while (remaining.length) {
       const grid = new Grid(cfg.width, cfg.maxRows, maxWords, initialRows);
       // first free position found so far per (type, orientation): the grid only fills up,
@@ -388,15 +389,18 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
         grid.place(ps[best.o], best.x, best.y);
         placements.push({ copy: c, orientation: best.o, x: best.x, y: best.y });
         rows = Math.max(rows, best.y + ps[best.o].h);
+        farSum += best.y + ps[best.o].h;
         // a single sheet can only grow: stop as soon as it is worse than the bound
-        if (!Number.isFinite(cfg.maxRows) && rows > bound) return null;
+        if (!Number.isFinite(cfg.maxRows) && rows > Math.floor(bound)) return null;
       }
       if (placements.length === 0) throw new Error('internal: nothing fits an empty sheet');
       sheets.push({ rows, placements });
       cost += (sheets.length > 1 ? bigM : 0) + rows;
       remaining = rest;
     }
-    return { sheets, cost };
+    // tie-break (below one row): copies lower on average, so the search can cross the
+    // plateaus where many sequences give the same length
+    return { sheets, cost: cost + farSum / (seq.length * (cost + 1) * 2) };
   };
 
   const rng = new Rng(cfg.seed ?? 1);

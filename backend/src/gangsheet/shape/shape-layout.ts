@@ -126,6 +126,7 @@ export function nestShapes(
   cfg: ShapeConfig,
   opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number },
 ): ShapeSheet[] {
+  const start = performance.now();
   const cell = cfg.cellPx;
   if (!Number.isInteger(cell) || cell < 1) throw new Error('cell size must be a positive whole number of pixels');
   const cols = Math.floor((cfg.width - 2 * cfg.margin) / cell);
@@ -144,7 +145,8 @@ export function nestShapes(
       }),
     };
   });
-  const res = nestSheets(types, copies, { width: cols, maxRows, ...opts });
+  // the time limit covers turning the masks into cells too
+  const res = nestSheets(types, copies, { width: cols, maxRows, ...opts, timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)) });
   return res.sheets.map((s) => {
     let bottom = 0;
     const placements = s.placements.map((p): ShapePlacement => {
