@@ -52,7 +52,7 @@ export interface LayoutOptions {
   /** Deterministic effort cap (heuristic evaluations), for reproducible tests. */
   maxEvaluations?: number;
   seed?: number;
-  /** "shape" nesting: grid cell size in inches (default 0.03; rounded to whole pixels). */
+  /** "shape" nesting: grid cell size in inches (default 0.02; rounded to whole pixels). */
   cellInches?: number;
 }
 
@@ -114,7 +114,7 @@ export const DEFAULT_SETTINGS: ResolvedSheetSettings = {
 };
 
 /** Default grid cell of "shape" nesting, inches. */
-export const DEFAULT_CELL_INCHES = 0.03;
+export const DEFAULT_CELL_INCHES = 0.02;
 
 export const DEFAULT_TIME_LIMIT_MS = 600;
 
