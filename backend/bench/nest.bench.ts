@@ -17,7 +17,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import sharp from 'sharp';
 import { compareNesting, LayoutDesign } from '../src/gangsheet/pack/layout';
-import { alphaMask } from '../src/gangsheet/shape/design-mask';
+import { alphaMask, maskCoverage } from '../src/gangsheet/shape/design-mask';
 import { itemArea, nestEsicup, parseEsicup } from '../src/gangsheet/shape/esicup';
 import { alphaBoundingBox } from '../src/gangsheet/trim';
 import { artworkOrders } from './artwork';
@@ -74,7 +74,7 @@ async function runArtwork(): Promise<void> {
   const settings = { width: 22, gap: 0.25, margin: 0, dpi: 300, nesting: 'shape' as const };
   console.log(`\n## realistic artwork: 22 in sheet, 0.25 in gap, 300 DPI; ${ART_MS / 1000} s per order (preview: ${PREVIEW_MS / 1000} s)`);
   console.log(
-    `${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('box in', 8)} ${pad('shape in', 8)} ${pad('ratio', 6)} ${pad('time s', 6)} ${pad('preview in', 10)} ${pad('ratio', 6)} ${pad('prev s', 6)}  kinds`,
+    `${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('box in', 8)} ${pad('shape in', 8)} ${pad('ratio', 6)} ${pad('time s', 6)} ${pad('preview in', 10)} ${pad('ratio', 6)} ${pad('prev s', 6)} ${pad('cover', 5)}  kinds`,
   );
   let sum = 0;
   let sumPrev = 0;
@@ -83,6 +83,9 @@ async function runArtwork(): Promise<void> {
   for (const order of orders) {
     const designs = await artworkDesigns(order);
     const copies = designs.reduce((a, d) => a + d.quantity, 0);
+    // ink / bounding-box area over all copies: how much rectangles can waste at most
+    const boxArea = designs.reduce((a, d) => a + d.quantity * d.width * ((d.width * d.heightPx) / d.widthPx), 0);
+    const cover = designs.reduce((a, d) => a + d.quantity * d.width * ((d.width * d.heightPx) / d.widthPx) * maskCoverage(d.mask!), 0) / boxArea;
     let t0 = performance.now();
     const cmp = compareNesting(designs, settings, { timeLimitMs: ART_MS, cellInches: CELL_IN });
     const dt = (performance.now() - t0) / 1000;
@@ -96,7 +99,7 @@ async function runArtwork(): Promise<void> {
     sumPrev += pratio;
     const kinds = order.designs.map((d) => `${d.art.kind}×${d.quantity}@${d.width}`).join(' ');
     console.log(
-      `${order.name.padEnd(7)} ${pad(copies, 6)} ${pad(cmp.box.totalLength.toFixed(1), 8)} ${pad(cmp.shape.totalLength.toFixed(1), 8)} ${pad(ratio.toFixed(3), 6)} ${pad(dt.toFixed(1), 6)} ${pad(prev.shape.totalLength.toFixed(1), 10)} ${pad(pratio.toFixed(3), 6)} ${pad(dp.toFixed(2), 6)}  ${kinds}`,
+      `${order.name.padEnd(7)} ${pad(copies, 6)} ${pad(cmp.box.totalLength.toFixed(1), 8)} ${pad(cmp.shape.totalLength.toFixed(1), 8)} ${pad(ratio.toFixed(3), 6)} ${pad(dt.toFixed(1), 6)} ${pad(prev.shape.totalLength.toFixed(1), 10)} ${pad(pratio.toFixed(3), 6)} ${pad(dp.toFixed(2), 6)} ${pad((100 * cover).toFixed(0) + '%', 5)}  ${kinds}`,
     );
   }
   const mean = sum / orders.length;

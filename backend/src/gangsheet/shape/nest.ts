@@ -181,7 +181,6 @@ function popcount(v: number): number {
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
-const SCORE_MODE = Number(process.env.NEST_SCORE ?? 0);
 
 /** Occupancy grid of one sheet. */
 class Grid {
@@ -353,6 +352,12 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const bigM = Number.isFinite(cfg.maxRows) ? cfg.maxRows * 4 : 0;
 
   let evaluations = 0;
+  /**
+   * Which orientation a copy takes: the one whose first free position has the lowest far
+   * edge ("far"), or the lowest top edge ("top"), leftmost on ties. Neither wins everywhere,
+   * so both are tried on the starting sequences and the better one is kept.
+   */
+  let rule = 'far' as 'far' | 'top';
   const evaluate = (seq: readonly number[], bound: number): Evaluated | null => {
     evaluations++;
     const sheets: NestSheet[] = [];
@@ -379,7 +384,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
           const pos = grid.firstFit(ps[o], from.y, from.x);
           cache.set(key, pos);
           if (!pos) continue;
-          const score = (SCORE_MODE === 0 ? pos.y + ps[o].h : SCORE_MODE === 1 ? pos.y : pos.y + ps[o].h / 2) * (cfg.width + 1) + pos.x;
+          const score = (rule === 'far' ? pos.y + ps[o].h : pos.y) * (cfg.width + 1) + pos.x;
           if (!best || score < best.score) best = { o, x: pos.x, y: pos.y, score };
         }
         if (!best) {
@@ -418,14 +423,19 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     cfg.maxEvaluations !== undefined ? evaluations >= cfg.maxEvaluations : performance.now() - start >= cfg.timeLimitMs;
   let best: Evaluated | null = null;
   let bestSeq: number[] = starts[0];
-  for (const s of starts) {
-    const e = evaluate(s, best ? best.cost : Infinity);
-    if (e && (!best || e.cost < best.cost)) {
-      best = e;
-      bestSeq = s;
+  let bestRule = rule;
+  starting: for (const r of ['far', 'top'] as const)
+    for (const s of starts) {
+      rule = r;
+      const e = evaluate(s, best ? best.cost : Infinity);
+      if (e && (!best || e.cost < best.cost)) {
+        best = e;
+        bestSeq = s;
+        bestRule = r;
+      }
+      if (outOfTime()) break starting;
     }
-    if (outOfTime()) break;
-  }
+  rule = bestRule;
   if (!best) throw new Error('internal: no layout');
   // local search over the sequence
   const n = bestSeq.length;
