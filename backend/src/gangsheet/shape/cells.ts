@@ -44,7 +44,7 @@ export function setRun(bits: Uint32Array, words: number, y: number, x0: number, 
   bits[base + w1] |= hi;
 }
 
-function popcount(v: number): number {
+export function popcount(v: number): number {
   v = v - ((v >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
@@ -116,48 +116,4 @@ export function dilate(m: CellMask, half: number[]): { mask: CellMask; pad: numb
   }
   out.area = countCells(out);
   return { mask: out, pad };
-}
-
-/** Turns a mask by a multiple of 90° clockwise. */
-export function rotateMask(m: CellMask, quarterTurnsCw: number): CellMask {
-  const q = ((quarterTurnsCw % 4) + 4) % 4;
-  if (q === 0) return m;
-  const swap = q % 2 === 1;
-  const out = emptyMask(swap ? m.h : m.w, swap ? m.w : m.h);
-  for (let y = 0; y < m.h; y++)
-    for (let x = 0; x < m.w; x++) {
-      if (!getCell(m, x, y)) continue;
-      // clockwise: (x, y) -> (h-1-y, x)
-      let nx: number;
-      let ny: number;
-      if (q === 1) [nx, ny] = [m.h - 1 - y, x];
-      else if (q === 2) [nx, ny] = [m.w - 1 - x, m.h - 1 - y];
-      else [nx, ny] = [y, m.w - 1 - x];
-      out.bits[ny * out.words + (nx >>> 5)] |= 1 << (nx & 31);
-    }
-  out.area = m.area;
-  return out;
-}
-
-/** Drops empty border rows/columns; returns the offset of the kept part. */
-export function cropMask(m: CellMask): { mask: CellMask; dx: number; dy: number } {
-  let x0 = m.w;
-  let x1 = -1;
-  let y0 = m.h;
-  let y1 = -1;
-  for (let y = 0; y < m.h; y++)
-    for (let x = 0; x < m.w; x++)
-      if (getCell(m, x, y)) {
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-      }
-  if (x1 < 0) return { mask: emptyMask(1, 1), dx: 0, dy: 0 };
-  if (x0 === 0 && y0 === 0 && x1 === m.w - 1 && y1 === m.h - 1) return { mask: m, dx: 0, dy: 0 };
-  const out = emptyMask(x1 - x0 + 1, y1 - y0 + 1);
-  for (let y = y0; y <= y1; y++)
-    for (let x = x0; x <= x1; x++) if (getCell(m, x, y)) out.bits[(y - y0) * out.words + ((x - x0) >>> 5)] |= 1 << ((x - x0) & 31);
-  out.area = countCells(out);
-  return { mask: out, dx: x0, dy: y0 };
 }

@@ -13,7 +13,7 @@
  * Copies that do not fit a sheet of the maximum length go to the next sheet.
  */
 import { Rng } from '../pack/rng';
-import { CellMask } from './cells';
+import { CellMask, popcount } from './cells';
 
 export interface NestOrientation {
   /** Caller's label for this orientation (e.g. degrees). */
@@ -176,11 +176,6 @@ function prepare(o: NestOrientation): Prepared {
 
 const WALL = 0xffffffff;
 
-function popcount(v: number): number {
-  v = v - ((v >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 /** Occupancy grid of one sheet. */
 class Grid {
@@ -462,6 +457,5 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
       bestSeq = seq;
     }
   }
-  if (process.env.NEST_DEBUG) console.error('evaluations', evaluations);
   return { sheets: best.sheets, evaluations };
 }

@@ -10,7 +10,7 @@
  * from the margin.
  */
 import { gapHalfWidths, dilate, emptyMask, markRect, countCells, CellMask } from './cells';
-import { DesignMask, unpackMask } from './design-mask';
+import { DesignMask, maskCoverage, unpackMask } from './design-mask';
 import { NestPieceTooLargeError, nestSheets, NestType } from './nest';
 
 export interface ShapeDesign {
@@ -110,11 +110,7 @@ function orientedMask(d: ShapeDesign, rects: [number, number, number, number][],
 
 /** Ink area of one copy in printed pixels² (from its mask), for density figures. */
 export function inkArea(d: ShapeDesign): number {
-  if (!d.mask) return d.w * d.h;
-  const cells = unpackMask(d.mask);
-  let n = 0;
-  for (const c of cells) n += c;
-  return (n / cells.length) * d.w * d.h;
+  return d.mask ? maskCoverage(d.mask) * d.w * d.h : d.w * d.h;
 }
 
 /** Thrown for a copy that fits no empty sheet; `copy` indexes the copies array. */
