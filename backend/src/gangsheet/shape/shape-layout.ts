@@ -113,6 +113,30 @@ export function inkArea(d: ShapeDesign): number {
   return d.mask ? maskCoverage(d.mask) * d.w * d.h : d.w * d.h;
 }
 
+/** Memory the nester may spend on the designs' prepared masks (32 bit shifts of each row). */
+export const MASK_MEMORY_BYTES = 96 << 20;
+
+/**
+ * The cell size to use: the requested one, made coarser (×1.25 steps) while the prepared
+ * masks of all designs would take more than MASK_MEMORY_BYTES. A prepared orientation holds
+ * its rows shifted by each of 32 bit offsets: rows × (words + 1) × 32 × 4 bytes. Only orders
+ * of many very large designs are affected (twelve 20 × 20 in designs at 0.02 in need ~200 MB).
+ */
+export function boundedCell(designs: readonly ShapeDesign[], cellPx: number, orientations: number): number {
+  const prepared = (w: number, h: number) => h * (Math.ceil(w / 32) + 1) * 32 * 4;
+  const bytes = (c: number) =>
+    designs.reduce((a, d) => {
+      const w = Math.ceil(d.w / c);
+      const h = Math.ceil(d.h / c);
+      let sum = 0;
+      for (let q = 0; q < orientations; q++) sum += q % 2 ? prepared(h, w) : prepared(w, h);
+      return a + sum;
+    }, 0);
+  let cell = cellPx;
+  while (bytes(cell) > MASK_MEMORY_BYTES) cell = Math.ceil(cell * 1.25);
+  return cell;
+}
+
 /** Thrown for a copy that fits no empty sheet; `copy` indexes the copies array. */
 export { NestPieceTooLargeError };
 
@@ -123,14 +147,14 @@ export function nestShapes(
   opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number },
 ): ShapeSheet[] {
   const start = performance.now();
-  const cell = cfg.cellPx;
-  if (!Number.isInteger(cell) || cell < 1) throw new Error('cell size must be a positive whole number of pixels');
+  if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');
+  const turns = cfg.rotate ? [0, 1, 2, 3] : [0];
+  const cell = boundedCell(designs, cfg.cellPx, turns.length);
   const cols = Math.floor((cfg.width - 2 * cfg.margin) / cell);
   const maxRows = Number.isFinite(cfg.maxLength) ? Math.floor((cfg.maxLength - 2 * cfg.margin) / cell) : Infinity;
   if (cols <= 0) throw new Error('the margins leave no printable width');
   if (maxRows <= 0) throw new Error('the margins leave no printable length');
   const half = gapHalfWidths(cfg.gap / cell);
-  const turns = cfg.rotate ? [0, 1, 2, 3] : [0];
   const types: NestType[] = designs.map((d) => {
     const rects = inkRects(d);
     return {

@@ -11,6 +11,7 @@ import { inspectDesign, DesignInfo } from '../trim';
 import { gapHalfWidths } from './cells';
 import { INK_ALPHA_THRESHOLD } from './design-mask';
 import { nestEsicup, parseEsicup } from './esicup';
+import { boundedCell, MASK_MEMORY_BYTES } from './shape-layout';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
 
@@ -27,6 +28,19 @@ describe('gap offsets between cells', () => {
           expect([gap, dx, dy, forbidden]).toEqual([gap, dx, dy, tooClose]);
         }
     }
+  });
+});
+
+describe('mask memory bound', () => {
+  it('keeps the requested cell for ordinary designs and coarsens it for many huge ones', () => {
+    const ordinary = Array.from({ length: 12 }, () => ({ w: 1800, h: 1500, sourceWidth: 1800 }));
+    expect(boundedCell(ordinary, 6, 4)).toBe(6);
+    const huge = Array.from({ length: 12 }, () => ({ w: 6000, h: 6000, sourceWidth: 6000 }));
+    const cell = boundedCell(huge, 6, 4);
+    expect(cell).toBeGreaterThan(6);
+    const bytes = (c: number) => 12 * 4 * Math.ceil(6000 / c) * (Math.ceil(Math.ceil(6000 / c) / 32) + 1) * 128;
+    expect(bytes(cell)).toBeLessThanOrEqual(MASK_MEMORY_BYTES);
+    expect(bytes(6)).toBeGreaterThan(MASK_MEMORY_BYTES);
   });
 });
 
