@@ -41,3 +41,41 @@ export function maxrectsHeight(pieces: readonly { w: number; h: number }[], widt
     }
   return best;
 }
+
+/**
+ * A stronger baseline: maxrects-packer in a bin of the strip width and height H, with H
+ * bisected (integers) to the smallest height at which some option set fits every piece in
+ * one bin. Returns the used height of that packing (the lowest bottom edge).
+ */
+export function maxrectsBisected(pieces: readonly { w: number; h: number }[], width: number, rotate: boolean, padding = 0): number {
+  const tryHeight = (H: number): number => {
+    let best = Infinity;
+    for (const smart of [true, false])
+      for (const logic of LOGICS) {
+        const packer = new MaxRectsPacker(width + padding, H + padding, 0, { smart, pot: false, square: false, allowRotation: rotate, logic: logic as any });
+        packer.addArray(pieces.map((p, i) => ({ width: p.w + padding, height: p.h + padding, data: i }) as any));
+        if (packer.bins.length !== 1 || packer.bins[0].rects.length !== pieces.length) continue;
+        const placed = packer.bins[0].rects.map((r) => {
+          const [w, h] = r.rot ? [r.height, r.width] : [r.width, r.height];
+          return { x: r.x, y: r.y, w, h };
+        });
+        if (findLayoutProblems(placed, width + padding).length) throw new Error('maxrects-packer produced an invalid layout');
+        best = Math.min(best, placed.reduce((m, r) => Math.max(m, r.y + r.h - padding), 0));
+      }
+    return best;
+  };
+  let hi = maxrectsHeight(pieces, width, rotate, padding);
+  const area = pieces.reduce((a, p) => a + (p.w + padding) * (p.h + padding), 0);
+  let lo = Math.max(1, Math.floor(area / (width + padding)) - padding - 1);
+  let best = hi;
+  // invariant: nothing fitted at lo (or lo is the area bound), something fits at hi
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const h = tryHeight(mid);
+    if (Number.isFinite(h)) {
+      hi = mid;
+      best = Math.min(best, h);
+    } else lo = mid;
+  }
+  return best;
+}

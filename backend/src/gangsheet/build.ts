@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { layoutSheets, SheetSettings } from './pack/layout';
+import { compareNesting, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
 import { renderSheets, RenderProgress } from './render/render-sheet';
 import { designReport, DesignReportEntry, layoutSummary, LayoutSummary } from './report';
 import { DesignInfo, inspectDesign } from './trim';
@@ -15,6 +15,10 @@ export interface BuildJob {
 }
 
 export interface BuildReport extends LayoutSummary {
+  nesting: 'box' | 'shape';
+  /** "shape" jobs: the rectangle layout's total length and the film saved against it (inches). */
+  boxTotalLength?: number;
+  savedLength?: number;
   files: { sheet: string; preview: string; bytes: number }[];
   designs: DesignReportEntry[];
 }
@@ -33,11 +37,22 @@ export async function buildJob(
     if (typeof d.file !== 'string') throw new Error('every design needs a "file"');
     infos.push(await inspectDesign(d.file, { root }));
   }
-  const layout = layoutSheets(
-    job.designs.map((d, i) => ({ id: ids[i], widthPx: infos[i].trim.width, heightPx: infos[i].trim.height, width: d.width, quantity: d.quantity })),
-    job.sheet ?? {},
-    { timeLimitMs: opts.timeLimitMs },
-  );
+  const designs = job.designs.map((d, i) => ({
+    id: ids[i],
+    widthPx: infos[i].trim.width,
+    heightPx: infos[i].trim.height,
+    width: d.width,
+    quantity: d.quantity,
+    mask: infos[i].mask,
+  }));
+  const nesting = resolveSettings(job.sheet ?? {}).nesting;
+  let layout: LayoutResult;
+  let box: LayoutResult | undefined;
+  if (nesting === 'shape') {
+    const cmp = compareNesting(designs, job.sheet ?? {}, { timeLimitMs: opts.timeLimitMs ?? 10000 });
+    layout = cmp.shape;
+    box = cmp.box;
+  } else layout = layoutSheets(designs, job.sheet ?? {}, { timeLimitMs: opts.timeLimitMs });
   fs.mkdirSync(outDir, { recursive: true });
   const rendered = await renderSheets({
     sheets: layout.sheets,
@@ -49,6 +64,8 @@ export async function buildJob(
   });
   const report: BuildReport = {
     ...layoutSummary(layout),
+    nesting,
+    ...(box ? { boxTotalLength: box.totalLength, savedLength: +(box.totalLength - layout.totalLength).toFixed(4) } : {}),
     files: rendered.map((r) => ({ sheet: path.basename(r.path), preview: path.basename(r.previewPath!), bytes: r.bytes })),
     designs: designReport(job.designs.map((d, i) => ({ id: ids[i], trim: infos[i].trim, width: d.width, quantity: d.quantity, vector: infos[i].vector }))),
   };

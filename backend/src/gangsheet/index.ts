@@ -4,10 +4,12 @@
  *
  * 1. `inspectDesign(path, { root, limits })` for every uploaded design (once, at upload):
  *    decodes with pixel limits, rejects corrupt files and paths outside `root`, and
- *    measures the trim box of the visible art.
+ *    measures the trim box of the visible art and its ink `mask` (store it with the design).
  * 2. `layoutSheets(designs, settings, { timeLimitMs })` with each design's trimmed pixel
  *    size, printed width (inches) and quantity: returns sheets with every copy's placement
  *    in inches and whole pixels. Deterministic for the same input and effort.
+ *    `settings.nesting: "shape"` nests by the ink (pass each design's `mask`); then
+ *    `compareNesting(...)` gives both layouts and the film saved against rectangles.
  * 3. `designReport(...)` for effective DPI per design (flag < 150) before the user pays.
  * 4. `renderSheets({ sheets, designs, dpi, root, output, onProgress })` (or `renderSheet`
  *    for one sheet): writes each sheet as a 300 DPI RGBA sRGB PNG plus a WebP preview,
@@ -19,8 +21,9 @@
  * @example
  * const info = await inspectDesign('u1/art.png', { root: storageRoot });
  * const layout = layoutSheets(
- *   [{ id: 'art', widthPx: info.trim.width, heightPx: info.trim.height, width: 3.5, quantity: 10 }],
- *   { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true },
+ *   [{ id: 'art', widthPx: info.trim.width, heightPx: info.trim.height, width: 3.5, quantity: 10, mask: info.mask }],
+ *   { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape' },
+ *   { timeLimitMs: 10_000 },
  * );
  * await renderSheets({
  *   sheets: layout.sheets, dpi: 300, root: storageRoot,
@@ -31,11 +34,13 @@
  */
 export {
   layoutSheets,
+  compareNesting,
   resolveSettings,
   designPixelSize,
   DesignTooLargeError,
   DEFAULT_SETTINGS,
   DEFAULT_TIME_LIMIT_MS,
+  DEFAULT_CELL_INCHES,
 } from './pack/layout';
 export type {
   LayoutDesign,
@@ -46,7 +51,12 @@ export type {
   SheetLayout,
   Placement,
   PixelRect,
+  Nesting,
+  NestingComparison,
 } from './pack/layout';
+export type { DesignMask } from './shape/design-mask';
+export { INK_ALPHA_THRESHOLD } from './shape/design-mask';
+export type { Rotation } from './shape/shape-layout';
 export { packSheets, PieceTooLargeError } from './pack/sheets';
 export type { UnitSheet, UnitPlacement, UnitSheetConfig } from './pack/sheets';
 export { inspectDesign, alphaBoundingBox } from './trim';
@@ -60,3 +70,5 @@ export { designReport, layoutSummary, LOW_DPI_THRESHOLD } from './report';
 export type { DesignReportEntry, ReportDesign, LayoutSummary } from './report';
 export { buildJob } from './build';
 export type { BuildJob, BuildReport } from './build';
+export { parseEsicup, nestEsicup } from './shape/esicup';
+export type { EsicupInstance, EsicupSolution, EsicupPlacement } from './shape/esicup';

@@ -4,6 +4,7 @@
  */
 import { resolveInsideRoot } from './render/safe-path';
 import { decodeForInspection, DecodeLimits } from './render/sharp-io';
+import { alphaMask, DesignMask } from './shape/design-mask';
 
 export interface TrimBox {
   left: number;
@@ -24,6 +25,11 @@ export interface DesignInfo {
   density?: number;
   /** True for vector formats, which have no effective-DPI limit. */
   vector: boolean;
+  /**
+   * Ink of the trimmed art as a small bit mask, for true-shape nesting (pass it on as
+   * `LayoutDesign.mask`). Absent for images without alpha: their shape is the rectangle.
+   */
+  mask?: DesignMask;
 }
 
 /** Bounding box of alpha > 0 in a one-byte-per-pixel alpha plane; null when fully transparent. */
@@ -70,10 +76,12 @@ export async function inspectDesign(file: string, opts: InspectOptions): Promise
   const real = await resolveInsideRoot(opts.root, file);
   const d = await decodeForInspection(real, opts.limits ?? {}, file);
   let trim: TrimBox = { left: 0, top: 0, width: d.width, height: d.height };
+  let mask: DesignMask | undefined;
   if (d.alpha) {
     const box = alphaBoundingBox(d.alpha, d.width, d.height);
     if (!box) throw new Error(`${file}: the image is fully transparent`);
     trim = box;
+    mask = alphaMask(d.alpha, d.width, trim);
   }
   return {
     widthPx: d.width,
@@ -83,5 +91,6 @@ export async function inspectDesign(file: string, opts: InspectOptions): Promise
     hasAlpha: d.hasAlpha,
     density: d.density,
     vector: d.format === 'svg',
+    mask,
   };
 }

@@ -26,7 +26,7 @@ function withIds(ds: Omit<LayoutDesign, 'id'>[]): LayoutDesign[] {
 }
 
 /** Checks every rule of a layout against its input; returns the first broken rule or null. */
-function brokenRule(designs: LayoutDesign[], settings: Required<SheetSettings>, res: ReturnType<typeof layoutSheets>): string | null {
+function brokenRule(designs: LayoutDesign[], settings: Omit<Required<SheetSettings>, "nesting">, res: ReturnType<typeof layoutSheets>): string | null {
   const dpi = settings.dpi;
   const gap = Math.round(settings.gap * dpi);
   const margin = Math.round(settings.margin * dpi);
@@ -58,7 +58,7 @@ function brokenRule(designs: LayoutDesign[], settings: Required<SheetSettings>, 
   return null;
 }
 
-function fits(d: Omit<LayoutDesign, 'id'>, s: Required<SheetSettings>): boolean {
+function fits(d: Omit<LayoutDesign, "id">, s: Omit<Required<SheetSettings>, "nesting">): boolean {
   const w = Math.round(d.width * s.dpi);
   const h = Math.max(1, Math.round((d.width * s.dpi * d.heightPx) / d.widthPx));
   const pw = Math.round(s.width * s.dpi) - 2 * Math.round(s.margin * s.dpi);

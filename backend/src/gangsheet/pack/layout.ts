@@ -8,6 +8,8 @@
  * overlap after rounding, and the inch values are exactly the pixel values divided by dpi.
  */
 import { PieceTooLargeError, packSheets } from './sheets';
+import { DesignMask } from '../shape/design-mask';
+import { inkArea, NestPieceTooLargeError, nestShapes, Rotation } from '../shape/shape-layout';
 
 export interface LayoutDesign {
   /** Caller's id, echoed in placements and errors. */
@@ -18,7 +20,12 @@ export interface LayoutDesign {
   /** Printed width in inches; the height follows the aspect ratio. */
   width: number;
   quantity: number;
+  /** Ink mask from inspectDesign, used by "shape" nesting; absent = the whole box is ink. */
+  mask?: DesignMask;
 }
+
+/** "box": copies are packed as rectangles. "shape": by their ink outline (true-shape nesting). */
+export type Nesting = 'box' | 'shape';
 
 export interface SheetSettings {
   /** Film width in inches. Default 22. */
@@ -33,6 +40,8 @@ export interface SheetSettings {
   rotate?: boolean;
   /** Default 300. */
   dpi?: number;
+  /** Default "box". */
+  nesting?: Nesting;
 }
 
 export type ResolvedSheetSettings = Required<SheetSettings>;
@@ -43,6 +52,8 @@ export interface LayoutOptions {
   /** Deterministic effort cap (heuristic evaluations), for reproducible tests. */
   maxEvaluations?: number;
   seed?: number;
+  /** "shape" nesting: grid cell size in inches (default 0.02; rounded to whole pixels). */
+  cellInches?: number;
 }
 
 export interface PixelRect {
@@ -62,8 +73,13 @@ export interface Placement {
   width: number;
   height: number;
   px: PixelRect;
-  /** Rotated 90° clockwise. */
+  /** Turned by 90° or 270° (width and height swapped). */
   rotated: boolean;
+  /**
+   * Clockwise turn in degrees; "box" layouts use 0 and 90 only. Layouts saved before
+   * true-shape nesting lack it: then `rotated` means 90.
+   */
+  rotation?: Rotation;
 }
 
 export interface SheetLayout {
@@ -94,7 +110,11 @@ export const DEFAULT_SETTINGS: ResolvedSheetSettings = {
   margin: 0,
   rotate: true,
   dpi: 300,
+  nesting: 'box',
 };
+
+/** Default grid cell of "shape" nesting, inches. */
+export const DEFAULT_CELL_INCHES = 0.02;
 
 export const DEFAULT_TIME_LIMIT_MS = 600;
 
@@ -119,6 +139,7 @@ export function resolveSettings(s: SheetSettings = {}): ResolvedSheetSettings {
   positive(r.dpi, 'dpi');
   positive(r.maxLength, 'maxLength');
   if (!(r.gap >= 0) || !(r.margin >= 0)) throw new Error('sheet gap and margin must be zero or more');
+  if (r.nesting !== 'box' && r.nesting !== 'shape') throw new Error('sheet nesting must be "box" or "shape"');
   return r;
 }
 
@@ -129,8 +150,46 @@ export function designPixelSize(d: Pick<LayoutDesign, 'widthPx' | 'heightPx' | '
   return { w, h };
 }
 
+/**
+ * Lays the copies out on sheets. With `nesting: "shape"` the copies are nested by their ink
+ * (designs need `mask`); the rectangle layout is computed too (with a small share of the
+ * time) and returned instead when it is not longer, so "shape" never costs film.
+ */
 export function layoutSheets(designs: readonly LayoutDesign[], settings: SheetSettings = {}, opts: LayoutOptions = {}): LayoutResult {
   const s = resolveSettings(settings);
+  if (s.nesting === 'box') return layoutWith(designs, s, opts, 'box');
+  return compareNesting(designs, settings, opts).shape;
+}
+
+export interface NestingComparison {
+  /** The "shape" layout (the rectangle one when that is not longer). */
+  shape: LayoutResult;
+  /** The rectangle ("box") layout of the same order. */
+  box: LayoutResult;
+  /** Film the shape layout saves: box.totalLength - shape.totalLength (inches, >= 0). */
+  savedLength: number;
+  /** savedLength / box.totalLength (0..1). */
+  savedFraction: number;
+}
+
+/**
+ * Both layouts of an order, for the preview's "saves 14 % film, 31 in" and for choosing the
+ * default. The time limit covers both: the rectangle packer gets a fifth of it (at most
+ * the default 600 ms), true-shape nesting the rest.
+ */
+export function compareNesting(designs: readonly LayoutDesign[], settings: SheetSettings = {}, opts: LayoutOptions = {}): NestingComparison {
+  const s = resolveSettings({ ...settings, nesting: 'shape' });
+  const total = opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+  const boxMs = Math.min(DEFAULT_TIME_LIMIT_MS, total / 5);
+  const box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, timeLimitMs: boxMs }, 'box');
+  const nested = layoutWith(designs, s, { ...opts, timeLimitMs: Math.max(1, total - boxMs) }, 'shape');
+  const better = nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength);
+  const shape = better ? nested : { ...box, settings: s };
+  const savedLength = box.totalLength - shape.totalLength;
+  return { shape, box, savedLength, savedFraction: box.totalLength > 0 ? savedLength / box.totalLength : 0 };
+}
+
+function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, opts: LayoutOptions, mode: Nesting): LayoutResult {
   const px = (inches: number) => Math.round(inches * s.dpi);
   const pieces: { w: number; h: number }[] = [];
   const owner: { design: number; copy: number }[] = [];
@@ -152,25 +211,47 @@ export function layoutSheets(designs: readonly LayoutDesign[], settings: SheetSe
     maxLength: Number.isFinite(s.maxLength) ? px(s.maxLength) : Infinity,
     rotate: s.rotate,
   };
-  let unitSheets;
-  try {
-    unitSheets = packSheets(pieces, cfg, {
-      timeLimitMs: opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
-      maxEvaluations: opts.maxEvaluations,
-      seed: opts.seed,
-    });
-  } catch (e) {
-    if (e instanceof PieceTooLargeError) {
-      const d = designs[owner[e.index].design];
-      const p = pieces[e.index];
-      const inch = (v: number) => +(v / s.dpi).toFixed(3);
-      const what =
-        e.reason === 'width'
-          ? `is ${inch(p.w)} x ${inch(p.h)} in and does not fit the printable width of ${inch(cfg.width - 2 * cfg.margin)} in${s.rotate ? ', even rotated' : ''}`
-          : `is ${inch(p.w)} x ${inch(p.h)} in and does not fit the maximum printable length of ${inch(cfg.maxLength - 2 * cfg.margin)} in`;
-      throw new DesignTooLargeError(d.id, `Design "${d.id}" ${what}`);
+  const tooLarge = (index: number, reason: 'width' | 'length') => {
+    const d = designs[owner[index].design];
+    const p = pieces[index];
+    const inch = (v: number) => +(v / s.dpi).toFixed(3);
+    const what =
+      reason === 'width'
+        ? `is ${inch(p.w)} x ${inch(p.h)} in and does not fit the printable width of ${inch(cfg.width - 2 * cfg.margin)} in${s.rotate ? ', even rotated' : ''}`
+        : `is ${inch(p.w)} x ${inch(p.h)} in and does not fit the maximum printable length of ${inch(cfg.maxLength - 2 * cfg.margin)} in`;
+    return new DesignTooLargeError(d.id, `Design "${d.id}" ${what}`);
+  };
+  const search = { timeLimitMs: opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, maxEvaluations: opts.maxEvaluations, seed: opts.seed };
+  let unitSheets: { length: number; placements: { index: number; x: number; y: number; w: number; h: number; rotation: Rotation }[] }[];
+  // area each copy counts for in the density figures: its box, or its ink for "shape"
+  let copyArea: (index: number) => number;
+  if (mode === 'shape') {
+    const shapes = designs.map((d) => ({ ...designPixelSize(d, s.dpi), sourceWidth: d.widthPx, mask: d.mask }));
+    const cellPx = Math.max(1, Math.round((opts.cellInches ?? DEFAULT_CELL_INCHES) * s.dpi));
+    try {
+      unitSheets = nestShapes(
+        shapes,
+        owner.map((o) => o.design),
+        { ...cfg, cellPx },
+        search,
+      ).map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
+    } catch (e) {
+      if (e instanceof NestPieceTooLargeError) throw tooLarge(e.copy, e.reason);
+      throw e;
     }
-    throw e;
+    const inkAreas = shapes.map(inkArea);
+    copyArea = (i) => inkAreas[owner[i].design];
+  } else {
+    try {
+      unitSheets = packSheets(pieces, cfg, search).map((us) => ({
+        length: us.length,
+        placements: us.placements.map((p) => ({ ...p, rotation: (p.rotated ? 90 : 0) as Rotation })),
+      }));
+    } catch (e) {
+      if (e instanceof PieceTooLargeError) throw tooLarge(e.index, e.reason);
+      throw e;
+    }
+    copyArea = (i) => pieces[i].w * pieces[i].h;
   }
   let designArea = 0;
   let filmArea = 0;
@@ -182,7 +263,7 @@ export function layoutSheets(designs: readonly LayoutDesign[], settings: SheetSe
       lengthPx: us.length,
       widthPx,
       placements: us.placements.map((p) => {
-        designArea += p.w * p.h;
+        designArea += copyArea(p.index);
         const o = owner[p.index];
         return {
           designId: designs[o.design].id,
@@ -192,7 +273,8 @@ export function layoutSheets(designs: readonly LayoutDesign[], settings: SheetSe
           width: p.w / s.dpi,
           height: p.h / s.dpi,
           px: { x: p.x, y: p.y, width: p.w, height: p.h },
-          rotated: p.rotated,
+          rotated: p.rotation % 180 !== 0,
+          rotation: p.rotation,
         };
       }),
     };

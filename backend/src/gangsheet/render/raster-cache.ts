@@ -124,6 +124,40 @@ export class RasterCache {
     return r;
   }
 
+  /**
+   * The upright raster (width x height) turned clockwise by `degrees` (0, 90, 180 or 270).
+   * 180 and 270 are half turns of the upright and quarter-turned rasters.
+   */
+  turned(src: RasterSource, width: number, height: number, degrees: number): Promise<Raster> {
+    if (degrees === 0) return this.upright(src, width, height);
+    if (degrees === 90) return this.rotated(src, width, height);
+    if (degrees !== 180 && degrees !== 270) throw new Error(`unsupported rotation ${degrees}`);
+    const key = `${src.id}|${width}x${height}|${degrees}`;
+    let r = this.rasters.get(key);
+    if (!r) {
+      r = this.turned(src, width, height, degrees - 180).then((base) => this.halfTurn(base));
+      this.rasters.set(key, r);
+    }
+    return r;
+  }
+
+  /** Half turn: the rows in reverse order, each row's pixels reversed (row by row, lossless). */
+  private async halfTurn(up: Raster): Promise<Raster> {
+    const W = up.width;
+    const H = up.height;
+    const fd = this.newFile();
+    const line = Buffer.alloc(W * 4);
+    const px = new Uint32Array(line.buffer, line.byteOffset, W);
+    const rowAdler = new Uint32Array(H);
+    for (let y = 0; y < H; y++) {
+      fs.readSync(up.fd, line, 0, W * 4, (H - 1 - y) * W * 4);
+      px.reverse();
+      fs.writeSync(fd, line, 0, W * 4, y * W * 4);
+      rowAdler[y] = adler32(line);
+    }
+    return { width: W, height: H, fd, rowAdler };
+  }
+
   private newFile(): number {
     const fd = fs.openSync(path.join(this.dir, `r${this.seq++}.rgba`), 'w+');
     this.fds.push(fd);

@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import { SheetLayout } from '../pack/layout';
 import { TrimBox } from '../trim';
-import { adler32Combine, adler32Zeros, StreamingPngWriter } from './png-writer';
+import { adler32, adler32Combine, adler32Zeros, StreamingPngWriter } from './png-writer';
 import { Raster, RasterCache, RasterSource } from './raster-cache';
 import { resolveInsideRoot } from './safe-path';
 import { DecodeLimits, writePreview } from './sharp-io';
@@ -64,6 +64,52 @@ export interface RenderedSheet {
 }
 
 const BAND_BYTES = 4 << 20;
+
+/** Clockwise turn of a placement; layouts saved before true-shape nesting only have `rotated`. */
+function rotationOf(p: SheetLayout['placements'][number]): number {
+  const r = p.rotation ?? (p.rotated ? 90 : 0);
+  if ((r % 180 !== 0) !== p.rotated) throw new Error(`copy ${p.copy} of "${p.designId}": rotation ${r} contradicts "rotated"`);
+  return r;
+}
+
+/**
+ * True when some copies' boxes overlap. True-shape layouts do that (only their ink keeps
+ * the gap); their transparent corners then have to be blended instead of copied.
+ */
+function boxesOverlap(jobs: readonly Job[]): boolean {
+  const s = [...jobs].sort((a, b) => a.y - b.y);
+  for (let i = 0; i < s.length; i++)
+    for (let j = i + 1; j < s.length && s[j].y < s[i].y + s[i].h; j++)
+      if (s[j].x < s[i].x + s[i].w && s[i].x < s[j].x + s[j].w) return true;
+  return false;
+}
+
+/**
+ * Writes one raster row over a band row with the "over" operator. Where only one of the two
+ * has a visible pixel (everywhere, when the nesting kept the ink apart) the pixel is copied,
+ * so the result is still what a sharp composite of the same copies gives.
+ */
+function blendRow(src: Buffer, so: number, dst: Buffer, d0: number, w: number): void {
+  for (let i = 0; i < w; i++) {
+    const s = so + i * 4;
+    const sa = src[s + 3];
+    if (sa === 0) continue;
+    const d = d0 + i * 4;
+    const da = dst[d + 3];
+    if (da === 0 || sa === 255) {
+      dst[d] = src[s];
+      dst[d + 1] = src[s + 1];
+      dst[d + 2] = src[s + 2];
+      dst[d + 3] = sa;
+      continue;
+    }
+    const fa = sa / 255;
+    const fb = (da / 255) * (1 - fa);
+    const oa = fa + fb;
+    for (let c = 0; c < 3; c++) dst[d + c] = Math.round((src[s + c] * fa + dst[d + c] * fb) / oa);
+    dst[d + 3] = Math.round(oa * 255);
+  }
+}
 const PREVIEW_SAMPLES = 3; // per axis, per preview pixel
 
 interface Job {
@@ -105,15 +151,16 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
       }
     }
     // resample the distinct (design, size, rotation) rasters two at a time (two cores)
-    const work: { src: RasterSource; w: number; h: number; rotated: boolean }[] = [];
+    const work: { src: RasterSource; w: number; h: number; rotation: number }[] = [];
     for (const sheet of opts.sheets)
       for (const p of sheet.placements) {
         const src = sources.get(p.designId)!;
         const [w, h] = p.rotated ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
-        const key = `${src.id}|${w}x${h}|${p.rotated}`;
+        const rotation = rotationOf(p);
+        const key = `${src.id}|${w}x${h}|${rotation}`;
         if (!seen.has(key)) {
           seen.add(key);
-          work.push({ src, w, h, rotated: p.rotated });
+          work.push({ src, w, h, rotation });
         }
       }
     let done = 0;
@@ -122,7 +169,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
       while (next < work.length) {
         const it = work[next++];
         opts.signal?.throwIfAborted();
-        await (it.rotated ? cache.rotated(it.src, it.w, it.h) : cache.upright(it.src, it.w, it.h));
+        await cache.turned(it.src, it.w, it.h, it.rotation);
         report({ stage: 'prepare', percent: (30 * ++done) / Math.max(1, work.length) });
       }
     };
@@ -132,7 +179,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
       for (const p of sheet.placements) {
         const src = sources.get(p.designId)!;
         const { x, y, width, height } = p.px;
-        const raster = p.rotated ? await cache.rotated(src, height, width) : await cache.upright(src, width, height);
+        const raster = p.rotated ? await cache.turned(src, height, width, rotationOf(p)) : await cache.turned(src, width, height, rotationOf(p));
         jobs.push({ x, y, w: width, h: height, raster });
       }
       jobsPerSheet.push(jobs);
@@ -233,6 +280,7 @@ async function composeSheet(
   const preview = previewPath ? new PreviewSampler(W, H, opts.previewMaxSide ?? 1000) : null;
   try {
     const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
+    const overlapping = boxesOverlap(jobs);
     const pool = Array.from({ length: maxInFlight + 1 }, () => Buffer.alloc(bandRows * stride));
     let scratch = Buffer.alloc(0);
     let nextJob = 0;
@@ -260,10 +308,16 @@ async function composeSheet(
           if (n === 0) throw new Error('raster file is shorter than expected');
           got += n;
         }
-        for (let r = r0; r < r1; r++) scratch.copy(buf, (j.y + r - y0) * stride + 1 + j.x * 4, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
+        for (let r = r0; r < r1; r++) {
+          const at = (j.y + r - y0) * stride + 1 + j.x * 4;
+          if (overlapping) blendRow(scratch, (r - r0) * rowBytes, buf, at, j.w);
+          else scratch.copy(buf, at, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
+        }
       }
+      // overlapping boxes: the band's own checksum (the row checksums no longer add up)
+      if (overlapping) adler = adler32(buf, adler);
       // Adler-32 of the band from the rasters' row checksums: zero runs and copy rows
-      for (let y = y0; y < y1; y++) {
+      for (let y = y0; y < y1 && !overlapping; y++) {
         let pos = -1; // the filter byte counts as one zero
         for (const j of active) {
           if (y < j.y || y >= j.y + j.h) continue;

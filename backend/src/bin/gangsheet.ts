@@ -1,22 +1,26 @@
 /**
- * Command line for benchmarks, support and batch use.
+ * Command line for benchmarks, support and batch use. It lives outside the engine folder
+ * so the engine imports nothing of the app.
  *
  *   gangsheet pack FILE [--width W] [--gap G] [--margin M] [--no-rotate] [--max-length L] [--time-limit-ms T]
  *   gangsheet build JOB.json --out DIR [--time-limit-ms T]
+ *   gangsheet nest FILE.json [--time-limit-ms T] [--cells N]
  *
  * Relative paths are resolved against the directory the user ran npm from (INIT_CWD),
  * because npm runs the script with backend/ as its working directory.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { parseStripInstance } from './pack/bench-format';
-import { packSheets } from './pack/sheets';
-import { buildJob } from './build';
+import { parseStripInstance } from '../gangsheet/pack/bench-format';
+import { packSheets } from '../gangsheet/pack/sheets';
+import { buildJob } from '../gangsheet/build';
+import { nestEsicup, parseEsicup } from '../gangsheet/shape/esicup';
 import { invocationDir } from '../config/invocation';
 
 const USAGE = `usage:
   gangsheet pack FILE [--width W] [--gap G] [--margin M] [--no-rotate] [--max-length L] [--time-limit-ms T]
-  gangsheet build JOB.json --out DIR [--time-limit-ms T]`;
+  gangsheet build JOB.json --out DIR [--time-limit-ms T]
+  gangsheet nest FILE.json [--time-limit-ms T] [--cells N]`;
 
 function userPath(p: string): string {
   return path.resolve(invocationDir(), p);
@@ -93,12 +97,26 @@ export function runPack(file: string, flags: Parsed['flags']): string {
   });
 }
 
+/** ESICUP instance (jagua-rs/sparrow JSON) -> {"length", "placements"} (default 30 s). */
+export function runNest(file: string, flags: Parsed['flags']): string {
+  const known = new Set(['time-limit-ms', 'cells']);
+  for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}`);
+  const inst = parseEsicup(fs.readFileSync(userPath(file), 'utf8'));
+  const sol = nestEsicup(inst, { timeLimitMs: numFlag(flags, 'time-limit-ms') ?? 30000, cellsAcross: numFlag(flags, 'cells') });
+  return JSON.stringify(sol);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   const args = parseArgs(rest);
   if (cmd === 'pack') {
     if (args.positional.length !== 1) throw new Error(USAGE);
     process.stdout.write(runPack(args.positional[0], args.flags) + '\n');
+    return 0;
+  }
+  if (cmd === 'nest') {
+    if (args.positional.length !== 1) throw new Error(USAGE);
+    process.stdout.write(runNest(args.positional[0], args.flags) + '\n');
     return 0;
   }
   if (cmd === 'build') {

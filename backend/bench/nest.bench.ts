@@ -1,0 +1,137 @@
+/**
+ * `npm run bench:nest`: true-shape nesting, side by side in one run.
+ *
+ * 1. ESICUP instances (../shared/bench-data/irregular): density = item area / (strip height
+ *    × length) in NEST_MS (default 30 s) per instance, against sparrow's record densities.
+ *    Every solution is checked with exact polygon clipping before it counts.
+ * 2. Realistic artwork (bench/artwork.ts: rings, stars, hearts, crescents, arrows, text-like
+ *    blobs, photos in rounded masks; 22 in sheet, 0.25 in gap, 150–400 copies): film length
+ *    with "shape" vs "box" (ART_MS per order, default 10 s), and the quick preview budget
+ *    (PREVIEW_MS, default 1 s, timed around the layout call).
+ * 3. Time to the final layout of a 300-copy order at 2 s / 10 s / 30 s budgets.
+ *
+ * Env: NEST_MS, ART_MS, PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list),
+ * NEST_CELLS (ESICUP grid cells across the strip).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import sharp from 'sharp';
+import { compareNesting, LayoutDesign } from '../src/gangsheet/pack/layout';
+import { alphaMask, maskCoverage } from '../src/gangsheet/shape/design-mask';
+import { itemArea, nestEsicup, parseEsicup } from '../src/gangsheet/shape/esicup';
+import { alphaBoundingBox } from '../src/gangsheet/trim';
+import { artworkOrders } from './artwork';
+import { checkEsicupSolution } from './nest-check';
+
+const DATA = path.resolve(__dirname, '../../../shared/bench-data/irregular');
+const NEST_MS = Number(process.env.NEST_MS ?? 30000);
+const ART_MS = Number(process.env.ART_MS ?? 10000);
+const PREVIEW_MS = Number(process.env.PREVIEW_MS ?? 1000);
+const ART_ORDERS = Number(process.env.ART_ORDERS ?? 6);
+const CELL_IN = process.env.NEST_CELL_IN ? Number(process.env.NEST_CELL_IN) : undefined;
+/** sparrow's record densities (README of the bench data). */
+const RECORDS: Record<string, number> = { shapes0: 0.6998, albano: 0.8982, jakobs1: 0.8924 };
+const INSTANCES = (process.env.NEST_INSTANCES ?? 'shapes0,albano,jakobs1').split(',');
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+function runEsicup(): void {
+  console.log(`## ESICUP (${NEST_MS / 1000} s per instance; record = sparrow's best density)`);
+  console.log(`${'instance'.padEnd(9)} ${pad('pieces', 6)} ${pad('length', 9)} ${pad('density', 8)} ${pad('record', 7)} ${pad('ratio', 6)} ${pad('time s', 6)}  check`);
+  const ratios: number[] = [];
+  for (const name of INSTANCES) {
+    const inst = parseEsicup(fs.readFileSync(path.join(DATA, `${name}.json`), 'utf8'));
+    const t0 = performance.now();
+    const sol = nestEsicup(inst, { timeLimitMs: NEST_MS, cellsAcross: process.env.NEST_CELLS ? Number(process.env.NEST_CELLS) : undefined });
+    const dt = (performance.now() - t0) / 1000;
+    const chk = checkEsicupSolution(inst, sol);
+    const density = itemArea(inst) / (inst.strip_height * sol.length);
+    const rec = RECORDS[name];
+    const ratio = rec ? density / rec : NaN;
+    if (chk.ok) ratios.push(ratio);
+    const pieces = inst.items.reduce((a, it) => a + it.demand, 0);
+    console.log(
+      `${name.padEnd(9)} ${pad(pieces, 6)} ${pad(sol.length.toFixed(3), 9)} ${pad((100 * density).toFixed(2) + '%', 8)} ${pad(rec ? (100 * rec).toFixed(2) + '%' : '-', 7)} ${pad(ratio.toFixed(3), 6)} ${pad(dt.toFixed(1), 6)}  ${chk.ok ? 'ok' : 'INVALID: ' + chk.errors.slice(0, 2).join('; ')}`,
+    );
+  }
+  const mean = ratios.reduce((a, b) => a + b, 0) / Math.max(1, ratios.length);
+  const worst = Math.min(...ratios);
+  console.log(`mean ratio ${mean.toFixed(3)}, worst ${worst.toFixed(3)} (goal: mean >= 0.95, none < 0.90): ${mean >= 0.95 && worst >= 0.9 ? 'met' : 'NOT met'}`);
+}
+
+async function artworkDesigns(order: ReturnType<typeof artworkOrders>[number]): Promise<LayoutDesign[]> {
+  const designs: LayoutDesign[] = [];
+  for (const d of order.designs) {
+    // the same measurement inspectDesign makes at upload: trim box and ink mask from alpha
+    const { data, info } = await sharp(Buffer.from(d.art.svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+    const trim = alphaBoundingBox(data, info.width, info.height)!;
+    designs.push({ id: d.id, widthPx: trim.width, heightPx: trim.height, width: d.width, quantity: d.quantity, mask: alphaMask(data, info.width, trim) });
+  }
+  return designs;
+}
+
+async function runArtwork(): Promise<void> {
+  const settings = { width: 22, gap: 0.25, margin: 0, dpi: 300, nesting: 'shape' as const };
+  console.log(`\n## realistic artwork: 22 in sheet, 0.25 in gap, 300 DPI; ${ART_MS / 1000} s per order (preview: ${PREVIEW_MS / 1000} s)`);
+  console.log(
+    `${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('box in', 8)} ${pad('shape in', 8)} ${pad('ratio', 6)} ${pad('time s', 6)} ${pad('preview in', 10)} ${pad('ratio', 6)} ${pad('prev s', 6)} ${pad('cover', 5)}  kinds`,
+  );
+  let sum = 0;
+  let sumPrev = 0;
+  let worstPrevTime = 0;
+  const orders = artworkOrders(ART_ORDERS);
+  for (const order of orders) {
+    const designs = await artworkDesigns(order);
+    const copies = designs.reduce((a, d) => a + d.quantity, 0);
+    // ink / bounding-box area over all copies: how much rectangles can waste at most
+    const boxArea = designs.reduce((a, d) => a + d.quantity * d.width * ((d.width * d.heightPx) / d.widthPx), 0);
+    const cover = designs.reduce((a, d) => a + d.quantity * d.width * ((d.width * d.heightPx) / d.widthPx) * maskCoverage(d.mask!), 0) / boxArea;
+    let t0 = performance.now();
+    const cmp = compareNesting(designs, settings, { timeLimitMs: ART_MS, cellInches: CELL_IN });
+    const dt = (performance.now() - t0) / 1000;
+    t0 = performance.now();
+    const prev = compareNesting(designs, settings, { timeLimitMs: PREVIEW_MS, cellInches: CELL_IN });
+    const dp = (performance.now() - t0) / 1000;
+    worstPrevTime = Math.max(worstPrevTime, dp);
+    const ratio = cmp.shape.totalLength / cmp.box.totalLength;
+    const pratio = prev.shape.totalLength / prev.box.totalLength;
+    sum += ratio;
+    sumPrev += pratio;
+    const kinds = order.designs.map((d) => `${d.art.kind}×${d.quantity}@${d.width}`).join(' ');
+    console.log(
+      `${order.name.padEnd(7)} ${pad(copies, 6)} ${pad(cmp.box.totalLength.toFixed(1), 8)} ${pad(cmp.shape.totalLength.toFixed(1), 8)} ${pad(ratio.toFixed(3), 6)} ${pad(dt.toFixed(1), 6)} ${pad(prev.shape.totalLength.toFixed(1), 10)} ${pad(pratio.toFixed(3), 6)} ${pad(dp.toFixed(2), 6)} ${pad((100 * cover).toFixed(0) + '%', 5)}  ${kinds}`,
+    );
+  }
+  const mean = sum / orders.length;
+  console.log(
+    `mean shape/box ${mean.toFixed(3)} (goal <= 0.85: ${mean <= 0.85 ? 'met' : 'NOT met'}); preview mean ${(sumPrev / orders.length).toFixed(3)}, slowest preview ${worstPrevTime.toFixed(2)} s (goal <= 2 s: ${worstPrevTime <= 2 ? 'met' : 'NOT met'})`,
+  );
+}
+
+async function runBudgets(): Promise<void> {
+  const order = artworkOrders(40).find((o) => {
+    const n = o.designs.reduce((a, d) => a + d.quantity, 0);
+    return n >= 280 && n <= 320;
+  })!;
+  const designs = await artworkDesigns(order);
+  const copies = designs.reduce((a, d) => a + d.quantity, 0);
+  console.log(`\n## ${copies}-copy order (${order.name}): film by time budget`);
+  for (const ms of (process.env.BUDGETS ?? '2000,10000,30000').split(',').map(Number)) {
+    const t0 = performance.now();
+    const cmp = compareNesting(designs, { width: 22, gap: 0.25, nesting: 'shape' }, { timeLimitMs: ms });
+    const dt = (performance.now() - t0) / 1000;
+    console.log(`budget ${pad(ms / 1000, 3)} s: shape ${cmp.shape.totalLength.toFixed(1)} in, box ${cmp.box.totalLength.toFixed(1)} in, ratio ${(cmp.shape.totalLength / cmp.box.totalLength).toFixed(3)}, wall ${dt.toFixed(1)} s`);
+  }
+}
+
+async function main(): Promise<void> {
+  const parts = (process.env.NEST_PARTS ?? 'esicup,artwork,budgets').split(',');
+  if (parts.includes('esicup')) runEsicup();
+  if (parts.includes('artwork')) await runArtwork();
+  if (parts.includes('budgets')) await runBudgets();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

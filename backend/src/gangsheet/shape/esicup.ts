@@ -1,0 +1,192 @@
+/**
+ * ESICUP irregular strip packing in the jagua-rs/sparrow JSON: polygons, a fixed
+ * `strip_height` along y, the length minimised along x. The polygons are turned into cell
+ * masks (conservatively, so disjoint cells mean disjoint polygons) and nested on the grid.
+ */
+import { CellMask, emptyMask, countCells, setRun } from './cells';
+import { nestSheets, NestType } from './nest';
+
+export type Point = [number, number];
+
+export interface EsicupItem {
+  id: number;
+  demand: number;
+  allowed_orientations?: number[];
+  shape: { type: string; data: Point[] };
+}
+
+export interface EsicupInstance {
+  name?: string;
+  strip_height: number;
+  items: EsicupItem[];
+}
+
+export interface EsicupPlacement {
+  item: number;
+  x: number;
+  y: number;
+  /** Degrees counter-clockwise about the item's own origin, applied before (x, y). */
+  rotation: number;
+}
+
+export interface EsicupSolution {
+  length: number;
+  placements: EsicupPlacement[];
+}
+
+export function parseEsicup(text: string): EsicupInstance {
+  const inst = JSON.parse(text) as EsicupInstance;
+  if (!inst || !(inst.strip_height > 0) || !Array.isArray(inst.items) || inst.items.length === 0)
+    throw new Error('not an ESICUP instance: needs strip_height > 0 and a non-empty items array');
+  for (const it of inst.items) {
+    if (!it.shape || it.shape.type !== 'simple_polygon' || !Array.isArray(it.shape.data) || it.shape.data.length < 3)
+      throw new Error(`item ${it.id}: only simple_polygon shapes are supported`);
+    if (!Number.isInteger(it.demand) || it.demand < 0) throw new Error(`item ${it.id}: demand must be a whole number`);
+  }
+  return inst;
+}
+
+export function rotatePoint([x, y]: Point, degrees: number): Point {
+  const a = (degrees * Math.PI) / 180;
+  // exact for quarter turns, so axis-aligned edges stay axis-aligned
+  const q = ((degrees % 360) + 360) % 360;
+  const c = q === 0 ? 1 : q === 90 ? 0 : q === 180 ? -1 : q === 270 ? 0 : Math.cos(a);
+  const s = q === 0 ? 0 : q === 90 ? 1 : q === 180 ? 0 : q === 270 ? -1 : Math.sin(a);
+  return [x * c - y * s, x * s + y * c];
+}
+
+/** Absolute area of a polygon ring (shoelace). */
+export function polygonArea(pts: readonly Point[]): number {
+  let a = 0;
+  for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) a += pts[j][0] * pts[i][1] - pts[i][0] * pts[j][1];
+  return Math.abs(a) / 2;
+}
+
+const EPS = 1e-9;
+
+/**
+ * Every cell of size 1 the polygon (already in cell units, inside [0, w] × [0, h]) can
+ * touch: cells whose centre is inside (even-odd rule) plus every cell an edge passes
+ * through (each edge is cut into slabs of one row and marks the columns it spans there).
+ */
+export function rasterizePolygon(pts: readonly Point[], w: number, h: number): CellMask {
+  const m = emptyMask(w, h);
+  const n = pts.length;
+  // interior: row centres
+  for (let row = 0; row < h; row++) {
+    const yc = row + 0.5;
+    const xs: number[] = [];
+    for (let i = 0, j = n - 1; i < n; j = i++) {
+      const [x1, y1] = pts[j];
+      const [x2, y2] = pts[i];
+      if (y1 > yc !== y2 > yc) xs.push(x1 + ((yc - y1) * (x2 - x1)) / (y2 - y1));
+    }
+    xs.sort((a, b) => a - b);
+    for (let k = 0; k + 1 < xs.length; k += 2) {
+      // cells whose centre c + 0.5 lies in [xs[k], xs[k+1]]
+      const a = Math.max(0, Math.ceil(xs[k] - 0.5));
+      const b = Math.min(w, Math.floor(xs[k + 1] - 0.5) + 1);
+      setRun(m.bits, m.words, row, a, b);
+    }
+  }
+  // boundary: every cell an edge touches
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const [x1, y1] = pts[j];
+    const [x2, y2] = pts[i];
+    const ylo = Math.min(y1, y2);
+    const yhi = Math.max(y1, y2);
+    const r0 = Math.max(0, Math.floor(ylo - EPS));
+    const r1 = Math.min(h - 1, Math.floor(yhi + EPS));
+    for (let row = r0; row <= r1; row++) {
+      const sa = Math.max(ylo, row);
+      const sb = Math.min(yhi, row + 1);
+      let xa: number;
+      let xb: number;
+      if (yhi - ylo < EPS) {
+        xa = Math.min(x1, x2);
+        xb = Math.max(x1, x2);
+      } else {
+        const at = (yy: number) => x1 + ((yy - y1) * (x2 - x1)) / (y2 - y1);
+        xa = Math.min(at(sa), at(sb));
+        xb = Math.max(at(sa), at(sb));
+      }
+      const c0 = Math.max(0, Math.floor(xa - EPS));
+      const c1 = Math.min(w, Math.ceil(xb + EPS));
+      setRun(m.bits, m.words, row, c0, Math.max(c1, c0 + 1));
+    }
+  }
+  m.area = countCells(m);
+  return m;
+}
+
+interface Orient {
+  rotation: number;
+  /** Offset that moves the rotated polygon's bounding box to the origin. */
+  minX: number;
+  minY: number;
+  maxX: number;
+}
+
+/**
+ * Nests an ESICUP instance. `cellsAcross` is the grid resolution across the strip: finer
+ * grids waste less at the edges of each polygon but make every test slower.
+ */
+export function nestEsicup(
+  inst: EsicupInstance,
+  opts: { timeLimitMs: number; cellsAcross?: number; maxEvaluations?: number; seed?: number },
+): EsicupSolution {
+  const H = inst.strip_height;
+  const n = opts.cellsAcross ?? 320;
+  const c = H / n;
+  const types: NestType[] = [];
+  const orients: Orient[][] = [];
+  for (const it of inst.items) {
+    const ring = it.shape.data.slice(0, -1).length >= 3 ? it.shape.data.slice(0, -1) : it.shape.data;
+    const rots = it.allowed_orientations && it.allowed_orientations.length ? it.allowed_orientations : [0];
+    const os: NestType['orientations'] = [];
+    const meta: Orient[] = [];
+    for (const r of rots) {
+      const p = ring.map((q) => rotatePoint(q, r));
+      const minX = Math.min(...p.map((q) => q[0]));
+      const minY = Math.min(...p.map((q) => q[1]));
+      const maxX = Math.max(...p.map((q) => q[0]));
+      // grid: columns across the strip (ESICUP y), rows along the length (ESICUP x)
+      const g: Point[] = p.map(([x, y]) => [(y - minY) / c, (x - minX) / c]);
+      const w = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[0])) - 1e-7));
+      const h = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[1])) - 1e-7));
+      const mask = rasterizePolygon(g, w, h);
+      os.push({ rotation: r, mask, dil: mask, pad: 0 });
+      meta.push({ rotation: r, minX, minY, maxX });
+    }
+    types.push({ orientations: os });
+    orients.push(meta);
+  }
+  const copies: number[] = [];
+  inst.items.forEach((it, t) => {
+    for (let k = 0; k < it.demand; k++) copies.push(t);
+  });
+  const res = nestSheets(types, copies, {
+    width: n,
+    maxRows: Infinity,
+    timeLimitMs: opts.timeLimitMs,
+    maxEvaluations: opts.maxEvaluations,
+    seed: opts.seed,
+  });
+  const sheet = res.sheets[0];
+  let length = 0;
+  const placements: EsicupPlacement[] = sheet.placements.map((p) => {
+    const t = copies[p.copy];
+    const o = orients[t][p.orientation];
+    const x = p.y * c - o.minX;
+    const y = p.x * c - o.minY;
+    length = Math.max(length, x + o.maxX);
+    return { item: inst.items[t].id, x, y, rotation: o.rotation };
+  });
+  placements.sort((a, b) => a.item - b.item);
+  return { length, placements };
+}
+
+/** Total polygon area of all copies. */
+export function itemArea(inst: EsicupInstance): number {
+  return inst.items.reduce((a, it) => a + it.demand * polygonArea(it.shape.data), 0);
+}

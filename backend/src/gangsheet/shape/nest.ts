@@ -1,0 +1,461 @@
+/**
+ * True-shape nesting on a raster occupancy grid.
+ *
+ * The sheet is a grid of square cells, one bit each (32 per word). Placed copies are stored
+ * grown by the gap (their dilated cell mask), so a new copy fits where its own, ungrown cells
+ * hit no set bit. A collision test is a few ANDs per row of the copy. Cells beyond the sheet
+ * width are set, so the right edge is just another obstacle.
+ *
+ * Placement is bottom-left (lowest row, then leftmost column; "row" runs along the sheet
+ * length) over every allowed orientation, with the orientation chosen by the lowest far
+ * edge. Copies are placed in a sequence; a local search over that sequence (swaps and
+ * moves, kept when the film does not get longer) improves it until the time limit.
+ * Copies that do not fit a sheet of the maximum length go to the next sheet.
+ */
+import { Rng } from '../pack/rng';
+import { CellMask, popcount } from './cells';
+
+export interface NestOrientation {
+  /** Caller's label for this orientation (e.g. degrees). */
+  rotation: number;
+  /** Ink cells. */
+  mask: CellMask;
+  /** Ink cells grown by the gap; its cell (pad, pad) is mask cell (0, 0). */
+  dil: CellMask;
+  pad: number;
+}
+
+export interface NestType {
+  orientations: NestOrientation[];
+}
+
+export interface NestConfig {
+  /** Sheet width in cells (the fixed dimension). */
+  width: number;
+  /** Maximum sheet length in cells; Infinity for one sheet. */
+  maxRows: number;
+  timeLimitMs: number;
+  /** Deterministic effort cap (sequence evaluations), for tests. */
+  maxEvaluations?: number;
+  seed?: number;
+}
+
+export interface NestPlacement {
+  /** Index into the copies array. */
+  copy: number;
+  /** Orientation index of the copy's type. */
+  orientation: number;
+  /** Cell of the mask's (0, 0). */
+  x: number;
+  y: number;
+}
+
+export interface NestSheet {
+  /** Used length in cells: the far edge of the lowest ink. */
+  rows: number;
+  placements: NestPlacement[];
+}
+
+export interface NestResult {
+  sheets: NestSheet[];
+  evaluations: number;
+}
+
+/** A copy that cannot fit an empty sheet in any orientation. */
+export class NestPieceTooLargeError extends Error {
+  constructor(
+    readonly copy: number,
+    readonly reason: 'width' | 'length',
+  ) {
+    super(`copy ${copy} does not fit the sheet ${reason}`);
+    this.name = 'NestPieceTooLargeError';
+  }
+}
+
+/** An orientation prepared for fast tests: the mask shifted by every bit offset. */
+interface Prepared {
+  w: number;
+  h: number;
+  /** Words per shifted row (mask words + 1). */
+  sw: number;
+  shifted: Uint32Array[];
+  /** Non-empty word range of each shifted row, [lo, hi). */
+  lo: Int32Array;
+  hi: Int32Array;
+  /** Rows in test order (the anchor rows first). */
+  order: Int32Array;
+  anchors: [number, number][];
+  /** The rows with the most ink and their ink counts: a row of the grid with fewer free cells rules the spot out. */
+  heavy: [number, number][];
+  src: NestOrientation;
+}
+
+function prepare(o: NestOrientation): Prepared {
+  const m = o.mask;
+  const sw = m.words + 1;
+  const shifted: Uint32Array[] = [];
+  for (let s = 0; s < 32; s++) {
+    const out = new Uint32Array(sw * m.h);
+    for (let r = 0; r < m.h; r++)
+      for (let k = 0; k < m.words; k++) {
+        const v = m.bits[r * m.words + k];
+        if (!v) continue;
+        out[r * sw + k] |= v << s;
+        if (s) out[r * sw + k + 1] |= v >>> (32 - s);
+      }
+    shifted.push(out);
+  }
+  const lo = new Int32Array(m.h);
+  const hi = new Int32Array(m.h);
+  for (let r = 0; r < m.h; r++) {
+    let a = -1;
+    let b = -1;
+    for (let k = 0; k < m.words; k++)
+      if (m.bits[r * m.words + k]) {
+        if (a < 0) a = k;
+        b = k;
+      }
+    lo[r] = a < 0 ? 0 : a;
+    hi[r] = a < 0 ? 0 : Math.min(sw, b + 2);
+  }
+  // anchors: extreme ink cells and a few spread inside; each must be free for a fit, and
+  // checking them over a whole row at once skips most candidate columns in a few ANDs
+  const cells: [number, number][] = [];
+  const ink = (x: number, y: number) => ((m.bits[y * m.words + (x >>> 5)] >>> (x & 31)) & 1) === 1;
+  const firstInRow = (y: number) => {
+    for (let x = 0; x < m.w; x++) if (ink(x, y)) return x;
+    return -1;
+  };
+  const lastInRow = (y: number) => {
+    for (let x = m.w - 1; x >= 0; x--) if (ink(x, y)) return x;
+    return -1;
+  };
+  const rowsToSample = [0, m.h - 1, Math.floor(m.h / 2), Math.floor(m.h / 4), Math.floor((3 * m.h) / 4)];
+  for (const y of rowsToSample) {
+    const a = firstInRow(y);
+    if (a < 0) continue;
+    cells.push([a, y]);
+    const b = lastInRow(y);
+    if (b !== a) cells.push([b, y]);
+    // a middle ink cell of the row
+    for (let x = Math.floor((a + b) / 2); x <= b; x++)
+      if (ink(x, y)) {
+        if (x !== a && x !== b) cells.push([x, y]);
+        break;
+      }
+  }
+  const seen = new Set<string>();
+  const anchors = cells.filter(([x, y]) => {
+    const k = `${x},${y}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const first = [...new Set(anchors.map((a) => a[1]))];
+  // then the other rows spread out (van der Corput order): a collision shows up early
+  const rest: number[] = [];
+  const taken = new Set(first);
+  let bitsN = 1;
+  while (1 << bitsN < m.h) bitsN++;
+  for (let i = 0; i < 1 << bitsN; i++) {
+    let r = 0;
+    for (let b = 0; b < bitsN; b++) if (i & (1 << b)) r |= 1 << (bitsN - 1 - b);
+    if (r < m.h && !taken.has(r)) {
+      taken.add(r);
+      rest.push(r);
+    }
+  }
+  const inkPerRow = Array.from({ length: m.h }, (_, r) => {
+    let c = 0;
+    for (let k = 0; k < m.words; k++) c += popcount(m.bits[r * m.words + k]);
+    return [r, c] as [number, number];
+  });
+  const heavy = inkPerRow.sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return { w: m.w, h: m.h, sw, shifted, lo, hi, order: Int32Array.from([...first, ...rest]), anchors, heavy, src: o };
+}
+
+const WALL = 0xffffffff;
+
+
+/** Occupancy grid of one sheet. */
+class Grid {
+  /** Words per row (sheet width plus a wall margin wider than any mask). */
+  readonly gw: number;
+  bits: Uint32Array;
+  rows: number;
+  /** Free cells per row. */
+  free: Int32Array;
+  private readonly cand: Uint32Array;
+
+  constructor(
+    readonly width: number,
+    readonly maxRows: number,
+    maxMaskWords: number,
+    initialRows: number,
+  ) {
+    this.gw = Math.ceil(width / 32) + maxMaskWords + 2;
+    this.rows = 0;
+    this.bits = new Uint32Array(0);
+    this.free = new Int32Array(0);
+    this.cand = new Uint32Array(this.gw);
+    this.ensure(Math.max(64, initialRows));
+  }
+
+  /** Makes sure rows [0, n) exist (walls set). */
+  ensure(n: number): void {
+    if (n <= this.rows) return;
+    const rows = Math.max(n, this.rows * 2);
+    const next = new Uint32Array(rows * this.gw);
+    next.set(this.bits);
+    const w0 = this.width >>> 5;
+    for (let r = this.rows; r < rows; r++) {
+      const base = r * this.gw;
+      if (this.width & 31) next[base + w0] = (~0 << (this.width & 31)) >>> 0;
+      else next[base + w0] = WALL;
+      for (let k = w0 + 1; k < this.gw; k++) next[base + k] = WALL;
+    }
+    this.bits = next;
+    const free = new Int32Array(rows);
+    free.set(this.free);
+    free.fill(this.width, this.rows);
+    this.free = free;
+    this.rows = rows;
+  }
+
+  fits(p: Prepared, x: number, y: number): boolean {
+    const sh = p.shifted[x & 31];
+    const base = x >>> 5;
+    const g = this.bits;
+    const gw = this.gw;
+    const sw = p.sw;
+    const order = p.order;
+    for (let i = 0; i < order.length; i++) {
+      const r = order[i];
+      const go = (y + r) * gw + base;
+      const so = r * sw;
+      for (let k = p.lo[r], e = p.hi[r]; k < e; k++) if (g[go + k] & sh[so + k]) return false;
+    }
+    return true;
+  }
+
+  /** Lowest, then leftmost free position at or after (y0, x0) in row-major order; null if none. */
+  firstFit(p: Prepared, y0: number, x0: number): { x: number; y: number } | null {
+    const span = this.width - p.w + 1;
+    if (span <= 0) return null;
+    const cw = Math.ceil(span / 32);
+    const cand = this.cand;
+    const lastMask = span & 31 ? ((1 << (span & 31)) - 1) >>> 0 : WALL;
+    for (let y = y0; ; y++) {
+      if (y + p.h > this.maxRows) return null;
+      if (y + p.h > this.rows) this.ensure(y + p.h);
+      const free = this.free;
+      let full = false;
+      for (const [r, c] of p.heavy)
+        if (free[y + r] < c) {
+          full = true;
+          break;
+        }
+      if (full) continue;
+      const g = this.bits;
+      for (let i = 0; i < cw; i++) cand[i] = WALL;
+      cand[cw - 1] = lastMask;
+      if (y === y0 && x0 > 0) {
+        for (let i = 0; i < cw; i++) {
+          const lo = i * 32;
+          if (lo + 32 <= x0) cand[i] = 0;
+          else if (lo < x0) cand[i] &= (~0 << (x0 - lo)) >>> 0;
+        }
+      }
+      let any = 0;
+      for (const [ax, ay] of p.anchors) {
+        const row = (y + ay) * this.gw + (ax >>> 5);
+        const t = ax & 31;
+        any = 0;
+        for (let i = 0; i < cw; i++) {
+          if (!cand[i]) continue;
+          const f = ~g[row + i];
+          const v = t ? (f >>> t) | (~g[row + i + 1] << (32 - t)) : f;
+          cand[i] &= v;
+          any |= cand[i];
+        }
+        if (!any) break;
+      }
+      if (!any && p.anchors.length) continue;
+      for (let i = 0; i < cw; i++) {
+        let v = cand[i];
+        while (v) {
+          const b = 31 - Math.clz32(v & -v);
+          const x = i * 32 + b;
+          if (this.fits(p, x, y)) return { x, y };
+          v &= v - 1;
+        }
+      }
+    }
+  }
+
+  /** Stores the copy grown by the gap. */
+  place(p: Prepared, x: number, y: number): void {
+    const d = p.src.dil;
+    const pad = p.src.pad;
+    const X = x - pad;
+    const fw = Math.floor(X / 32);
+    const ts = X - fw * 32;
+    this.ensure(y - pad + d.h);
+    const g = this.bits;
+    for (let r = 0; r < d.h; r++) {
+      const gy = y - pad + r;
+      if (gy < 0) continue;
+      const base = gy * this.gw;
+      for (let k = 0; k < d.words; k++) {
+        const v = d.bits[r * d.words + k];
+        if (!v) continue;
+        const tw = fw + k;
+        if (tw >= 0 && tw < this.gw) g[base + tw] |= v << ts;
+        if (ts && tw + 1 >= 0 && tw + 1 < this.gw) g[base + tw + 1] |= v >>> (32 - ts);
+      }
+      let f = 0;
+      for (let k = 0, e = Math.ceil(this.width / 32); k < e; k++) f += popcount(~g[base + k]);
+      this.free[gy] = f;
+    }
+  }
+}
+
+interface Evaluated {
+  sheets: NestSheet[];
+  /** (sheets - 1) * bigM + total used rows: fewer sheets first, then less film. */
+  cost: number;
+}
+
+/**
+ * Nests `copies` (each the index of its type) into as few sheets as it can, the last one
+ * as short as it can. Deterministic for the same input with `maxEvaluations`.
+ */
+export function nestSheets(types: readonly NestType[], copies: readonly number[], cfg: NestConfig): NestResult {
+  const start = performance.now();
+  if (copies.length === 0) return { sheets: [], evaluations: 0 };
+  const prepared = types.map((t) => t.orientations.map(prepare));
+  const maxWords = Math.max(1, ...types.flatMap((t) => t.orientations.map((o) => Math.max(o.mask.words, o.dil.words) + 1)));
+  // reject copies that cannot fit an empty sheet in any orientation
+  copies.forEach((t, i) => {
+    const os = types[t].orientations;
+    if (!os.some((o) => o.mask.w <= cfg.width)) throw new NestPieceTooLargeError(i, 'width');
+    if (!os.some((o) => o.mask.w <= cfg.width && o.mask.h <= cfg.maxRows)) throw new NestPieceTooLargeError(i, 'length');
+  });
+  const areaOf = (t: number) => Math.max(...types[t].orientations.map((o) => o.dil.area));
+  const totalArea = copies.reduce((a, t) => a + areaOf(t), 0);
+  const initialRows = Math.min(Number.isFinite(cfg.maxRows) ? cfg.maxRows : Infinity, Math.ceil((totalArea / cfg.width) * 1.5) + 64);
+  const bigM = Number.isFinite(cfg.maxRows) ? cfg.maxRows * 4 : 0;
+
+  let evaluations = 0;
+  /**
+   * Which orientation a copy takes: the one whose first free position has the lowest far
+   * edge ("far"), or the lowest top edge ("top"), leftmost on ties. Neither wins everywhere,
+   * so both are tried on the starting sequences and the better one is kept.
+   */
+  let rule = 'far' as 'far' | 'top';
+  const evaluate = (seq: readonly number[], bound: number): Evaluated | null => {
+    evaluations++;
+    const sheets: NestSheet[] = [];
+    let remaining = seq;
+    let cost = 0;
+    let farSum = 0;
+    while (remaining.length) {
+      const grid = new Grid(cfg.width, cfg.maxRows, maxWords, initialRows);
+      // first free position found so far per (type, orientation): the grid only fills up,
+      // so no earlier position can become free again on this sheet
+      const cache = new Map<number, { x: number; y: number } | null>();
+      const placements: NestPlacement[] = [];
+      const rest: number[] = [];
+      let rows = 0;
+      for (const c of remaining) {
+        const t = copies[c];
+        const ps = prepared[t];
+        let best: { o: number; x: number; y: number; score: number } | null = null;
+        for (let o = 0; o < ps.length; o++) {
+          const key = t * 8 + o;
+          let from = cache.get(key);
+          if (from === null) continue;
+          from ??= { x: 0, y: 0 };
+          const pos = grid.firstFit(ps[o], from.y, from.x);
+          cache.set(key, pos);
+          if (!pos) continue;
+          const score = (rule === 'far' ? pos.y + ps[o].h : pos.y) * (cfg.width + 1) + pos.x;
+          if (!best || score < best.score) best = { o, x: pos.x, y: pos.y, score };
+        }
+        if (!best) {
+          rest.push(c);
+          continue;
+        }
+        grid.place(ps[best.o], best.x, best.y);
+        placements.push({ copy: c, orientation: best.o, x: best.x, y: best.y });
+        rows = Math.max(rows, best.y + ps[best.o].h);
+        farSum += best.y + ps[best.o].h;
+        // a single sheet can only grow: stop as soon as it is worse than the bound
+        if (!Number.isFinite(cfg.maxRows) && rows > Math.floor(bound)) return null;
+      }
+      if (placements.length === 0) throw new Error('internal: nothing fits an empty sheet');
+      sheets.push({ rows, placements });
+      cost += (sheets.length > 1 ? bigM : 0) + rows;
+      remaining = rest;
+    }
+    // tie-break (below one row): copies lower on average, so the search can cross the
+    // plateaus where many sequences give the same length
+    return { sheets, cost: cost + farSum / (seq.length * (cost + 1) * 2) };
+  };
+
+  const rng = new Rng(cfg.seed ?? 1);
+  const idx = copies.map((_, i) => i);
+  const dims = (t: number) => {
+    const m = types[t].orientations[0].mask;
+    return { area: areaOf(t), h: Math.max(...types[t].orientations.map((o) => o.mask.h)), w: Math.max(m.w, m.h) };
+  };
+  const starts: number[][] = [
+    [...idx].sort((a, b) => dims(copies[b]).area - dims(copies[a]).area || a - b),
+    [...idx].sort((a, b) => dims(copies[b]).w - dims(copies[a]).w || a - b),
+    [...idx].sort((a, b) => dims(copies[b]).h - dims(copies[a]).h || a - b),
+  ];
+  const outOfTime = () =>
+    cfg.maxEvaluations !== undefined ? evaluations >= cfg.maxEvaluations : performance.now() - start >= cfg.timeLimitMs;
+  let best: Evaluated | null = null;
+  let bestSeq: number[] = starts[0];
+  let bestRule = rule;
+  starting: for (const r of ['far', 'top'] as const)
+    for (const s of starts) {
+      rule = r;
+      const e = evaluate(s, best ? best.cost : Infinity);
+      if (e && (!best || e.cost < best.cost)) {
+        best = e;
+        bestSeq = s;
+        bestRule = r;
+      }
+      if (outOfTime()) break starting;
+    }
+  rule = bestRule;
+  if (!best) throw new Error('internal: no layout');
+  // local search over the sequence
+  const n = bestSeq.length;
+  while (!outOfTime() && n > 1) {
+    const seq = [...bestSeq];
+    const move = rng.next();
+    if (move < 0.5) {
+      const i = rng.int(n);
+      let j = rng.int(n);
+      for (let tries = 0; tries < 8 && copies[seq[i]] === copies[seq[j]]; tries++) j = rng.int(n);
+      if (copies[seq[i]] === copies[seq[j]]) continue;
+      [seq[i], seq[j]] = [seq[j], seq[i]];
+    } else {
+      // move a copy (or a short block) earlier
+      const i = 1 + rng.int(n - 1);
+      const j = rng.int(i);
+      const len = 1 + rng.int(Math.min(4, n - i));
+      const block = seq.splice(i, len);
+      seq.splice(j, 0, ...block);
+    }
+    const e = evaluate(seq, best.cost);
+    if (e && e.cost <= best.cost) {
+      best = e;
+      bestSeq = seq;
+    }
+  }
+  return { sheets: best.sheets, evaluations };
+}

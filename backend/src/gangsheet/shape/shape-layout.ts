@@ -1,0 +1,189 @@
+/**
+ * Gang-sheet designs (pixel sizes plus ink masks) -> true-shape sheets in whole pixels.
+ *
+ * Each design becomes one cell mask per allowed orientation (0/90/180/270° clockwise), in
+ * cells of `cellPx` sheet pixels. A cell is set when the rendered raster can have any
+ * visible pixel in it: every ink cell of the design mask is mapped to the printed size,
+ * grown by the resampling kernel's reach (lanczos3: 3 pixels of the coarser of source and
+ * output) and clipped to the raster box. The masks are then grown by the gap and nested.
+ * Copies are placed on whole cells, so their pixel positions are exact multiples of `cellPx`
+ * from the margin.
+ */
+import { gapHalfWidths, dilate, emptyMask, markRect, countCells, CellMask } from './cells';
+import { DesignMask, maskCoverage, unpackMask } from './design-mask';
+import { NestPieceTooLargeError, nestSheets, NestType } from './nest';
+
+export interface ShapeDesign {
+  /** Printed size in sheet pixels (upright). */
+  w: number;
+  h: number;
+  /** Trimmed source size in pixels (for the resampling reach). */
+  sourceWidth: number;
+  /** Ink mask of the trimmed art; absent = the whole rectangle is ink. */
+  mask?: DesignMask;
+}
+
+export interface ShapeConfig {
+  /** All in sheet pixels. */
+  width: number;
+  gap: number;
+  margin: number;
+  maxLength: number;
+  rotate: boolean;
+  /** Grid cell size in pixels. */
+  cellPx: number;
+}
+
+export type Rotation = 0 | 90 | 180 | 270;
+
+export interface ShapePlacement {
+  /** Index into the copies array. */
+  copy: number;
+  /** Pixels from the sheet's top-left; w/h as placed. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Clockwise turn of the design. */
+  rotation: Rotation;
+}
+
+export interface ShapeSheet {
+  /** Used length in pixels, margins included. */
+  length: number;
+  placements: ShapePlacement[];
+}
+
+/** Reach of lanczos3 resampling around an ink pixel, in output pixels (plus one for rounding). */
+function resampleReach(outWidth: number, sourceWidth: number): number {
+  return 3 * Math.max(1, outWidth / Math.max(1, sourceWidth)) + 1;
+}
+
+/** Upright rectangles (in printed pixels) that cover every visible pixel of the raster. */
+function inkRects(d: ShapeDesign): [number, number, number, number][] {
+  if (!d.mask) return [[0, 0, d.w, d.h]];
+  const cells = unpackMask(d.mask);
+  const mw = d.mask.width;
+  const mh = d.mask.height;
+  const sx = d.w / mw;
+  const sy = d.h / mh;
+  const reach = resampleReach(d.w, d.sourceWidth);
+  const rects: [number, number, number, number][] = [];
+  for (let y = 0; y < mh; y++) {
+    let x = 0;
+    while (x < mw) {
+      if (!cells[y * mw + x]) {
+        x++;
+        continue;
+      }
+      let e = x;
+      while (e < mw && cells[y * mw + e]) e++;
+      rects.push([
+        Math.max(0, x * sx - reach),
+        Math.max(0, y * sy - reach),
+        Math.min(d.w, e * sx + reach),
+        Math.min(d.h, (y + 1) * sy + reach),
+      ]);
+      x = e;
+    }
+  }
+  return rects;
+}
+
+/** The design's cell mask turned `q` quarter turns clockwise. */
+function orientedMask(d: ShapeDesign, rects: [number, number, number, number][], q: number, cellPx: number): CellMask {
+  const W = q % 2 ? d.h : d.w;
+  const H = q % 2 ? d.w : d.h;
+  const m = emptyMask(Math.ceil(W / cellPx), Math.ceil(H / cellPx));
+  for (const [x0, y0, x1, y1] of rects) {
+    // clockwise turns of the box [0, w] × [0, h]: (x, y) -> (h - y, x) for one turn
+    let r: [number, number, number, number];
+    if (q === 0) r = [x0, y0, x1, y1];
+    else if (q === 1) r = [d.h - y1, x0, d.h - y0, x1];
+    else if (q === 2) r = [d.w - x1, d.h - y1, d.w - x0, d.h - y0];
+    else r = [y0, d.w - x1, y1, d.w - x0];
+    markRect(m, r[0] / cellPx, r[1] / cellPx, r[2] / cellPx, r[3] / cellPx);
+  }
+  m.area = countCells(m);
+  return m;
+}
+
+/** Ink area of one copy in printed pixels² (from its mask), for density figures. */
+export function inkArea(d: ShapeDesign): number {
+  return d.mask ? maskCoverage(d.mask) * d.w * d.h : d.w * d.h;
+}
+
+/** Memory the nester may spend on the designs' prepared masks (32 bit shifts of each row). */
+export const MASK_MEMORY_BYTES = 96 << 20;
+
+/**
+ * The cell size to use: the requested one, made coarser (×1.25 steps) while the prepared
+ * masks of all designs would take more than MASK_MEMORY_BYTES. A prepared orientation holds
+ * its rows shifted by each of 32 bit offsets: rows × (words + 1) × 32 × 4 bytes. Only orders
+ * of many very large designs are affected (twelve 20 × 20 in designs at 0.02 in need ~200 MB).
+ */
+export function boundedCell(designs: readonly ShapeDesign[], cellPx: number, orientations: number): number {
+  const prepared = (w: number, h: number) => h * (Math.ceil(w / 32) + 1) * 32 * 4;
+  const bytes = (c: number) =>
+    designs.reduce((a, d) => {
+      const w = Math.ceil(d.w / c);
+      const h = Math.ceil(d.h / c);
+      let sum = 0;
+      for (let q = 0; q < orientations; q++) sum += q % 2 ? prepared(h, w) : prepared(w, h);
+      return a + sum;
+    }, 0);
+  let cell = cellPx;
+  while (bytes(cell) > MASK_MEMORY_BYTES) cell = Math.ceil(cell * 1.25);
+  return cell;
+}
+
+/** Thrown for a copy that fits no empty sheet; `copy` indexes the copies array. */
+export { NestPieceTooLargeError };
+
+export function nestShapes(
+  designs: readonly ShapeDesign[],
+  copies: readonly number[],
+  cfg: ShapeConfig,
+  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number },
+): ShapeSheet[] {
+  const start = performance.now();
+  if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');
+  const turns = cfg.rotate ? [0, 1, 2, 3] : [0];
+  const cell = boundedCell(designs, cfg.cellPx, turns.length);
+  const cols = Math.floor((cfg.width - 2 * cfg.margin) / cell);
+  const maxRows = Number.isFinite(cfg.maxLength) ? Math.floor((cfg.maxLength - 2 * cfg.margin) / cell) : Infinity;
+  if (cols <= 0) throw new Error('the margins leave no printable width');
+  if (maxRows <= 0) throw new Error('the margins leave no printable length');
+  const half = gapHalfWidths(cfg.gap / cell);
+  const types: NestType[] = designs.map((d) => {
+    const rects = inkRects(d);
+    return {
+      orientations: turns.map((q) => {
+        const mask = orientedMask(d, rects, q, cell);
+        const g = dilate(mask, half);
+        return { rotation: q * 90, mask, dil: g.mask, pad: g.pad };
+      }),
+    };
+  });
+  // the time limit covers turning the masks into cells too
+  const res = nestSheets(types, copies, { width: cols, maxRows, ...opts, timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)) });
+  return res.sheets.map((s) => {
+    let bottom = 0;
+    const placements = s.placements.map((p): ShapePlacement => {
+      const d = designs[copies[p.copy]];
+      const rotation = types[copies[p.copy]].orientations[p.orientation].rotation as Rotation;
+      const odd = rotation % 180 !== 0;
+      const pl: ShapePlacement = {
+        copy: p.copy,
+        x: cfg.margin + p.x * cell,
+        y: cfg.margin + p.y * cell,
+        w: odd ? d.h : d.w,
+        h: odd ? d.w : d.h,
+        rotation,
+      };
+      bottom = Math.max(bottom, pl.y + pl.h);
+      return pl;
+    });
+    return { length: bottom + cfg.margin, placements };
+  });
+}

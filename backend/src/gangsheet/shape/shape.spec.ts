@@ -1,0 +1,186 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import sharp from 'sharp';
+import { artworkPng, makeArtwork, Kind } from '../../../bench/artwork';
+import { checkEsicupSolution, checkRenderedPixels, PixelCheckCopy } from '../../../bench/nest-check';
+import { Rng } from '../pack/rng';
+import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
+import { renderSheets } from '../render/render-sheet';
+import { inspectDesign, DesignInfo } from '../trim';
+import { gapHalfWidths } from './cells';
+import { INK_ALPHA_THRESHOLD } from './design-mask';
+import { nestEsicup, parseEsicup } from './esicup';
+import { boundedCell, MASK_MEMORY_BYTES } from './shape-layout';
+
+const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
+
+describe('gap offsets between cells', () => {
+  it('forbid exactly the cell offsets whose closest points are nearer than the gap', () => {
+    for (const gap of [0, 0.5, 1, 2.5, 4, 6.25]) {
+      const half = gapHalfWidths(gap);
+      for (let dy = 0; dy <= 10; dy++)
+        for (let dx = 0; dx <= 10; dx++) {
+          const ex = Math.max(dx - 1, 0);
+          const ey = Math.max(dy - 1, 0);
+          const tooClose = gap === 0 ? dx === 0 && dy === 0 : Math.hypot(ex, ey) < gap;
+          const forbidden = dy < half.length && dx <= half[dy];
+          expect([gap, dx, dy, forbidden]).toEqual([gap, dx, dy, tooClose]);
+        }
+    }
+  });
+});
+
+describe('mask memory bound', () => {
+  it('keeps the requested cell for ordinary designs and coarsens it for many huge ones', () => {
+    const ordinary = Array.from({ length: 12 }, () => ({ w: 1800, h: 1500, sourceWidth: 1800 }));
+    expect(boundedCell(ordinary, 6, 4)).toBe(6);
+    const huge = Array.from({ length: 12 }, () => ({ w: 6000, h: 6000, sourceWidth: 6000 }));
+    const cell = boundedCell(huge, 6, 4);
+    expect(cell).toBeGreaterThan(6);
+    const bytes = (c: number) => 12 * 4 * Math.ceil(6000 / c) * (Math.ceil(Math.ceil(6000 / c) / 32) + 1) * 128;
+    expect(bytes(cell)).toBeLessThanOrEqual(MASK_MEMORY_BYTES);
+    expect(bytes(6)).toBeGreaterThan(MASK_MEMORY_BYTES);
+  });
+});
+
+describe('ESICUP nesting (checked with exact polygon clipping)', () => {
+  it.each(['jakobs1', 'shapes0', 'albano'])('%s: every copy once, inside the strip, no overlaps', (name) => {
+    const inst = parseEsicup(fs.readFileSync(path.join(BENCH, `${name}.json`), 'utf8'));
+    const sol = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 3, cellsAcross: 160 });
+    const chk = checkEsicupSolution(inst, sol);
+    expect(chk.errors).toEqual([]);
+    expect(chk.density).toBeGreaterThan(0.5);
+  });
+
+  it('the polygon checker catches an overlap, a copy outside the strip and a missing copy', () => {
+    const inst = parseEsicup(fs.readFileSync(path.join(BENCH, 'jakobs1.json'), 'utf8'));
+    const sol = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 1, cellsAcross: 160 });
+    const a = sol.placements[0];
+    const b = sol.placements[1];
+    const moved = { ...sol, placements: sol.placements.map((p, i) => (i === 1 ? { ...p, x: a.x, y: a.y, rotation: a.rotation } : p)) };
+    if (a.item !== b.item) expect(checkEsicupSolution(inst, { ...moved, placements: moved.placements.map((p, i) => (i === 1 ? { ...p, item: a.item } : p)) }).errors.join()).toMatch(/overlap/);
+    expect(checkEsicupSolution(inst, { ...sol, placements: sol.placements.map((p, i) => (i === 0 ? { ...p, y: -1 } : p)) }).errors.join()).toMatch(/leaves the strip/);
+    expect(checkEsicupSolution(inst, { ...sol, placements: sol.placements.slice(1) }).errors.join()).toMatch(/demanded/);
+  });
+});
+
+describe('true-shape gang sheets (checked on rendered pixels)', () => {
+  let root: string;
+  let out: string;
+  const infos = new Map<string, DesignInfo>();
+  const files = new Map<string, string>();
+
+  beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-shape-'));
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-shape-out-'));
+    const rng = new Rng(5);
+    const kinds: Kind[] = ['ring', 'star', 'heart', 'crescent', 'arrow', 'text', 'photo', 'badge'];
+    for (const k of kinds) {
+      const file = `${k}.png`;
+      fs.writeFileSync(path.join(root, file), await artworkPng(makeArtwork(k, rng, 240)));
+      files.set(k, file);
+      infos.set(k, await inspectDesign(file, { root }));
+    }
+  });
+  afterAll(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  const design = (k: Kind, width: number, quantity: number) => {
+    const i = infos.get(k)!;
+    return { id: k, widthPx: i.trim.width, heightPx: i.trim.height, width, quantity, mask: i.mask };
+  };
+
+  /** Renders the layout, then checks the sheet's pixels against independently resampled copies. */
+  async function renderAndCheck(layout: LayoutResult, tag: string): Promise<string[]> {
+    const rendered = await renderSheets({
+      sheets: layout.sheets,
+      designs: [...infos].map(([k, i]) => ({ id: k, path: files.get(k)!, ...i })),
+      dpi: layout.settings.dpi,
+      root,
+      output: (n) => ({ png: path.join(out, `${tag}-${n}.png`) }),
+    });
+    const problems: string[] = [];
+    for (const [n, sheet] of layout.sheets.entries()) {
+      const { data, info } = await sharp(rendered[n].path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const copies: PixelCheckCopy[] = [];
+      for (const p of sheet.placements) {
+        const src = infos.get(p.designId)!;
+        const [w, h] = p.rotated ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
+        // resampled and turned by sharp itself, not by the engine's raster cache
+        const rgba = await sharp(path.join(root, files.get(p.designId)!))
+          .extract({ left: src.trim.left, top: src.trim.top, width: src.trim.width, height: src.trim.height })
+          .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+          .toBuffer()
+          .then((b) => sharp(b).rotate(p.rotation ?? 0).ensureAlpha().raw().toBuffer());
+        copies.push({ rgba, x: p.px.x, y: p.px.y, w: p.px.width, h: p.px.height });
+      }
+      const dpi = layout.settings.dpi;
+      problems.push(
+        ...checkRenderedPixels({ data, width: info.width, height: info.height }, copies, layout.settings.gap * dpi, layout.settings.margin * dpi, INK_ALPHA_THRESHOLD).map(
+          (e) => `sheet ${n}: ${e}`,
+        ),
+      );
+    }
+    return problems;
+  }
+
+  it('nests by the ink: gap and margin hold on the rendered pixels, all four turns used, film saved', async () => {
+    const designs = [design('ring', 2, 6), design('star', 1.5, 8), design('heart', 1.5, 8), design('crescent', 1.5, 8), design('arrow', 2, 4), design('text', 2.5, 3)];
+    const settings = { width: 8, gap: 0.25, margin: 0.2, dpi: 50, nesting: 'shape' as const };
+    const cmp = compareNesting(designs, settings, { timeLimitMs: 60_000, maxEvaluations: 30, cellInches: 0.02 });
+    const layout = cmp.shape;
+    expect(layout.copies).toBe(37);
+    expect(layout.sheets.flatMap((s) => s.placements)).toHaveLength(37);
+    const turns = new Set(layout.sheets.flatMap((s) => s.placements.map((p) => p.rotation)));
+    expect(turns.size).toBeGreaterThanOrEqual(3);
+    // copies' boxes overlap (only their ink keeps apart), and the result is shorter than rectangles
+    expect(cmp.savedLength).toBeGreaterThan(0);
+    expect(cmp.shape.totalLength).toBeLessThan(cmp.box.totalLength);
+    expect(await renderAndCheck(layout, 'main')).toEqual([]);
+  });
+
+  it('splits across sheets at the maximum length and keeps every rule on each sheet', async () => {
+    const designs = [design('heart', 1.5, 10), design('badge', 1.5, 6), design('crescent', 1.25, 10)];
+    const layout = layoutSheets(designs, { width: 6, gap: 0.2, margin: 0.1, dpi: 40, maxLength: 5, nesting: 'shape' }, { timeLimitMs: 60_000, maxEvaluations: 6 });
+    expect(layout.sheets.length).toBeGreaterThan(1);
+    for (const s of layout.sheets) expect(s.lengthPx).toBeLessThanOrEqual(200);
+    expect(await renderAndCheck(layout, 'multi')).toEqual([]);
+  });
+
+  it('uses the hole of a ring for a small design', () => {
+    const designs = [design('ring', 4, 1), design('badge', 0.8, 1)];
+    const layout = layoutSheets(designs, { width: 4.5, gap: 0.1, dpi: 50, nesting: 'shape' }, { timeLimitMs: 60_000, maxEvaluations: 4 });
+    const [ring, badge] = ['ring', 'badge'].map((id) => layout.sheets[0].placements.find((p) => p.designId === id)!);
+    // the badge lies inside the ring's box: the sheet is no longer than the ring
+    expect(badge.px.x).toBeGreaterThan(ring.px.x);
+    expect(badge.px.y + badge.px.height).toBeLessThan(ring.px.y + ring.px.height);
+    expect(layout.sheets[0].length).toBeCloseTo(ring.height, 1);
+  });
+
+  it('the pixel checker catches copies that break the gap', async () => {
+    const designs = [design('star', 1.5, 4)];
+    const layout = layoutSheets(designs, { width: 6, gap: 0.25, dpi: 40, nesting: 'shape', rotate: false }, { timeLimitMs: 60_000, maxEvaluations: 2 });
+    const sheet = layout.sheets[0];
+    // push the second copy 6 px towards the first: still inside the sheet, ink now too close
+    const [a, b] = sheet.placements;
+    const dx = Math.sign(a.px.x - b.px.x) * 6;
+    const dy = dx === 0 ? Math.sign(a.px.y - b.px.y) * 6 : 0;
+    const bad = { ...layout, sheets: [{ ...sheet, placements: sheet.placements.map((p, i) => (i === 1 ? { ...p, px: { ...p.px, x: p.px.x + dx, y: p.px.y + dy } } : p)) }] };
+    expect((await renderAndCheck(bad, 'bad')).join()).toMatch(/closer than|overlaps/);
+  });
+
+  it('"box" stays the default and ignores masks', () => {
+    const designs = [design('ring', 2, 5)];
+    const a = layoutSheets(designs, { width: 8, dpi: 40 }, { maxEvaluations: 20, timeLimitMs: 60_000 });
+    const b = layoutSheets(designs.map(({ mask: _m, ...d }) => d), { width: 8, dpi: 40 }, { maxEvaluations: 20, timeLimitMs: 60_000 });
+    expect(a).toEqual(b);
+    expect(a.settings.nesting).toBe('box');
+  });
+
+  it('rejects an unknown nesting value', () => {
+    expect(() => layoutSheets([design('ring', 2, 1)], { nesting: 'blob' as never })).toThrow(/nesting must be/);
+  });
+});
