@@ -93,9 +93,9 @@ describe('Prints: the embedded default restarted mid-job (e2e)', () => {
     expect(done.fileId.length).toBeGreaterThan(0);
     await b.get(done.fileId[0].path).expect(200);
     expect((await b.get('/api/profile').expect(200)).body.data.credit).toEqual({ availableCredits: 500 - copies, usedCredits: copies });
-    expect(runDirs()).not.toContain(killedRun);
-    // the completing run removes its own folder just after the print turns Completed
+    // the completing run removes the killed run's folder and its own just after the print turns Completed
     await waitFor(async () => runDirs().length === 0, 10_000, 'the run folders to be removed');
+    expect(runDirs()).not.toContain(killedRun);
     // one "ready" mail (the embedded mail writes .eml files)
     await new Promise((r) => setTimeout(r, 1000));
     const ready = readdirSync(join(dataDir, 'outbox')).filter((f) => /ready/i.test(readFileSync(join(dataDir, 'outbox', f), 'utf8').split('\n').find((l) => l.startsWith('Subject:')) ?? ''));
