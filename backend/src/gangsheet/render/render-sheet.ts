@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import { SheetLayout } from '../pack/layout';
 import { TrimBox } from '../trim';
-import { adler32Combine, adler32Zeros, StreamingPngWriter } from './png-writer';
+import { PngFilter, StreamingPngWriter } from './png-writer';
 import { Raster, RasterCache, RasterSource } from './raster-cache';
 import { resolveInsideRoot } from './safe-path';
 import { DecodeLimits, writePreview } from './sharp-io';
@@ -46,8 +46,10 @@ export interface RenderSheetsOptions {
   onProgress?: (p: RenderProgress) => void;
   /** Folder for temporary rasters (default: the OS temp dir). */
   tmpDir?: string;
-  /** zlib level of the PNG (default 6). */
+  /** zlib level of the PNG (default DEFAULT_PNG_LEVEL). */
   compressionLevel?: number;
+  /** PNG row filter (default DEFAULT_PNG_FILTER); only the encoding changes, never the pixels. */
+  pngFilter?: PngFilter;
   /** Longest side of the preview, default 1000 px. */
   previewMaxSide?: number;
 }
@@ -225,20 +227,18 @@ async function composeSheet(
   if (H <= 0) throw new Error(`sheet ${sheet.index} is empty`);
   const stride = 1 + W * 4;
   const bandRows = Math.max(1, Math.floor(BAND_BYTES / stride));
-  const maxInFlight = 4;
-  const writer = await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, maxInFlight });
+  const writer = await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, filter: opts.pngFilter });
   const preview = previewPath ? new PreviewSampler(W, H, opts.previewMaxSide ?? 1000) : null;
   try {
     const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
-    const pool = Array.from({ length: maxInFlight + 1 }, () => Buffer.alloc(bandRows * stride));
+    const band = Buffer.alloc(bandRows * stride); // the writer copies each band before it resolves
     let scratch = Buffer.alloc(0);
     let nextJob = 0;
     let active: Job[] = [];
-    let adler = 1;
-    for (let y0 = 0, band = 0; y0 < H; y0 += bandRows, band++) {
+    for (let y0 = 0; y0 < H; y0 += bandRows) {
       const y1 = Math.min(H, y0 + bandRows);
       const rows = y1 - y0;
-      const buf = pool[band % pool.length].subarray(0, rows * stride);
+      const buf = band.subarray(0, rows * stride);
       buf.fill(0);
       active = active.filter((j) => j.y + j.h > y0);
       while (nextJob < sorted.length && sorted[nextJob].y < y1) active.push(sorted[nextJob++]);
@@ -258,24 +258,11 @@ async function composeSheet(
         }
         for (let r = r0; r < r1; r++) scratch.copy(buf, (j.y + r - y0) * stride + 1 + j.x * 4, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
       }
-      // Adler-32 of the band from the rasters' row checksums: zero runs and copy rows
-      for (let y = y0; y < y1; y++) {
-        let pos = -1; // the filter byte counts as one zero
-        for (const j of active) {
-          if (y < j.y || y >= j.y + j.h) continue;
-          const start = j.x * 4;
-          if (start > pos) adler = adler32Combine(adler, adler32Zeros(start - pos), start - pos);
-          adler = adler32Combine(adler, j.raster.rowAdler[y - j.y], j.w * 4);
-          pos = start + j.w * 4;
-        }
-        const end = W * 4;
-        if (end > pos) adler = adler32Combine(adler, adler32Zeros(end - pos), end - pos);
-      }
       preview?.sampleBand(buf, y0, y1);
       await writer.addRows(buf, rows, y1 === H);
       progress(y1 / H);
     }
-    const bytes = await writer.finish(adler);
+    const bytes = await writer.finish();
     if (preview && previewPath) await writePreview(preview.rgba(), preview.pw, preview.ph, previewPath);
     return bytes;
   } catch (e) {
