@@ -46,19 +46,6 @@ export function adler32Combine(adler1: number, adler2: number, len2: number): nu
  */
 export type PngFilter = 'none' | 'sub' | 'up' | 'average' | 'paeth' | 'adaptive';
 
-export interface PngWriterOptions {
-  dpi: number;
-  /** zlib level, default DEFAULT_PNG_LEVEL. */
-  compressionLevel?: number;
-  /** zlib strategy (zlib.constants.Z_*), default Z_DEFAULT_STRATEGY. */
-  strategy?: number;
-  /** Row filter, default DEFAULT_PNG_FILTER. */
-  filter?: PngFilter;
-  /** Worker threads; default one per core (at most 4). */
-  workers?: number;
-  /** Bands filtered/compressed at once; default 2 per worker. */
-  maxInFlight?: number;
-}
 
 export const DEFAULT_PNG_FILTER: PngFilter = 'paeth';
 export const DEFAULT_PNG_LEVEL = 3;
@@ -68,9 +55,9 @@ const FILTER_CODES: Record<PngFilter, number> = { none: 0, sub: 1, up: 2, averag
 /**
  * The worker, as plain JavaScript so it runs the same under ts-node, jest and the compiled
  * build. A job is a band of raw RGBA rows in a shared buffer plus the row above it; the
- * answer is the deflated filtered rows and their Adler-32. Bytes left and right of a row's
- * non-transparent span (in this row and the one above) filter to zero under every filter
- * type, so only the span is filtered and checksummed byte by byte.
+ * answer is the deflated filtered rows and their Adler-32. For RGBA (bpp 4), bytes left and
+ * right of a row's non-transparent span (in this row and the one above) filter to zero
+ * under every filter type, so only the span is filtered and checksummed byte by byte.
  */
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('worker_threads');
@@ -105,23 +92,23 @@ function paeth(a, b, c) {
   const pa = p > a ? p - a : a - p, pb = p > b ? p - b : b - p, pc = p > c ? p - c : c - p;
   return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
-/** Filters cur[lo..hi) (bytes) with type t into out at o (+ index), prev may be null. */
-function apply(t, cur, c0, prev, p0, lo, hi, out, o) {
+/** Filters cur[lo..hi) (bytes, bpp per pixel) with type t into out at o (+ index); prev may be null. */
+function apply(t, bpp, cur, c0, prev, p0, lo, hi, out, o) {
   if (t === 0) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i]; return; }
-  if (t === 1) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (i >= 4 ? cur[c0 + i - 4] : 0); return; }
+  if (t === 1) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (i >= bpp ? cur[c0 + i - bpp] : 0); return; }
   if (t === 2) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (prev ? prev[p0 + i] : 0); return; }
   if (t === 3) {
-    for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (((i >= 4 ? cur[c0 + i - 4] : 0) + (prev ? prev[p0 + i] : 0)) >> 1);
+    for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (((i >= bpp ? cur[c0 + i - bpp] : 0) + (prev ? prev[p0 + i] : 0)) >> 1);
     return;
   }
   for (let i = lo; i < hi; i++) {
-    const a = i >= 4 ? cur[c0 + i - 4] : 0, b = prev ? prev[p0 + i] : 0, c = prev && i >= 4 ? prev[p0 + i - 4] : 0;
+    const a = i >= bpp ? cur[c0 + i - bpp] : 0, b = prev ? prev[p0 + i] : 0, c = prev && i >= bpp ? prev[p0 + i - bpp] : 0;
     out[o + i] = cur[c0 + i] - paeth(a, b, c);
   }
 }
 /** libpng's heuristic: sum of the filtered bytes read as signed magnitudes. */
-function cost(t, cur, c0, prev, p0, lo, hi, scratch) {
-  apply(t, cur, c0, prev, p0, lo, hi, scratch, -lo);
+function cost(t, bpp, cur, c0, prev, p0, lo, hi, scratch) {
+  apply(t, bpp, cur, c0, prev, p0, lo, hi, scratch, -lo);
   let s = 0;
   for (let i = 0; i < hi - lo; i++) { const v = scratch[i]; s += v < 128 ? v : 256 - v; }
   return s;
@@ -129,38 +116,40 @@ function cost(t, cur, c0, prev, p0, lo, hi, scratch) {
 
 parentPort.on('message', (m) => {
   try {
-    const { sab, offset, rows, width, prev, filter, level, strategy, last, id } = m;
-    const rb = width * 4;
-    const cur = new Uint8Array(sab, offset, rows * rb);
-    const px = new Uint32Array(sab, offset, rows * width);
+    const { sab, rows, width, bpp, prev, filter, level, strategy, last, id } = m;
+    const rb = width * bpp;
+    const cur = new Uint8Array(sab, 0, rows * rb);
+    // spans only for RGBA; other layouts are filtered whole
+    const px = bpp === 4 ? new Uint32Array(sab, 0, rows * width) : null;
+    const whole = [0, width];
     const out = Buffer.alloc(rows * (rb + 1));
     const scratch = filter < 0 ? new Uint8Array(rb) : null;
-    let prevSpan = prev ? span(new Uint32Array(prev.buffer, prev.byteOffset, width), 0, width) : [0, 0];
+    let prevSpan = !prev ? [0, 0] : px ? span(new Uint32Array(prev.buffer, prev.byteOffset, width), 0, width) : whole;
     let adler = 1;
     for (let r = 0; r < rows; r++) {
-      const cs = span(px, r * width, width);
+      const cs = px ? span(px, r * width, width) : whole;
       const above = r === 0 ? prev : cur;
       const p0 = r === 0 ? 0 : (r - 1) * rb;
       // union of this row's and the above row's spans, plus one pixel for the left neighbour
       let lo, hi;
       if (cs[1] === 0 && prevSpan[1] === 0) { lo = 0; hi = 0; }
-      else if (cs[1] === 0) { lo = prevSpan[0] * 4; hi = Math.min(width, prevSpan[1] + 1) * 4; }
-      else if (prevSpan[1] === 0) { lo = cs[0] * 4; hi = Math.min(width, cs[1] + 1) * 4; }
-      else { lo = Math.min(cs[0], prevSpan[0]) * 4; hi = Math.min(width, Math.max(cs[1], prevSpan[1]) + 1) * 4; }
+      else if (cs[1] === 0) { lo = prevSpan[0] * bpp; hi = Math.min(width, prevSpan[1] + 1) * bpp; }
+      else if (prevSpan[1] === 0) { lo = cs[0] * bpp; hi = Math.min(width, cs[1] + 1) * bpp; }
+      else { lo = Math.min(cs[0], prevSpan[0]) * bpp; hi = Math.min(width, Math.max(cs[1], prevSpan[1]) + 1) * bpp; }
       let t = filter;
       if (t < 0) {
         t = 0;
         if (hi > lo) {
           let best = Infinity;
           for (let k = 0; k < 5; k++) {
-            const c = cost(k, cur, r * rb, above, p0, lo, hi, scratch);
+            const c = cost(k, bpp, cur, r * rb, above, p0, lo, hi, scratch);
             if (c < best) { best = c; t = k; }
           }
         }
       }
       const o = r * (rb + 1);
       out[o] = t;
-      if (hi > lo) apply(t, cur, r * rb, above, p0, lo, hi, out, o + 1);
+      if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
       adler = adlerBytes(adler, out, o, o + 1);
       adler = adlerZeros(adler, lo);
       adler = adlerBytes(adler, out, o + 1 + lo, o + 1 + hi);
@@ -181,79 +170,182 @@ interface BandResult {
   length: number;
 }
 
-/** A few worker threads that filter and deflate bands; jobs go to the least busy one. */
+/**
+ * Worker threads that filter and deflate bands, shared by every writer of the process (so
+ * a PDF with twenty images does not start forty threads). Workers are unref'd while idle,
+ * so an idle pool never keeps the process alive; jobs go to the least busy worker.
+ */
 class FilterPool {
   private readonly workers: { w: Worker; busy: number }[] = [];
   private readonly waiting = new Map<number, { resolve: (r: BandResult) => void; reject: (e: Error) => void }>();
   private seq = 0;
-  private failed: Error | null = null;
 
   constructor(count: number) {
-    for (let i = 0; i < count; i++) {
-      const w = new Worker(WORKER_SOURCE, { eval: true });
-      const entry = { w, busy: 0 };
-      w.on('message', (m: { id: number; error?: string } & BandResult) => {
-        entry.busy--;
-        const p = this.waiting.get(m.id);
-        this.waiting.delete(m.id);
-        if (!p) return;
-        if (m.error) p.reject(new Error(`PNG worker: ${m.error}`));
-        else p.resolve(m);
-      });
-      w.on('error', (e) => this.fail(e));
-      w.on('exit', (code) => {
-        if (code !== 0) this.fail(new Error(`PNG worker exited with code ${code}`));
-      });
-      this.workers.push(entry);
-    }
+    for (let i = 0; i < count; i++) this.spawn();
   }
 
-  private fail(e: Error): void {
-    this.failed = e;
-    for (const p of this.waiting.values()) p.reject(e);
-    this.waiting.clear();
+  private spawn(): void {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    w.unref();
+    const entry = { w, busy: 0 };
+    w.on('message', (m: { id: number; error?: string } & BandResult) => {
+      if (--entry.busy === 0) w.unref();
+      const p = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (!p) return;
+      if (m.error) p.reject(new Error(`PNG worker: ${m.error}`));
+      else p.resolve(m);
+    });
+    // a dead worker fails every pending job (we cannot tell which were its own) and is replaced
+    const die = (e: Error) => {
+      const i = this.workers.indexOf(entry);
+      if (i < 0) return;
+      this.workers.splice(i, 1);
+      for (const p of this.waiting.values()) p.reject(e);
+      this.waiting.clear();
+      this.spawn();
+    };
+    w.on('error', die);
+    w.on('exit', (code) => die(new Error(`PNG worker exited with code ${code}`)));
+    this.workers.push(entry);
+  }
+
+  get size(): number {
+    return this.workers.length;
   }
 
   run(job: Record<string, unknown>): Promise<BandResult> {
-    if (this.failed) return Promise.reject(this.failed);
     const entry = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.seq++;
-    entry.busy++;
+    if (entry.busy++ === 0) entry.w.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       entry.w.postMessage({ ...job, id });
     });
   }
+}
 
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map((e) => e.w.terminate()));
+let sharedPool: FilterPool | null = null;
+function filterPool(): FilterPool {
+  sharedPool ??= new FilterPool(Math.max(1, Math.min(4, os.availableParallelism())));
+  return sharedPool;
+}
+
+export interface DeflateOptions {
+  /** Row filter, default DEFAULT_PNG_FILTER. */
+  filter?: PngFilter;
+  /** zlib level, default DEFAULT_PNG_LEVEL. */
+  compressionLevel?: number;
+  /** zlib strategy (zlib.constants.Z_*), default Z_DEFAULT_STRATEGY. */
+  strategy?: number;
+  /** Bands filtered/compressed at once; default 2 per worker. */
+  maxInFlight?: number;
+}
+
+/**
+ * PNG-filtered, deflated rows of `bpp` bytes per pixel, band by band on the worker pool,
+ * handed to `sink` in order as raw deflate data (the caller adds the zlib header and the
+ * Adler-32 that finish() returns). PNG IDAT and PDF FlateDecode streams with a PNG
+ * predictor (/Predictor 15) share this: the predictor is exactly a PNG row filter.
+ */
+export class BandDeflater {
+  private inFlight: Promise<BandResult>[] = [];
+  private readonly slots: SharedArrayBuffer[] = [];
+  private slotIndex = 0;
+  private rowsAdded = 0;
+  private adler = 1;
+  /** Last raw row of the previous band (the "above" row of the next band's first row). */
+  private lastRow: Uint8Array | null = null;
+  private readonly maxInFlight: number;
+  private readonly pool = filterPool();
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    private readonly bpp: 1 | 3 | 4,
+    private readonly opts: DeflateOptions,
+    private readonly sink: (data: Buffer) => Promise<void>,
+  ) {
+    this.maxInFlight = Math.max(1, opts.maxInFlight ?? 2 * this.pool.size);
+  }
+
+  private async flushOne(): Promise<void> {
+    const band = await this.inFlight.shift()!;
+    this.adler = adler32Combine(this.adler, band.adler, band.length);
+    if (band.data.length) await this.sink(Buffer.from(band.data.buffer, band.data.byteOffset, band.data.length));
+  }
+
+  /**
+   * Adds `rowCount` rows read from `rows`, where row r's pixels start at r * stride + skip
+   * (PNG scanline buffers have a filter-byte slot: stride width*bpp+1, skip 1). The rows are
+   * copied, so `rows` may be reused as soon as this resolves. The band that completes the
+   * image finishes the deflate stream.
+   */
+  async add(rows: Buffer, rowCount: number, stride = this.width * this.bpp, skip = 0): Promise<void> {
+    const rb = this.width * this.bpp;
+    if (rows.length < (rowCount - 1) * stride + skip + rb) throw new Error('band size does not match the row count');
+    this.rowsAdded += rowCount;
+    if (this.rowsAdded > this.height) throw new Error('more rows than the image height');
+    // a slot is reused only after its band was flushed (at most maxInFlight bands pending)
+    const k = this.slotIndex++ % this.maxInFlight;
+    if (!this.slots[k] || this.slots[k].byteLength < rowCount * rb) this.slots[k] = new SharedArrayBuffer(rowCount * rb);
+    const slot = Buffer.from(this.slots[k], 0, rowCount * rb);
+    if (stride === rb && skip === 0) rows.copy(slot, 0, 0, rowCount * rb);
+    else for (let r = 0; r < rowCount; r++) rows.copy(slot, r * rb, r * stride + skip, r * stride + skip + rb);
+    const prev = this.lastRow;
+    this.lastRow = new Uint8Array(slot.subarray((rowCount - 1) * rb, rowCount * rb));
+    const band = this.pool.run({
+      sab: this.slots[k],
+      rows: rowCount,
+      width: this.width,
+      bpp: this.bpp,
+      prev,
+      filter: FILTER_CODES[this.opts.filter ?? DEFAULT_PNG_FILTER],
+      level: this.opts.compressionLevel ?? DEFAULT_PNG_LEVEL,
+      strategy: this.opts.strategy ?? zlib.constants.Z_DEFAULT_STRATEGY,
+      last: this.rowsAdded === this.height,
+    });
+    band.catch(() => undefined); // awaited in flushOne; avoid an unhandled rejection meanwhile
+    this.inFlight.push(band);
+    while (this.inFlight.length >= this.maxInFlight) await this.flushOne();
+  }
+
+  /** Flushes every band; returns the Adler-32 of all filtered bytes (the zlib trailer). */
+  async finish(): Promise<number> {
+    if (this.rowsAdded !== this.height) throw new Error('row count does not match the image height');
+    while (this.inFlight.length) await this.flushOne();
+    return this.adler;
+  }
+
+  async abort(): Promise<void> {
+    await Promise.allSettled(this.inFlight);
+    this.inFlight = [];
   }
 }
 
+/** zlib stream header: deflate, 32K window (FLEVEL is informative only). */
+export const ZLIB_HEADER = Buffer.from([0x78, 0x9c]);
+
+export interface PngWriterOptions extends DeflateOptions {
+  dpi: number;
+}
+
 export class StreamingPngWriter {
-  private inFlight: Promise<BandResult>[] = [];
   private bytes = 0;
   private firstIdat = true;
-  private rowsWritten = 0;
-  private adler = 1;
-  private readonly pool: FilterPool;
-  private readonly slots: SharedArrayBuffer[] = [];
-  private slotIndex = 0;
-  /** Last raw row of the previous band (the "above" row of the next band's first row). */
-  private lastRow: Uint8Array | null = null;
+  private readonly deflater: BandDeflater;
 
   private constructor(
     private readonly fh: fs.promises.FileHandle,
     readonly width: number,
     readonly height: number,
-    private readonly opts: PngWriterOptions,
+    opts: PngWriterOptions,
   ) {
-    const workers = Math.max(1, opts.workers ?? Math.min(4, os.availableParallelism()));
-    this.pool = new FilterPool(workers);
-    this.maxInFlight = Math.max(1, opts.maxInFlight ?? 2 * workers);
+    this.deflater = new BandDeflater(width, height, 4, opts, async (data) => {
+      await this.write(chunk('IDAT', this.firstIdat ? Buffer.concat([ZLIB_HEADER, data]) : data));
+      this.firstIdat = false;
+    });
   }
-
-  private readonly maxInFlight: number;
 
   static async create(path: string, width: number, height: number, opts: PngWriterOptions): Promise<StreamingPngWriter> {
     if (width < 1 || height < 1 || width > 0x7fffffff || height > 0x7fffffff) throw new Error('PNG size out of range');
@@ -283,70 +375,27 @@ export class StreamingPngWriter {
     this.bytes += buf.length;
   }
 
-  private async flushOne(): Promise<void> {
-    const band = await this.inFlight.shift()!;
-    this.adler = adler32Combine(this.adler, band.adler, band.length);
-    let payload = Buffer.from(band.data.buffer, band.data.byteOffset, band.data.length);
-    if (this.firstIdat) {
-      // zlib header: deflate, 32K window; FLEVEL is informative only
-      payload = Buffer.concat([Buffer.from([0x78, 0x9c]), payload]);
-      this.firstIdat = false;
-    }
-    if (payload.length > 0) await this.write(chunk('IDAT', payload));
-  }
-
   /**
-   * Adds rows laid out as PNG scanlines (each row: one ignored filter byte slot, then
+   * Adds rows laid out as PNG scanlines (each row: one ignored filter-byte slot, then
    * width*4 RGBA bytes). The rows are copied, so `rows` may be reused once this resolves.
-   * `last` finishes the deflate stream.
    */
-  async addRows(rows: Buffer, rowCount: number, last: boolean): Promise<void> {
-    const rb = this.width * 4;
-    if (rows.length !== rowCount * (1 + rb)) throw new Error('band size does not match the row count');
-    this.rowsWritten += rowCount;
-    if (last && this.rowsWritten !== this.height) throw new Error('row count does not match the PNG height');
-    // a slot is reused only after its band was flushed (at most maxInFlight bands pending)
-    const k = this.slotIndex++ % this.maxInFlight;
-    if (!this.slots[k] || this.slots[k].byteLength < rowCount * rb) this.slots[k] = new SharedArrayBuffer(rowCount * rb);
-    const slot = Buffer.from(this.slots[k], 0, rowCount * rb);
-    for (let r = 0; r < rowCount; r++) rows.copy(slot, r * rb, r * (1 + rb) + 1, (r + 1) * (1 + rb));
-    const prev = this.lastRow;
-    this.lastRow = new Uint8Array(slot.subarray((rowCount - 1) * rb, rowCount * rb));
-    const level = this.opts.compressionLevel ?? DEFAULT_PNG_LEVEL;
-    const band = this.pool.run({
-      sab: this.slots[k],
-      offset: 0,
-      rows: rowCount,
-      width: this.width,
-      prev,
-      filter: FILTER_CODES[this.opts.filter ?? DEFAULT_PNG_FILTER],
-      level,
-      strategy: this.opts.strategy ?? zlib.constants.Z_DEFAULT_STRATEGY,
-      last,
-    });
-    band.catch(() => undefined); // awaited in flushOne; avoid an unhandled rejection meanwhile
-    this.inFlight.push(band);
-    while (this.inFlight.length >= this.maxInFlight) await this.flushOne();
+  async addRows(rows: Buffer, rowCount: number): Promise<void> {
+    if (rows.length !== rowCount * (1 + this.width * 4)) throw new Error('band size does not match the row count');
+    await this.deflater.add(rows, rowCount, 1 + this.width * 4, 1);
   }
 
   /** Writes the remaining data, the Adler-32 trailer and IEND; returns the file size. */
   async finish(): Promise<number> {
-    try {
-      while (this.inFlight.length) await this.flushOne();
-    } finally {
-      await this.pool.close();
-    }
+    const adler = await this.deflater.finish();
     const trailer = Buffer.alloc(4);
-    trailer.writeUInt32BE(this.adler >>> 0, 0);
+    trailer.writeUInt32BE(adler >>> 0, 0);
     await this.write(Buffer.concat([chunk('IDAT', trailer), chunk('IEND', Buffer.alloc(0))]));
     await this.fh.close();
     return this.bytes;
   }
 
   async abort(): Promise<void> {
-    await Promise.allSettled(this.inFlight);
-    this.inFlight = [];
-    await this.pool.close();
+    await this.deflater.abort();
     await this.fh.close().catch(() => undefined);
   }
 }

@@ -259,7 +259,7 @@ async function composeSheet(
         for (let r = r0; r < r1; r++) scratch.copy(buf, (j.y + r - y0) * stride + 1 + j.x * 4, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
       }
       preview?.sampleBand(buf, y0, y1);
-      await writer.addRows(buf, rows, y1 === H);
+      await writer.addRows(buf, rows);
       progress(y1 / H);
     }
     const bytes = await writer.finish();
