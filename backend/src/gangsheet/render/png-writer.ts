@@ -171,25 +171,26 @@ interface BandResult {
 }
 
 /**
- * Worker threads that filter and deflate bands, shared by every writer of the process (so
- * a PDF with twenty images does not start forty threads). Workers are unref'd while idle,
- * so an idle pool never keeps the process alive; jobs go to the least busy worker.
+ * Worker threads that filter and deflate bands; jobs go to the least busy worker. One pool
+ * serves a whole render (every PNG band and PDF image of every sheet), and close() ends it.
  */
-class FilterPool {
+export class FilterPool {
   private readonly workers: { w: Worker; busy: number }[] = [];
   private readonly waiting = new Map<number, { resolve: (r: BandResult) => void; reject: (e: Error) => void }>();
   private seq = 0;
 
-  constructor(count: number) {
-    for (let i = 0; i < count; i++) this.spawn();
+  private closed = false;
+
+  /** `count` defaults to one worker per core, at most 4. */
+  constructor(count = Math.min(4, os.availableParallelism())) {
+    for (let i = 0; i < Math.max(1, count); i++) this.spawn();
   }
 
   private spawn(): void {
     const w = new Worker(WORKER_SOURCE, { eval: true });
-    w.unref();
     const entry = { w, busy: 0 };
     w.on('message', (m: { id: number; error?: string } & BandResult) => {
-      if (--entry.busy === 0) w.unref();
+      entry.busy--;
       const p = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       if (!p) return;
@@ -199,7 +200,7 @@ class FilterPool {
     // a dead worker fails every pending job (we cannot tell which were its own) and is replaced
     const die = (e: Error) => {
       const i = this.workers.indexOf(entry);
-      if (i < 0) return;
+      if (i < 0 || this.closed) return;
       this.workers.splice(i, 1);
       for (const p of this.waiting.values()) p.reject(e);
       this.waiting.clear();
@@ -215,20 +216,20 @@ class FilterPool {
   }
 
   run(job: Record<string, unknown>): Promise<BandResult> {
+    if (this.closed) return Promise.reject(new Error('the PNG worker pool is closed'));
     const entry = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.seq++;
-    if (entry.busy++ === 0) entry.w.ref();
+    entry.busy++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       entry.w.postMessage({ ...job, id });
     });
   }
-}
 
-let sharedPool: FilterPool | null = null;
-function filterPool(): FilterPool {
-  sharedPool ??= new FilterPool(Math.max(1, Math.min(4, os.availableParallelism())));
-  return sharedPool;
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((e) => e.w.terminate()));
+  }
 }
 
 export interface DeflateOptions {
@@ -240,6 +241,8 @@ export interface DeflateOptions {
   strategy?: number;
   /** Bands filtered/compressed at once; default 2 per worker. */
   maxInFlight?: number;
+  /** Worker pool to use (shared by a whole render); without one, the writer runs its own. */
+  pool?: FilterPool;
 }
 
 /**
@@ -257,7 +260,8 @@ export class BandDeflater {
   /** Last raw row of the previous band (the "above" row of the next band's first row). */
   private lastRow: Uint8Array | null = null;
   private readonly maxInFlight: number;
-  private readonly pool = filterPool();
+  private readonly pool: FilterPool;
+  private readonly ownPool: boolean;
 
   constructor(
     readonly width: number,
@@ -266,6 +270,8 @@ export class BandDeflater {
     private readonly opts: DeflateOptions,
     private readonly sink: (data: Buffer) => Promise<void>,
   ) {
+    this.ownPool = !opts.pool;
+    this.pool = opts.pool ?? new FilterPool();
     this.maxInFlight = Math.max(1, opts.maxInFlight ?? 2 * this.pool.size);
   }
 
@@ -314,12 +320,14 @@ export class BandDeflater {
   async finish(): Promise<number> {
     if (this.rowsAdded !== this.height) throw new Error('row count does not match the image height');
     while (this.inFlight.length) await this.flushOne();
+    if (this.ownPool) await this.pool.close();
     return this.adler;
   }
 
   async abort(): Promise<void> {
     await Promise.allSettled(this.inFlight);
     this.inFlight = [];
+    if (this.ownPool) await this.pool.close();
   }
 }
 

@@ -11,7 +11,8 @@
 import * as fs from 'fs';
 import { SheetLayout } from '../pack/layout';
 import { TrimBox } from '../trim';
-import { PngFilter, StreamingPngWriter } from './png-writer';
+import { PdfCopy, Turn, writeSheetPdf } from './pdf-sheet';
+import { FilterPool, PngFilter, StreamingPngWriter } from './png-writer';
 import { Raster, RasterCache, RasterSource } from './raster-cache';
 import { resolveInsideRoot } from './safe-path';
 import { DecodeLimits, writePreview } from './sharp-io';
@@ -40,8 +41,11 @@ export interface RenderSheetsOptions {
   dpi: number;
   /** Storage root every design path must resolve into. */
   root: string;
-  /** Output file paths for sheet `index` (preview optional). */
-  output: (index: number) => { png: string; preview?: string };
+  /**
+   * Output file paths for sheet `index`: a PNG, a PDF, or both (at least one), and an
+   * optional preview.
+   */
+  output: (index: number) => SheetOutput;
   limits?: DecodeLimits;
   onProgress?: (p: RenderProgress) => void;
   /** Folder for temporary rasters (default: the OS temp dir). */
@@ -54,13 +58,31 @@ export interface RenderSheetsOptions {
   previewMaxSide?: number;
 }
 
+export interface SheetOutput {
+  png?: string;
+  pdf?: string;
+  preview?: string;
+}
+
+export type PrintFormat = 'png' | 'pdf';
+
+export interface RenderedFile {
+  format: PrintFormat;
+  path: string;
+  bytes: number;
+}
+
 export interface RenderedSheet {
   index: number;
+  /** The first of `files` (the PNG when one was asked for). */
   path: string;
   previewPath?: string;
   widthPx: number;
   heightPx: number;
+  /** Size of `path`. */
   bytes: number;
+  /** Every print file of the sheet, PNG first. */
+  files: RenderedFile[];
 }
 
 const BAND_BYTES = 4 << 20;
@@ -77,6 +99,7 @@ interface Job {
 /** Renders several sheets sharing one raster cache (each design size resampled once for all). */
 export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedSheet[]> {
   const cache = new RasterCache(opts.limits ?? {}, opts.tmpDir);
+  const pool = new FilterPool();
   try {
     const report = opts.onProgress ?? (() => undefined);
     const byId = new Map(opts.designs.map((d) => [d.id, d]));
@@ -104,18 +127,25 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
           throw new Error(`copy ${p.copy} of "${p.designId}" lies outside sheet ${sheet.index}`);
       }
     }
+    const outs = opts.sheets.map((s) => opts.output(s.index));
+    if (outs.some((o) => !o.png && !o.pdf)) throw new Error('every sheet needs a PNG or PDF output path');
     // resample the distinct (design, size, rotation) rasters two at a time (two cores)
     const work: { src: RasterSource; w: number; h: number; rotated: boolean }[] = [];
-    for (const sheet of opts.sheets)
+    const want = (src: RasterSource, w: number, h: number, rotated: boolean) => {
+      const key = `${src.id}|${w}x${h}|${rotated}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        work.push({ src, w, h, rotated });
+      }
+    };
+    opts.sheets.forEach((sheet, i) => {
       for (const p of sheet.placements) {
         const src = sources.get(p.designId)!;
         const [w, h] = p.rotated ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
-        const key = `${src.id}|${w}x${h}|${p.rotated}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          work.push({ src, w, h, rotated: p.rotated });
-        }
+        if (outs[i].png || outs[i].preview) want(src, w, h, p.rotated);
+        if (outs[i].pdf) want(src, ...pdfImageSize(src, w, h), false);
       }
+    });
     let done = 0;
     let next = 0;
     const worker = async () => {
@@ -126,30 +156,74 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
       }
     };
     await Promise.all([worker(), worker()]);
-    for (const sheet of opts.sheets) {
+    for (const [i, sheet] of opts.sheets.entries()) {
       const jobs: Job[] = [];
-      for (const p of sheet.placements) {
-        const src = sources.get(p.designId)!;
-        const { x, y, width, height } = p.px;
-        const raster = p.rotated ? await cache.rotated(src, height, width) : await cache.upright(src, width, height);
-        jobs.push({ x, y, w: width, h: height, raster });
-      }
+      if (outs[i].png || outs[i].preview)
+        for (const p of sheet.placements) {
+          const src = sources.get(p.designId)!;
+          const { x, y, width, height } = p.px;
+          const raster = p.rotated ? await cache.rotated(src, height, width) : await cache.upright(src, width, height);
+          jobs.push({ x, y, w: width, h: height, raster });
+        }
       jobsPerSheet.push(jobs);
     }
     const results: RenderedSheet[] = [];
     for (let i = 0; i < opts.sheets.length; i++) {
       const sheet = opts.sheets[i];
-      const out = opts.output(sheet.index);
-      const bytes = await composeSheet(sheet, jobsPerSheet[i], out.png, out.preview, opts, (f) =>
-        report({ stage: 'render', percent: 30 + (70 * (i + f)) / opts.sheets.length, sheet: sheet.index }),
-      );
-      results.push({ index: sheet.index, path: out.png, previewPath: out.preview, widthPx: sheet.widthPx, heightPx: sheet.lengthPx, bytes });
+      const out = outs[i];
+      const files: RenderedFile[] = [];
+      // the PDF is quick next to the PNG; it takes the last 10 % of the sheet's progress share
+      const share = out.png || out.preview ? (out.pdf ? 0.9 : 1) : 0;
+      const progress = (f: number) => report({ stage: 'render', percent: 30 + (70 * (i + f)) / opts.sheets.length, sheet: sheet.index });
+      if (out.png || out.preview) {
+        const bytes = await composeSheet(sheet, jobsPerSheet[i], out.png, out.preview, opts, pool, (f) => progress(f * share));
+        if (out.png) files.push({ format: 'png', path: out.png, bytes });
+      }
+      if (out.pdf) {
+        const bytes = await writeSheetPdf(out.pdf, await pdfPage(sheet, sources, cache, opts.dpi), { compressionLevel: opts.compressionLevel, pool });
+        files.push({ format: 'pdf', path: out.pdf, bytes });
+        progress(1);
+      }
+      results.push({ index: sheet.index, path: files[0].path, bytes: files[0].bytes, files, previewPath: out.preview, widthPx: sheet.widthPx, heightPx: sheet.lengthPx });
     }
     report({ stage: 'done', percent: 100 });
     return results;
   } finally {
+    await pool.close();
     cache.dispose();
   }
+}
+
+/**
+ * Pixel size of a design's PDF image for an upright copy of w x h sheet pixels: the
+ * resampled raster at the sheet DPI, or the trimmed source pixels when they are fewer
+ * (the PDF scales the image to its box, so a small source is never upscaled in the file).
+ * SVGs are rasterised at the sheet DPI.
+ */
+function pdfImageSize(src: RasterSource, w: number, h: number): [number, number] {
+  if (src.density === undefined && src.trim.width * src.trim.height < w * h) return [src.trim.width, src.trim.height];
+  return [w, h];
+}
+
+/** The turn of a placement (today's layout turns copies by 90° clockwise or not at all). */
+function turnOf(p: SheetLayout['placements'][number]): Turn {
+  return p.rotated ? 90 : 0;
+}
+
+/** A sheet's copies as a PDF page: one image per distinct upright raster, one transform per copy. */
+async function pdfPage(sheet: SheetLayout, sources: Map<string, RasterSource>, cache: RasterCache, dpi: number) {
+  const images: Raster[] = [];
+  const index = new Map<Raster, number>();
+  const copies: PdfCopy[] = [];
+  for (const p of sheet.placements) {
+    const src = sources.get(p.designId)!;
+    const turn = turnOf(p);
+    const [w, h] = turn === 90 || turn === 270 ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
+    const raster = await cache.upright(src, ...pdfImageSize(src, w, h));
+    if (!index.has(raster)) index.set(raster, images.push(raster) - 1);
+    copies.push({ image: index.get(raster)!, x: p.px.x, y: p.px.y, width: p.px.width, height: p.px.height, turn });
+  }
+  return { widthPx: sheet.widthPx, heightPx: sheet.lengthPx, dpi, images, copies };
 }
 
 /** Point-sampled, premultiplied box preview accumulated band by band. */
@@ -217,9 +291,10 @@ class PreviewSampler {
 async function composeSheet(
   sheet: SheetLayout,
   jobs: Job[],
-  pngPath: string,
+  pngPath: string | undefined,
   previewPath: string | undefined,
   opts: RenderSheetsOptions,
+  pool: FilterPool,
   progress: (fraction: number) => void,
 ): Promise<number> {
   const W = sheet.widthPx;
@@ -227,7 +302,8 @@ async function composeSheet(
   if (H <= 0) throw new Error(`sheet ${sheet.index} is empty`);
   const stride = 1 + W * 4;
   const bandRows = Math.max(1, Math.floor(BAND_BYTES / stride));
-  const writer = await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, filter: opts.pngFilter });
+  // without a PNG the bands are still composed, for the preview only
+  const writer = pngPath ? await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, filter: opts.pngFilter, pool }) : null;
   const preview = previewPath ? new PreviewSampler(W, H, opts.previewMaxSide ?? 1000) : null;
   try {
     const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
@@ -259,14 +335,14 @@ async function composeSheet(
         for (let r = r0; r < r1; r++) scratch.copy(buf, (j.y + r - y0) * stride + 1 + j.x * 4, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
       }
       preview?.sampleBand(buf, y0, y1);
-      await writer.addRows(buf, rows);
+      await writer?.addRows(buf, rows);
       progress(y1 / H);
     }
-    const bytes = await writer.finish();
+    const bytes = writer ? await writer.finish() : 0;
     if (preview && previewPath) await writePreview(preview.rgba(), preview.pw, preview.ph, previewPath);
     return bytes;
   } catch (e) {
-    await writer.abort();
+    await writer?.abort();
     throw e;
   }
 }
