@@ -6,6 +6,8 @@
  * deflated on the same worker pool as the PNG writer.
  */
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as zlib from 'zlib';
 import { BandDeflater, DeflateOptions, ZLIB_HEADER } from './png-writer';
 import { PdfWriter, pdfNum } from './pdf-writer';
@@ -102,9 +104,93 @@ async function putChannels(
   }
 }
 
-/** Writes the page to `path`; returns the file size in bytes. */
-export async function writeSheetPdf(path: string, page: PdfPage, opts: DeflateOptions = {}): Promise<number> {
+/**
+ * Encoded image streams (alpha and RGB zlib data) kept in temporary files, so a design
+ * that appears on several sheets is compressed once for all their PDFs, and the images
+ * of a page are compressed side by side (a small image is a single band, one worker).
+ */
+export class PdfImageStore {
+  private readonly dir: string;
+  private readonly encoded = new Map<Raster, Promise<{ alpha: string; rgb: string }>>();
+  private seq = 0;
+
+  constructor(
+    private readonly opts: DeflateOptions,
+    tmpRoot = os.tmpdir(),
+  ) {
+    this.dir = fs.mkdtempSync(path.join(tmpRoot, 'gangsheet-pdf-'));
+  }
+
+  private async encodeTo(raster: Raster, channels: 'rgb' | 'alpha'): Promise<string> {
+    const file = path.join(this.dir, `i${this.seq++}.${channels}.z`);
+    const fh = await fs.promises.open(file, 'w');
+    try {
+      await putChannels(raster, channels, this.opts, async (data) => {
+        let off = 0;
+        while (off < data.length) off += (await fh.write(data, off, data.length - off)).bytesWritten;
+      });
+    } finally {
+      await fh.close();
+    }
+    return file;
+  }
+
+  /** The encoded streams of `raster`, compressing them on first use. */
+  get(raster: Raster): Promise<{ alpha: string; rgb: string }> {
+    let e = this.encoded.get(raster);
+    if (!e) {
+      e = Promise.all([this.encodeTo(raster, 'alpha'), this.encodeTo(raster, 'rgb')]).then(([alpha, rgb]) => ({ alpha, rgb }));
+      e.catch(() => undefined); // awaited by the caller
+      this.encoded.set(raster, e);
+    }
+    return e;
+  }
+
+  /** Compresses every raster not done yet, `parallel` at a time. */
+  async prepare(rasters: readonly Raster[], parallel = 3): Promise<void> {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (next < rasters.length) await this.get(rasters[next++]);
+      }),
+    );
+  }
+
+  dispose(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function copyFile(file: string, put: (data: Buffer) => Promise<void>): Promise<void> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(READ_BYTES);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      await put(Buffer.from(buf.subarray(0, bytesRead)));
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes the page to `path`; returns the file size in bytes. Pass a `store` shared by the
+ * sheets of one render so each image is compressed once.
+ */
+export async function writeSheetPdf(path: string, page: PdfPage, opts: DeflateOptions = {}, store?: PdfImageStore): Promise<number> {
   for (const c of page.copies) if (!page.images[c.image]) throw new Error(`PDF copy refers to missing image ${c.image}`);
+  const images = store ?? new PdfImageStore(opts);
+  try {
+    await images.prepare(page.images);
+    return await writePdf(path, page, images);
+  } finally {
+    if (!store) images.dispose();
+  }
+}
+
+async function writePdf(path: string, page: PdfPage, store: PdfImageStore): Promise<number> {
   const pdf = await PdfWriter.create(path);
   try {
     const catalog = pdf.alloc();
@@ -114,10 +200,11 @@ export async function writeSheetPdf(path: string, page: PdfPage, opts: DeflateOp
     for (const img of page.images) {
       const predictor = (colors: number) => `/DecodeParms << /Predictor 15 /Colors ${colors} /BitsPerComponent 8 /Columns ${img.width} >>`;
       const common = `/Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /BitsPerComponent 8 /Filter /FlateDecode`;
+      const encoded = await store.get(img);
       const mask = pdf.alloc();
-      await pdf.stream(mask, `${common} /ColorSpace /DeviceGray ${predictor(1)}`, (put) => putChannels(img, 'alpha', opts, put));
+      await pdf.stream(mask, `${common} /ColorSpace /DeviceGray ${predictor(1)}`, (put) => copyFile(encoded.alpha, put));
       const obj = pdf.alloc();
-      await pdf.stream(obj, `${common} /ColorSpace /DeviceRGB /SMask ${mask} 0 R ${predictor(3)}`, (put) => putChannels(img, 'rgb', opts, put));
+      await pdf.stream(obj, `${common} /ColorSpace /DeviceRGB /SMask ${mask} 0 R ${predictor(3)}`, (put) => copyFile(encoded.rgb, put));
       imageObjs.push(obj);
     }
     const ops = page.copies.map((c) => `q ${copyMatrix(c, page.heightPx, page.dpi).map(pdfNum).join(' ')} cm /Im${c.image} Do Q`);

@@ -23,11 +23,15 @@ let out: string;
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-pf-root-'));
   out = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-pf-out-'));
-  // photo-like art (smooth noise) in a rounded transparent mask, and flat vector-style art
-  const noise = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 70 } } })
-    .blur(2)
+  // photo-like art (smooth blotches plus fine grain, as in bench:render) in a rounded transparent mask, and flat vector-style art
+  const blotches = await sharp({ create: { width: 20, height: 15, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .resize(160, 120, { kernel: 'cubic' })
     .png()
     .toBuffer();
+  const grain = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 6 } } })
+    .png()
+    .toBuffer();
+  const noise = await sharp(blotches).composite([{ input: grain, blend: 'overlay' }]).png().toBuffer();
   const mask = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120"><rect x="4" y="4" width="152" height="112" rx="30" fill="#fff"/></svg>');
   await sharp(noise).ensureAlpha().composite([{ input: mask, blend: 'dest-in' }]).png().toFile(path.join(root, 'photo.png'));
   await sharp(
@@ -119,9 +123,9 @@ describe('PNG encoding', () => {
       { width: 5, gap: 0.1, dpi: 100 },
       { maxEvaluations: 2000 },
     );
-    const render = (name: string, extra: { pngFilter?: PngFilter; compressionLevel?: number }) =>
+    const render = (name: string, extra: { pngFilter?: PngFilter; compressionLevel?: number; pngStrategy?: number }) =>
       renderSheets({ sheets: layout.sheets, designs, dpi: 100, root, output: () => ({ png: path.join(out, name) }), ...extra });
-    const [old] = await render('old.png', { pngFilter: 'none', compressionLevel: 6 });
+    const [old] = await render('old.png', { pngFilter: 'none', compressionLevel: 6, pngStrategy: zlib.constants.Z_DEFAULT_STRATEGY });
     const [now] = await render('new.png', {});
     const oldPx = await rawRgba(old.path);
     const newPx = await rawRgba(now.path);

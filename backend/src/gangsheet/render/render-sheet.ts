@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import { SheetLayout } from '../pack/layout';
 import { TrimBox } from '../trim';
-import { PdfCopy, Turn, writeSheetPdf } from './pdf-sheet';
+import { PdfCopy, PdfImageStore, Turn, writeSheetPdf } from './pdf-sheet';
 import { FilterPool, PngFilter, StreamingPngWriter } from './png-writer';
 import { Raster, RasterCache, RasterSource } from './raster-cache';
 import { resolveInsideRoot } from './safe-path';
@@ -54,6 +54,8 @@ export interface RenderSheetsOptions {
   compressionLevel?: number;
   /** PNG row filter (default DEFAULT_PNG_FILTER); only the encoding changes, never the pixels. */
   pngFilter?: PngFilter;
+  /** zlib strategy of PNG and PDF image data (default DEFAULT_PNG_STRATEGY). */
+  pngStrategy?: number;
   /** Longest side of the preview, default 1000 px. */
   previewMaxSide?: number;
 }
@@ -100,6 +102,8 @@ interface Job {
 export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedSheet[]> {
   const cache = new RasterCache(opts.limits ?? {}, opts.tmpDir);
   const pool = new FilterPool();
+  const deflate = { compressionLevel: opts.compressionLevel, strategy: opts.pngStrategy, pool };
+  const pdfImages = new PdfImageStore(deflate, opts.tmpDir);
   try {
     const report = opts.onProgress ?? (() => undefined);
     const byId = new Map(opts.designs.map((d) => [d.id, d]));
@@ -180,7 +184,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
         if (out.png) files.push({ format: 'png', path: out.png, bytes });
       }
       if (out.pdf) {
-        const bytes = await writeSheetPdf(out.pdf, await pdfPage(sheet, sources, cache, opts.dpi), { compressionLevel: opts.compressionLevel, pool });
+        const bytes = await writeSheetPdf(out.pdf, await pdfPage(sheet, sources, cache, opts.dpi), deflate, pdfImages);
         files.push({ format: 'pdf', path: out.pdf, bytes });
         progress(1);
       }
@@ -190,6 +194,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
     return results;
   } finally {
     await pool.close();
+    pdfImages.dispose();
     cache.dispose();
   }
 }
@@ -303,7 +308,7 @@ async function composeSheet(
   const stride = 1 + W * 4;
   const bandRows = Math.max(1, Math.floor(BAND_BYTES / stride));
   // without a PNG the bands are still composed, for the preview only
-  const writer = pngPath ? await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, filter: opts.pngFilter, pool }) : null;
+  const writer = pngPath ? await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, strategy: opts.pngStrategy, filter: opts.pngFilter, pool }) : null;
   const preview = previewPath ? new PreviewSampler(W, H, opts.previewMaxSide ?? 1000) : null;
   try {
     const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
