@@ -121,6 +121,11 @@ function cost(t, bpp, cur, c0, prev, p0, lo, hi, scratch) {
   return s;
 }
 
+// reused from band to band: a fresh 4 MB buffer per band would pile up as garbage
+// between collections and show in the process RSS
+let outBuf = Buffer.alloc(0);
+let scratchBuf = new Uint8Array(0);
+
 parentPort.on('message', (m) => {
   try {
     const { sab, rows, width, bpp, prev, filter, level, strategy, last, id } = m;
@@ -129,8 +134,10 @@ parentPort.on('message', (m) => {
     // spans only for RGBA; other layouts are filtered whole
     const px = bpp === 4 ? new Uint32Array(sab, 0, rows * width) : null;
     const whole = [0, width];
-    const out = Buffer.alloc(rows * (rb + 1));
-    const scratch = filter < 0 ? new Uint8Array(rb) : null;
+    if (outBuf.length < rows * (rb + 1)) outBuf = Buffer.alloc(rows * (rb + 1));
+    const out = outBuf.subarray(0, rows * (rb + 1));
+    if (filter < 0 && scratchBuf.length < rb) scratchBuf = new Uint8Array(rb);
+    const scratch = scratchBuf;
     let prevSpan = !prev ? [0, 0] : px ? span(new Uint32Array(prev.buffer, prev.byteOffset, width), 0, width) : whole;
     let adler = 1;
     for (let r = 0; r < rows; r++) {
@@ -156,7 +163,9 @@ parentPort.on('message', (m) => {
       }
       const o = r * (rb + 1);
       out[o] = t;
+      out.fill(0, o + 1, o + 1 + lo);
       if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
+      out.fill(0, o + 1 + hi, o + 1 + rb);
       adler = adlerBytes(adler, out, o, o + 1);
       adler = adlerZeros(adler, lo);
       adler = adlerBytes(adler, out, o + 1 + lo, o + 1 + hi);
