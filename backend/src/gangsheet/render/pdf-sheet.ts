@@ -125,7 +125,7 @@ export class PdfImageStore {
     const file = path.join(this.dir, `i${this.seq++}.${channels}.z`);
     const fh = await fs.promises.open(file, 'w');
     try {
-      await putChannels(raster, channels, this.opts, async (data) => {
+      await putChannels(raster, channels, { ...this.opts, maxInFlight: 2 }, async (data) => {
         let off = 0;
         while (off < data.length) off += (await fh.write(data, off, data.length - off)).bytesWritten;
       });
@@ -146,8 +146,11 @@ export class PdfImageStore {
     return e;
   }
 
-  /** Compresses every raster not done yet, `parallel` at a time. */
-  async prepare(rasters: readonly Raster[], parallel = 3): Promise<void> {
+  /**
+   * Compresses every raster not done yet, `parallel` at a time (each is two streams with a
+   * few 4 MB bands in flight, so this bounds memory as much as it spreads the work).
+   */
+  async prepare(rasters: readonly Raster[], parallel = 2): Promise<void> {
     let next = 0;
     await Promise.all(
       Array.from({ length: parallel }, async () => {

@@ -88,6 +88,8 @@ export interface RenderedSheet {
 }
 
 const BAND_BYTES = 4 << 20;
+/** Raw RGBA bytes of the rasters resampled at once (see the prepare loop in renderSheets). */
+const RESAMPLE_BUDGET_BYTES = 32 << 20;
 const PREVIEW_SAMPLES = 3; // per axis, per preview pixel
 
 interface Job {
@@ -152,10 +154,27 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
     });
     let done = 0;
     let next = 0;
+    let inFlightBytes = 0;
+    const waiting: (() => void)[] = [];
     const worker = async () => {
       while (next < work.length) {
-        const it = work[next++];
-        await (it.rotated ? cache.rotated(it.src, it.w, it.h) : cache.upright(it.src, it.w, it.h));
+        const it = work[next];
+        const bytes = it.w * it.h * 4;
+        // two at a time only while both fit the budget: a large raster resamples alone, since
+        // libvips' buffers and sharp's whole-output buffer grow with it (and glibc keeps freed
+        // memory), which is most of the peak RSS of an order of 9-11 in designs
+        if (inFlightBytes > 0 && inFlightBytes + bytes > RESAMPLE_BUDGET_BYTES) {
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          continue;
+        }
+        next++;
+        inFlightBytes += bytes;
+        try {
+          await (it.rotated ? cache.rotated(it.src, it.w, it.h) : cache.upright(it.src, it.w, it.h));
+        } finally {
+          inFlightBytes -= bytes;
+          for (const wake of waiting.splice(0)) wake();
+        }
         report({ stage: 'prepare', percent: (30 * ++done) / Math.max(1, work.length) });
       }
     };
