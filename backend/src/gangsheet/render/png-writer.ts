@@ -64,27 +64,12 @@ const FILTER_CODES: Record<PngFilter, number> = { none: 0, sub: 1, up: 2, averag
  * build. A job is a band of raw RGBA rows in a shared buffer plus the row above it; the
  * answer is the deflated filtered rows and their Adler-32. For RGBA (bpp 4), bytes left and
  * right of a row's non-transparent span (in this row and the one above) filter to zero
- * under every filter type, so only the span is filtered and checksummed byte by byte.
+ * under every filter type, so only the span is filtered.
  */
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('worker_threads');
 const zlib = require('zlib');
-const BASE = 65521;
 
-function adlerBytes(adler, buf, start, end) {
-  let a = adler & 0xffff, b = adler >>> 16, i = start;
-  while (i < end) {
-    const stop = Math.min(i + 3800, end);
-    for (; i < stop; i++) { a += buf[i]; b += a; }
-    a %= BASE; b %= BASE;
-  }
-  return ((b << 16) | a) >>> 0;
-}
-function adlerZeros(adler, n) {
-  const a = adler & 0xffff;
-  const b = ((adler >>> 16) + a * (n % BASE)) % BASE;
-  return ((b << 16) | a) >>> 0;
-}
 /** First and one-past-last non-zero pixel of a row, or [0, 0] when it is all zero. */
 function span(px, start, width) {
   let lo = 0;
@@ -139,7 +124,6 @@ parentPort.on('message', (m) => {
     if (filter < 0 && scratchBuf.length < rb) scratchBuf = new Uint8Array(rb);
     const scratch = scratchBuf;
     let prevSpan = !prev ? [0, 0] : px ? span(new Uint32Array(prev.buffer, prev.byteOffset, width), 0, width) : whole;
-    let adler = 1;
     for (let r = 0; r < rows; r++) {
       const cs = px ? span(px, r * width, width) : whole;
       const above = r === 0 ? prev : cur;
@@ -166,12 +150,12 @@ parentPort.on('message', (m) => {
       out.fill(0, o + 1, o + 1 + lo);
       if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
       out.fill(0, o + 1 + hi, o + 1 + rb);
-      adler = adlerBytes(adler, out, o, o + 1);
-      adler = adlerZeros(adler, lo);
-      adler = adlerBytes(adler, out, o + 1 + lo, o + 1 + hi);
-      adler = adlerZeros(adler, rb - hi);
       prevSpan = cs;
     }
+    // zlib's native (SIMD) Adler-32, read from the trailer of a stored (level 0) stream: a
+    // memcpy-speed pass, several times faster than a JavaScript loop over the band
+    const stored = zlib.deflateSync(out, { level: 0 });
+    const adler = stored.readUInt32BE(stored.length - 4);
     const data = zlib.deflateRawSync(out, { level, strategy, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
     parentPort.postMessage({ id, data, adler, length: out.length });
   } catch (e) {
