@@ -42,7 +42,7 @@ beforeAll(async () => {
     .png()
     .toFile(path.join(root, 'flat.png'));
 });
-afterAll(() => { if (process.env.KEEP) return;
+afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
   fs.rmSync(out, { recursive: true, force: true });
 });
