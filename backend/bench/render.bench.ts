@@ -1,10 +1,17 @@
 /**
- * Render benchmark: the same layout rendered by our banded renderer and by a naive single
- * `sharp().composite([...all copies])`, each in its own child process (so peak RSS is
- * that renderer's alone), then both PNGs decoded and their raw pixels hashed.
+ * Render benchmark on realistic artwork: 20 designs (flat vector-style art and photo-like
+ * art in rounded transparent masks), 680 copies over sheets of 22 x 200 in at 300 DPI.
+ * Each renderer runs in its own child process (so peak RSS is that renderer's alone):
+ *   ours  - renderSheets, PNG (default filter and level)
+ *   old   - renderSheets with the previous encoding (filter 0, zlib 6), for before/after
+ *   naive - one sharp().composite() per sheet of the same placements (sharp's PNG defaults)
+ *   pdf   - renderSheets, PDF only
+ * then every PNG is decoded and the raw RGBA hashed (ours vs naive, sheet by sheet).
  *
- *   npm run bench:render                      # 22 x ~200 in at 300 DPI, ~1000 copies
- *   RENDER_LENGTH=40 npm run bench:render     # smaller sheet
+ *   npm run bench:render                               # full scale
+ *   RENDER_LENGTH=50 npm run bench:render              # sheets of 22 x 50 in, copies scaled down alike
+ *   RENDER_LARGE=1 npm run bench:render                # every design 9-11 in wide (memory check)
+ *   RENDER_MODES=ours,pdf RENDER_FILTER=adaptive RENDER_LEVEL=4 npm run bench:render
  */
 import { spawnSync } from 'child_process';
 import * as crypto from 'crypto';
@@ -12,14 +19,19 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Writable } from 'stream';
+import * as zlib from 'zlib';
 import sharp from 'sharp';
 import { layoutSheets, LayoutResult } from '../src/gangsheet/pack/layout';
 import { Rng } from '../src/gangsheet/pack/rng';
+import { PngFilter } from '../src/gangsheet/render/png-writer';
 import { renderSheets } from '../src/gangsheet/render/render-sheet';
 import { DesignInfo, inspectDesign } from '../src/gangsheet/trim';
 
 const DPI = 300;
 const LENGTH = Number(process.env.RENDER_LENGTH ?? 200);
+const LARGE = process.env.RENDER_LARGE === '1';
+const COPIES = Math.round((680 * LENGTH) / 200);
+const MODES = (process.env.RENDER_MODES ?? 'ours,old,naive,pdf').split(',');
 const WORK = process.env.RENDER_WORK ?? path.join(os.tmpdir(), 'gangsheet-render-bench');
 
 interface Plan {
@@ -28,67 +40,111 @@ interface Plan {
   layout: LayoutResult;
 }
 
-/** Synthetic artwork: soft-edged shapes with gradients and partial transparency. */
+/** Printed width (in) of design i: a few large designs and many small ones, or all large. */
+function printWidth(i: number): number {
+  return LARGE || i % 5 === 0 ? 9 + (i % 5) * 0.5 + (i % 3) * 0.25 : 3.5 + (i % 5) * 0.5;
+}
+
+/**
+ * Realistic artwork at 300 DPI of its printed width: even designs are flat vector-style
+ * (solid shapes and text, anti-aliased edges), odd ones photo-like (smooth noise over a
+ * gradient, fine grain) inside a rounded transparent mask with a soft edge.
+ */
 async function makeDesigns(root: string, count: number): Promise<{ id: string; file: string }[]> {
   const rng = new Rng(7);
   const out = [];
   for (let i = 0; i < count; i++) {
-    const w = 600 + rng.int(900);
-    const h = Math.round(w * (0.5 + rng.next()));
+    const w = Math.round(printWidth(i) * DPI);
+    const h = Math.round(w * (0.6 + rng.next() * 0.5));
     const hue = rng.int(360);
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
-      <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-        <stop offset="0" stop-color="hsl(${hue},80%,50%)"/><stop offset="1" stop-color="hsl(${(hue + 120) % 360},70%,40%)" stop-opacity="0.6"/>
-      </linearGradient></defs>
-      <ellipse cx="${w / 2}" cy="${h / 2}" rx="${w * 0.45}" ry="${h * 0.4}" fill="url(#g)"/>
-      <rect x="${w * 0.2}" y="${h * 0.3}" width="${w * 0.6}" height="${h * 0.25}" fill="hsl(${(hue + 200) % 360},60%,60%)" fill-opacity="0.85"/>
-      <text x="${w * 0.25}" y="${h * 0.7}" font-size="${w / 8}" fill="#222">DESIGN ${i}</text></svg>`;
     const file = `d${i}.png`;
-    await sharp(Buffer.from(svg)).png().toFile(path.join(root, file));
     out.push({ id: `d${i}`, file });
+    if (fs.existsSync(path.join(root, file))) continue;
+    if (i % 2 === 0) {
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">
+        <rect x="${w * 0.02}" y="${h * 0.02}" width="${w * 0.96}" height="${h * 0.96}" rx="${w * 0.08}" fill="hsl(${hue},75%,55%)"/>
+        <circle cx="${w * 0.3}" cy="${h * 0.45}" r="${h * 0.28}" fill="hsl(${(hue + 150) % 360},70%,35%)"/>
+        <polygon points="${w * 0.55},${h * 0.8} ${w * 0.75},${h * 0.15} ${w * 0.95},${h * 0.8}" fill="#fff"/>
+        <text x="${w * 0.08}" y="${h * 0.92}" font-family="sans-serif" font-weight="bold" font-size="${h / 7}" fill="#111">DESIGN ${i}</text></svg>`;
+      await sharp(Buffer.from(svg)).png().toFile(path.join(root, file));
+    } else {
+      const texture = await sharp({ create: { width: Math.ceil(w / 8), height: Math.ceil(h / 8), channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+        .blur(1.5)
+        .resize(w, h, { kernel: 'cubic' })
+        .png()
+        .toBuffer();
+      const grain = await sharp({ create: { width: w, height: h, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 6 } } }).png().toBuffer();
+      const tint = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+        <stop offset="0" stop-color="hsl(${hue},70%,45%)"/><stop offset="1" stop-color="hsl(${(hue + 90) % 360},60%,60%)"/></linearGradient></defs>
+        <rect width="${w}" height="${h}" fill="url(#g)"/></svg>`);
+      const mask = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><filter id="f"><feGaussianBlur stdDeviation="${w / 300}"/></filter></defs>
+        <rect x="${w * 0.03}" y="${h * 0.03}" width="${w * 0.94}" height="${h * 0.94}" rx="${w * 0.1}" fill="#fff" filter="url(#f)"/></svg>`);
+      const photo = await sharp(tint)
+        .composite([
+          { input: texture, blend: 'soft-light' },
+          { input: grain, blend: 'overlay' },
+        ])
+        .png()
+        .toBuffer();
+      await sharp(photo).ensureAlpha().composite([{ input: mask, blend: 'dest-in' }]).png().toFile(path.join(root, file));
+    }
   }
   return out;
 }
 
 async function plan(): Promise<Plan> {
-  const root = path.join(WORK, 'root');
-  fs.rmSync(WORK, { recursive: true, force: true });
+  const root = path.join(WORK, `root-${LARGE ? 'large' : 'mixed'}`);
+  for (const f of fs.existsSync(WORK) ? fs.readdirSync(WORK) : []) if (!f.startsWith('root-')) fs.rmSync(path.join(WORK, f), { recursive: true, force: true });
   fs.mkdirSync(root, { recursive: true });
-  const files = await makeDesigns(root, 12);
+  const files = await makeDesigns(root, 20);
   const designs = [];
   for (const f of files) designs.push({ id: f.id, path: f.file, info: await inspectDesign(f.file, { root }) });
-  // about 1000 copies of 1.5–3 in designs fill 22 x 200 in; scale the count with LENGTH
-  const rng = new Rng(11);
-  const total = Math.round((1000 * LENGTH) / 200);
-  const widths = designs.map(() => 1.5 + rng.int(7) * 0.25);
   const layout = layoutSheets(
     designs.map((d, i) => ({
       id: d.id,
       widthPx: d.info.trim.width,
       heightPx: d.info.trim.height,
-      width: widths[i],
-      quantity: Math.floor(total / designs.length) + (i < total % designs.length ? 1 : 0),
+      width: printWidth(i),
+      quantity: Math.floor(COPIES / designs.length) + (i < COPIES % designs.length ? 1 : 0),
     })),
-    { width: 22, gap: 0.125, margin: 0.25, dpi: DPI, rotate: true },
-    { timeLimitMs: 1500 },
+    { width: 22, maxLength: LENGTH, gap: 0.125, margin: 0.25, dpi: DPI, rotate: true },
+    { timeLimitMs: 3000 },
   );
   const p: Plan = { root, designs, layout };
   fs.writeFileSync(path.join(WORK, 'plan.json'), JSON.stringify(p));
   return p;
 }
 
-async function childOurs(): Promise<object> {
+const sheetFile = (kind: string, i: number, ext = 'png') => path.join(WORK, `${kind}-${i}.${ext}`);
+
+/** renderSheets for every sheet: PNG (ours or the old encoding) or PDF. */
+async function childRender(kind: 'ours' | 'old' | 'pdf'): Promise<object> {
   const p: Plan = JSON.parse(fs.readFileSync(path.join(WORK, 'plan.json'), 'utf8'));
   const t0 = performance.now();
-  const [r] = await renderSheets({
+  let prepared = 0;
+  const res = await renderSheets({
+    onProgress: (e) => {
+      if (e.stage !== 'prepare' && !prepared) prepared = performance.now();
+    },
     sheets: p.layout.sheets,
     designs: p.designs.map((d) => ({ id: d.id, path: d.path, ...d.info })),
     dpi: DPI,
     root: p.root,
-    output: () => ({ png: path.join(WORK, 'ours.png'), preview: path.join(WORK, 'ours.webp') }),
-    compressionLevel: process.env.RENDER_LEVEL ? Number(process.env.RENDER_LEVEL) : undefined,
+    output: (i) => (kind === 'pdf' ? { pdf: sheetFile(kind, i, 'pdf') } : { png: sheetFile(kind, i) }),
+    ...(kind === 'old'
+      ? { pngFilter: 'none' as const, compressionLevel: 6, pngStrategy: zlib.constants.Z_DEFAULT_STRATEGY }
+      : {
+          pngFilter: process.env.RENDER_FILTER as PngFilter | undefined,
+          compressionLevel: process.env.RENDER_LEVEL ? Number(process.env.RENDER_LEVEL) : undefined,
+          pngStrategy: process.env.RENDER_STRATEGY ? Number(process.env.RENDER_STRATEGY) : undefined,
+        }),
   });
-  return { seconds: (performance.now() - t0) / 1000, bytes: r.bytes, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+  return {
+    seconds: (performance.now() - t0) / 1000,
+    prepareSeconds: (prepared - t0) / 1000,
+    bytes: res.reduce((a, r) => a + r.bytes, 0),
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  };
 }
 
 function rotateClockwise(src: Buffer, w: number, h: number): Buffer {
@@ -99,12 +155,17 @@ function rotateClockwise(src: Buffer, w: number, h: number): Buffer {
   return out;
 }
 
-/** The naive way: resample each (design, size) the same way, then one big composite. */
 async function childNaive(): Promise<object> {
   sharp.cache(false);
   const p: Plan = JSON.parse(fs.readFileSync(path.join(WORK, 'plan.json'), 'utf8'));
-  const sheet = p.layout.sheets[0];
   const t0 = performance.now();
+  let bytes = 0;
+  for (const sheet of p.layout.sheets) bytes += await naiveSheet(p, sheet);
+  return { seconds: (performance.now() - t0) / 1000, bytes, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+}
+
+/** One sheet the naive way: resample each (design, size) like we do, then one composite. */
+async function naiveSheet(p: Plan, sheet: LayoutResult['sheets'][number]): Promise<number> {
   const byId = new Map(p.designs.map((d) => [d.id, d]));
   const rasters = new Map<string, Buffer>();
   const overlays: NonNullable<Parameters<ReturnType<typeof sharp>['composite']>[0]> = [];
@@ -127,8 +188,8 @@ async function childNaive(): Promise<object> {
     .composite(overlays)
     .png({ compressionLevel: 6 })
     .withMetadata({ density: DPI })
-    .toFile(path.join(WORK, 'naive.png'));
-  return { seconds: (performance.now() - t0) / 1000, bytes: fs.statSync(path.join(WORK, 'naive.png')).size, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+    .toFile(sheetFile('naive', sheet.index));
+  return fs.statSync(sheetFile('naive', sheet.index)).size;
 }
 
 async function rawHash(file: string): Promise<string> {
@@ -157,31 +218,44 @@ function runChild(mode: string): any {
 
 async function main(): Promise<void> {
   const mode = process.argv[2];
-  if (mode === 'child-ours' || mode === 'child-naive') {
-    const res = mode === 'child-ours' ? await childOurs() : await childNaive();
+  if (mode?.startsWith('child-')) {
+    const kind = mode.slice(6);
+    const res = kind === 'naive' ? await childNaive() : await childRender(kind as 'ours' | 'old' | 'pdf');
     process.stdout.write(JSON.stringify(res) + '\n');
     return;
   }
   const p = await plan();
-  const s = p.layout.sheets[0];
-  console.log(`sheet ${s.widthPx} x ${s.lengthPx} px (22 x ${s.length.toFixed(1)} in at ${DPI} DPI), ${s.placements.length} copies of ${p.designs.length} designs, ${p.layout.sheets.length} sheet(s)`);
-  const ours = runChild('child-ours');
-  console.log(`ours : ${JSON.stringify(ours)}`);
-  const naive = runChild('child-naive');
-  console.log(`naive: ${JSON.stringify(naive)}`);
-  if (ours.error || naive.error) {
+  const sheets = p.layout.sheets;
+  const copies = sheets.reduce((a, s) => a + s.placements.length, 0);
+  console.log(
+    `${sheets.length} sheet(s) of 22 x ${sheets.map((s) => s.length.toFixed(1)).join(' / ')} in at ${DPI} DPI, ${copies} copies of ${p.designs.length} designs ` +
+      `(${LARGE ? 'all 9-11 in wide' : 'mixed 3.5-11 in'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  const results: Record<string, any> = {};
+  for (const m of MODES) {
+    results[m] = runChild(`child-${m}`);
+    console.log(`${m.padEnd(5)}: ${JSON.stringify(results[m])}`);
+  }
+  if (Object.values(results).some((r) => r.error)) {
     console.log('a renderer failed; no comparison');
     process.exitCode = 1;
     return;
   }
-  const [ho, hn] = [await rawHash(path.join(WORK, 'ours.png')), await rawHash(path.join(WORK, 'naive.png'))];
-  const meta = await sharp(path.join(WORK, 'ours.png'), { limitInputPixels: false }).metadata();
-  console.log(`pixels identical: ${ho === hn ? 'yes' : 'NO'} (sha256 of decoded RGBA ${ho.slice(0, 16)}… vs ${hn.slice(0, 16)}…)`);
-  console.log(`ours: ${meta.width}x${meta.height} ${meta.channels} ch, ${meta.space}, density ${meta.density}`);
-  console.log(`speed: ours ${ours.seconds.toFixed(2)} s vs naive ${naive.seconds.toFixed(2)} s -> ${(naive.seconds / ours.seconds).toFixed(2)}x faster`);
-  console.log(`peak RSS: ours ${ours.maxRssMb.toFixed(0)} MB (whole child process incl. ts-node), naive ${naive.maxRssMb.toFixed(0)} MB`);
-  console.log(`file size: ours ${(ours.bytes / 1e6).toFixed(1)} MB, naive ${(naive.bytes / 1e6).toFixed(1)} MB`);
-  if (ho !== hn) process.exitCode = 1;
+  const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+  const { ours, naive, old, pdf } = results;
+  if (ours && naive) {
+    let same = true;
+    for (const s of sheets) same = same && (await rawHash(sheetFile('ours', s.index))) === (await rawHash(sheetFile('naive', s.index)));
+    console.log(`PNG decoded RGBA identical to naive, every sheet: ${same ? 'yes' : 'NO'}`);
+    if (!same) process.exitCode = 1;
+    console.log(`PNG ours vs naive: ${(naive.seconds / ours.seconds).toFixed(2)}x faster (${ours.seconds.toFixed(1)} s vs ${naive.seconds.toFixed(1)} s), ` +
+      `${(ours.bytes / naive.bytes).toFixed(3)}x the bytes (${mb(ours.bytes)} vs ${mb(naive.bytes)}), peak RSS ${ours.maxRssMb.toFixed(0)} vs ${naive.maxRssMb.toFixed(0)} MB`);
+  }
+  if (ours && old)
+    console.log(`PNG ours vs old encoding (filter 0, zlib 6): ${(old.seconds / ours.seconds).toFixed(2)}x faster, ${(ours.bytes / old.bytes).toFixed(3)}x the bytes (${mb(old.bytes)})`);
+  if (pdf)
+    console.log(`PDF: ${pdf.seconds.toFixed(1)} s, ${mb(pdf.bytes)}${ours ? ` = ${(pdf.bytes / ours.bytes).toFixed(4)}x our PNG bytes` : ''}, peak RSS ${pdf.maxRssMb.toFixed(0)} MB`);
+  console.log(`peak RSS is the whole child process, ts-node included; load at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 
 main().catch((e) => {

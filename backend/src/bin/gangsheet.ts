@@ -6,6 +6,9 @@
  *   gangsheet build JOB.json --out DIR [--time-limit-ms T]
  *   gangsheet nest FILE.json [--time-limit-ms T] [--cells N]
  *
+ * JOB.json's "sheet" may hold "formats": ["png", "pdf"] (default ["png"]): sheet-N.png
+ * and/or sheet-N.pdf.
+ *
  * Relative paths are resolved against the directory the user ran npm from (INIT_CWD),
  * because npm runs the script with backend/ as its working directory.
  */
@@ -19,7 +22,7 @@ import { invocationDir } from '../config/invocation';
 
 const USAGE = `usage:
   gangsheet pack FILE [--width W] [--gap G] [--margin M] [--no-rotate] [--max-length L] [--time-limit-ms T]
-  gangsheet build JOB.json --out DIR [--time-limit-ms T]
+  gangsheet build JOB.json --out DIR [--time-limit-ms T]   (JOB.json "sheet.formats": ["png", "pdf"])
   gangsheet nest FILE.json [--time-limit-ms T] [--cells N]`;
 
 function userPath(p: string): string {

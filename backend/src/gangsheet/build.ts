@@ -1,16 +1,17 @@
 /**
- * `gangsheet build`: JOB.json -> sheet PNGs, previews, layout.json, report.json.
+ * `gangsheet build`: JOB.json -> sheet PNGs and/or PDFs, previews, layout.json, report.json.
  * The job's design paths are relative to the JSON file, whose folder is the storage root.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { compareNesting, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
-import { renderSheets, RenderProgress } from './render/render-sheet';
+import { PrintFormat, renderSheets, RenderProgress } from './render/render-sheet';
 import { designReport, DesignReportEntry, layoutSummary, LayoutSummary } from './report';
 import { DesignInfo, inspectDesign } from './trim';
 
 export interface BuildJob {
-  sheet?: SheetSettings;
+  /** Sheet settings plus the print file formats (default ["png"]). */
+  sheet?: SheetSettings & { formats?: PrintFormat[] };
   designs: { file: string; width: number; quantity: number; id?: string }[];
 }
 
@@ -19,7 +20,8 @@ export interface BuildReport extends LayoutSummary {
   /** "shape" jobs: the rectangle layout's total length and the film saved against it (inches). */
   boxTotalLength?: number;
   savedLength?: number;
-  files: { sheet: string; preview: string; bytes: number }[];
+  /** Per sheet: the first print file (PNG when asked for) and every file by format. */
+  files: { sheet: string; preview: string; bytes: number; formats: { format: PrintFormat; file: string; bytes: number }[] }[];
   designs: DesignReportEntry[];
 }
 
@@ -37,6 +39,9 @@ export async function buildJob(
     if (typeof d.file !== 'string') throw new Error('every design needs a "file"');
     infos.push(await inspectDesign(d.file, { root }));
   }
+  const { formats = ['png'], ...sheetSettings } = job.sheet ?? {};
+  if (!Array.isArray(formats) || formats.length === 0 || formats.some((f) => f !== 'png' && f !== 'pdf'))
+    throw new Error('"sheet.formats" must be a non-empty list of "png" and/or "pdf"');
   const designs = job.designs.map((d, i) => ({
     id: ids[i],
     widthPx: infos[i].trim.width,
@@ -45,28 +50,37 @@ export async function buildJob(
     quantity: d.quantity,
     mask: infos[i].mask,
   }));
-  const nesting = resolveSettings(job.sheet ?? {}).nesting;
+  const nesting = resolveSettings(sheetSettings).nesting;
   let layout: LayoutResult;
   let box: LayoutResult | undefined;
   if (nesting === 'shape') {
-    const cmp = compareNesting(designs, job.sheet ?? {}, { timeLimitMs: opts.timeLimitMs ?? 10000 });
+    const cmp = compareNesting(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs ?? 10000 });
     layout = cmp.shape;
     box = cmp.box;
-  } else layout = layoutSheets(designs, job.sheet ?? {}, { timeLimitMs: opts.timeLimitMs });
+  } else layout = layoutSheets(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs });
   fs.mkdirSync(outDir, { recursive: true });
   const rendered = await renderSheets({
     sheets: layout.sheets,
     designs: job.designs.map((d, i) => ({ id: ids[i], path: d.file, ...infos[i] })),
     dpi: layout.settings.dpi,
     root,
-    output: (i) => ({ png: path.join(outDir, `sheet-${i + 1}.png`), preview: path.join(outDir, `sheet-${i + 1}.preview.webp`) }),
+    output: (i) => ({
+      png: formats.includes('png') ? path.join(outDir, `sheet-${i + 1}.png`) : undefined,
+      pdf: formats.includes('pdf') ? path.join(outDir, `sheet-${i + 1}.pdf`) : undefined,
+      preview: path.join(outDir, `sheet-${i + 1}.preview.webp`),
+    }),
     onProgress: opts.onProgress,
   });
   const report: BuildReport = {
     ...layoutSummary(layout),
     nesting,
     ...(box ? { boxTotalLength: box.totalLength, savedLength: +(box.totalLength - layout.totalLength).toFixed(4) } : {}),
-    files: rendered.map((r) => ({ sheet: path.basename(r.path), preview: path.basename(r.previewPath!), bytes: r.bytes })),
+    files: rendered.map((r) => ({
+      sheet: path.basename(r.path),
+      preview: path.basename(r.previewPath!),
+      bytes: r.bytes,
+      formats: r.files.map((f) => ({ format: f.format, file: path.basename(f.path), bytes: f.bytes })),
+    })),
     designs: designReport(job.designs.map((d, i) => ({ id: ids[i], trim: infos[i].trim, width: d.width, quantity: d.quantity, vector: infos[i].vector }))),
   };
   const settings = { ...layout.settings, maxLength: Number.isFinite(layout.settings.maxLength) ? layout.settings.maxLength : null };

@@ -12,8 +12,9 @@
  *    `compareNesting(...)` gives both layouts and the film saved against rectangles.
  * 3. `designReport(...)` for effective DPI per design (flag < 150) before the user pays.
  * 4. `renderSheets({ sheets, designs, dpi, root, output, onProgress })` (or `renderSheet`
- *    for one sheet): writes each sheet as a 300 DPI RGBA sRGB PNG plus a WebP preview,
- *    in bounded memory, reporting progress in percent.
+ *    for one sheet): writes each sheet as a 300 DPI RGBA sRGB PNG and/or a one-page PDF
+ *    (`output(i)` returns `{ png?, pdf?, preview? }`) plus a WebP preview, in bounded
+ *    memory, reporting progress in percent; each result lists its `files` by format.
  *
  * Errors a caller should show to the seller: `DesignTooLargeError` (names the design),
  * `DesignDecodeError` (corrupt or oversized file), `UnsafePathError`.
@@ -62,7 +63,7 @@ export type { UnitSheet, UnitPlacement, UnitSheetConfig } from './pack/sheets';
 export { inspectDesign, alphaBoundingBox } from './trim';
 export type { DesignInfo, TrimBox, InspectOptions } from './trim';
 export { renderSheets, renderSheet } from './render/render-sheet';
-export type { RenderDesign, RenderProgress, RenderSheetsOptions, RenderedSheet } from './render/render-sheet';
+export type { RenderDesign, RenderProgress, RenderSheetsOptions, RenderedSheet, RenderedFile, SheetOutput, PrintFormat } from './render/render-sheet';
 export { DesignDecodeError, DEFAULT_MAX_PIXELS } from './render/sharp-io';
 export type { DecodeLimits } from './render/sharp-io';
 export { UnsafePathError } from './render/safe-path';

@@ -1,14 +1,16 @@
 /**
- * Streaming PNG writer for very tall RGBA images, compressing on both cores.
+ * Streaming PNG writer for very tall RGBA images, filtering and compressing on every core.
  *
  * The IDAT zlib stream is made of independently deflated bands (the pigz trick): every
  * band but the last ends with a sync flush (byte-aligned, no final-block bit), so their
- * concatenation is one valid deflate stream. Bands are compressed in libuv's thread pool
- * while the main thread composes the next band. The zlib trailer (Adler-32 of all
- * uncompressed bytes) is supplied by the caller, who can compute it from per-row
- * checksums without touching the pixels again (see adler32Combine).
+ * concatenation is one valid deflate stream. Each band is filtered (PNG row filters),
+ * checksummed and deflated in a worker thread while the main thread composes the next
+ * band; the zlib trailer is the bands' Adler-32 values joined with adler32Combine.
+ * Filtering only changes the encoding: decoded pixels are exactly the rows given.
  */
 import * as fs from 'fs';
+import * as os from 'os';
+import { Worker } from 'worker_threads';
 import * as zlib from 'zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -21,23 +23,6 @@ function chunk(type: string, data: Buffer): Buffer {
   data.copy(out, 8);
   out.writeUInt32BE(zlib.crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
   return out;
-}
-
-/** Adler-32 of `buf` continuing from `adler` (1 for a fresh checksum). */
-export function adler32(buf: Uint8Array, adler = 1, start = 0, end = buf.length): number {
-  let a = adler & 0xffff;
-  let b = adler >>> 16;
-  let i = start;
-  while (i < end) {
-    const stop = Math.min(i + 3800, end);
-    for (; i < stop; i++) {
-      a += buf[i];
-      b += a;
-    }
-    a %= ADLER_BASE;
-    b %= ADLER_BASE;
-  }
-  return ((b << 16) | a) >>> 0;
 }
 
 /** zlib's adler32_combine: checksum of A+B from the checksums of A and B and B's length. */
@@ -54,31 +39,321 @@ export function adler32Combine(adler1: number, adler2: number, len2: number): nu
   return (sum1 + sum2 * 65536) >>> 0;
 }
 
-/** Adler-32 of `len` zero bytes, for transparent runs. */
-export function adler32Zeros(len: number): number {
-  return ((len % ADLER_BASE) * 65536 + 1) >>> 0;
+/**
+ * PNG row filter: one type for every row, or `adaptive` (per row, the type with the smallest
+ * sum of absolute filtered values, libpng's heuristic). See docs/gangsheet.md for the
+ * measurements behind the defaults.
+ */
+export type PngFilter = 'none' | 'sub' | 'up' | 'average' | 'paeth' | 'adaptive';
+
+
+/**
+ * Defaults chosen on bench/render.bench.ts artwork (see docs/gangsheet.md, "Print files"):
+ * Up + Z_RLE costs less than half the CPU of unfiltered level 6 for ~0.7x the bytes;
+ * Paeth saves another 5 % of bytes for almost twice the CPU, adaptive 1 % for 5x.
+ */
+export const DEFAULT_PNG_FILTER: PngFilter = 'up';
+/** With Z_RLE the level only matters for 0 (stored); 1 keeps the header honest. */
+export const DEFAULT_PNG_LEVEL = 1;
+export const DEFAULT_PNG_STRATEGY = zlib.constants.Z_DEFAULT_STRATEGY;
+
+const FILTER_CODES: Record<PngFilter, number> = { none: 0, sub: 1, up: 2, average: 3, paeth: 4, adaptive: -1 };
+
+/**
+ * The worker, as plain JavaScript so it runs the same under ts-node, jest and the compiled
+ * build. A job is a band of raw RGBA rows in a shared buffer plus the row above it; the
+ * answer is the deflated filtered rows and their Adler-32. For RGBA (bpp 4), bytes left and
+ * right of a row's non-transparent span (in this row and the one above) filter to zero
+ * under every filter type, so only the span is filtered.
+ */
+const WORKER_SOURCE = String.raw`
+const { parentPort } = require('worker_threads');
+const zlib = require('zlib');
+
+/** First and one-past-last non-zero pixel of a row, or [0, 0] when it is all zero. */
+function span(px, start, width) {
+  let lo = 0;
+  while (lo < width && px[start + lo] === 0) lo++;
+  if (lo === width) return [0, 0];
+  let hi = width;
+  while (px[start + hi - 1] === 0) hi--;
+  return [lo, hi];
+}
+function paeth(a, b, c) {
+  const p = a + b - c;
+  const pa = p > a ? p - a : a - p, pb = p > b ? p - b : b - p, pc = p > c ? p - c : c - p;
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+/** Filters cur[lo..hi) (bytes, bpp per pixel) with type t into out at o (+ index); prev may be null. */
+function apply(t, bpp, cur, c0, prev, p0, lo, hi, out, o) {
+  if (t === 0) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i]; return; }
+  if (t === 1) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (i >= bpp ? cur[c0 + i - bpp] : 0); return; }
+  if (t === 2) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (prev ? prev[p0 + i] : 0); return; }
+  if (t === 3) {
+    for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (((i >= bpp ? cur[c0 + i - bpp] : 0) + (prev ? prev[p0 + i] : 0)) >> 1);
+    return;
+  }
+  for (let i = lo; i < hi; i++) {
+    const a = i >= bpp ? cur[c0 + i - bpp] : 0, b = prev ? prev[p0 + i] : 0, c = prev && i >= bpp ? prev[p0 + i - bpp] : 0;
+    out[o + i] = cur[c0 + i] - paeth(a, b, c);
+  }
+}
+/** libpng's heuristic: sum of the filtered bytes read as signed magnitudes. */
+function cost(t, bpp, cur, c0, prev, p0, lo, hi, scratch) {
+  apply(t, bpp, cur, c0, prev, p0, lo, hi, scratch, -lo);
+  let s = 0;
+  for (let i = 0; i < hi - lo; i++) { const v = scratch[i]; s += v < 128 ? v : 256 - v; }
+  return s;
 }
 
-export interface PngWriterOptions {
-  dpi: number;
-  /** zlib level, default 6 (the same default as sharp's PNG encoder). */
+// reused from band to band: a fresh 4 MB buffer per band would pile up as garbage
+// between collections and show in the process RSS
+let outBuf = Buffer.alloc(0);
+let scratchBuf = new Uint8Array(0);
+
+parentPort.on('message', (m) => {
+  try {
+    const { sab, rows, width, bpp, prev, filter, level, strategy, last, id } = m;
+    const rb = width * bpp;
+    const cur = new Uint8Array(sab, 0, rows * rb);
+    // spans only for RGBA; other layouts are filtered whole
+    const px = bpp === 4 ? new Uint32Array(sab, 0, rows * width) : null;
+    const whole = [0, width];
+    if (outBuf.length < rows * (rb + 1)) outBuf = Buffer.alloc(rows * (rb + 1));
+    const out = outBuf.subarray(0, rows * (rb + 1));
+    if (filter < 0 && scratchBuf.length < rb) scratchBuf = new Uint8Array(rb);
+    const scratch = scratchBuf;
+    let prevSpan = !prev ? [0, 0] : px ? span(new Uint32Array(prev.buffer, prev.byteOffset, width), 0, width) : whole;
+    for (let r = 0; r < rows; r++) {
+      const cs = px ? span(px, r * width, width) : whole;
+      const above = r === 0 ? prev : cur;
+      const p0 = r === 0 ? 0 : (r - 1) * rb;
+      // union of this row's and the above row's spans, plus one pixel for the left neighbour
+      let lo, hi;
+      if (cs[1] === 0 && prevSpan[1] === 0) { lo = 0; hi = 0; }
+      else if (cs[1] === 0) { lo = prevSpan[0] * bpp; hi = Math.min(width, prevSpan[1] + 1) * bpp; }
+      else if (prevSpan[1] === 0) { lo = cs[0] * bpp; hi = Math.min(width, cs[1] + 1) * bpp; }
+      else { lo = Math.min(cs[0], prevSpan[0]) * bpp; hi = Math.min(width, Math.max(cs[1], prevSpan[1]) + 1) * bpp; }
+      let t = filter;
+      if (t < 0) {
+        t = 0;
+        if (hi > lo) {
+          let best = Infinity;
+          for (let k = 0; k < 5; k++) {
+            const c = cost(k, bpp, cur, r * rb, above, p0, lo, hi, scratch);
+            if (c < best) { best = c; t = k; }
+          }
+        }
+      }
+      const o = r * (rb + 1);
+      out[o] = t;
+      out.fill(0, o + 1, o + 1 + lo);
+      if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
+      out.fill(0, o + 1 + hi, o + 1 + rb);
+      prevSpan = cs;
+    }
+    // zlib's native (SIMD) Adler-32, read from the trailer of a stored (level 0) stream: a
+    // memcpy-speed pass, several times faster than a JavaScript loop over the band
+    const stored = zlib.deflateSync(out, { level: 0 });
+    const adler = stored.readUInt32BE(stored.length - 4);
+    const data = zlib.deflateRawSync(out, { level, strategy, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
+    parentPort.postMessage({ id, data, adler, length: out.length });
+  } catch (e) {
+    parentPort.postMessage({ id: m.id, error: String(e && e.stack || e) });
+  }
+});
+`;
+
+interface BandResult {
+  data: Uint8Array;
+  adler: number;
+  length: number;
+}
+
+/**
+ * Worker threads that filter and deflate bands; jobs go to the least busy worker. One pool
+ * serves a whole render (every PNG band and PDF image of every sheet), and close() ends it.
+ */
+export class FilterPool {
+  private readonly workers: { w: Worker; busy: number }[] = [];
+  private readonly waiting = new Map<number, { resolve: (r: BandResult) => void; reject: (e: Error) => void }>();
+  private seq = 0;
+
+  private closed = false;
+
+  /** `count` defaults to one worker per core, at most 4. */
+  constructor(count = Math.min(4, os.availableParallelism())) {
+    for (let i = 0; i < Math.max(1, count); i++) this.spawn();
+  }
+
+  private spawn(): void {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    const entry = { w, busy: 0 };
+    w.on('message', (m: { id: number; error?: string } & BandResult) => {
+      entry.busy--;
+      const p = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (!p) return;
+      if (m.error) p.reject(new Error(`PNG worker: ${m.error}`));
+      else p.resolve(m);
+    });
+    // a dead worker fails every pending job (we cannot tell which were its own) and is replaced
+    const die = (e: Error) => {
+      const i = this.workers.indexOf(entry);
+      if (i < 0 || this.closed) return;
+      this.workers.splice(i, 1);
+      for (const p of this.waiting.values()) p.reject(e);
+      this.waiting.clear();
+      this.spawn();
+    };
+    w.on('error', die);
+    w.on('exit', (code) => die(new Error(`PNG worker exited with code ${code}`)));
+    this.workers.push(entry);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  run(job: Record<string, unknown>): Promise<BandResult> {
+    if (this.closed) return Promise.reject(new Error('the PNG worker pool is closed'));
+    const entry = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
+    const id = this.seq++;
+    entry.busy++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      entry.w.postMessage({ ...job, id });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((e) => e.w.terminate()));
+  }
+}
+
+export interface DeflateOptions {
+  /** Row filter, default DEFAULT_PNG_FILTER. */
+  filter?: PngFilter;
+  /** zlib level, default DEFAULT_PNG_LEVEL. */
   compressionLevel?: number;
-  /** Bands compressing at once; default 4 (libuv's default pool size). */
+  /** zlib strategy (zlib.constants.Z_*), default DEFAULT_PNG_STRATEGY. */
+  strategy?: number;
+  /** Bands filtered/compressed at once; default 2 per worker. */
   maxInFlight?: number;
+  /** Worker pool to use (shared by a whole render); without one, the writer runs its own. */
+  pool?: FilterPool;
+}
+
+/**
+ * PNG-filtered, deflated rows of `bpp` bytes per pixel, band by band on the worker pool,
+ * handed to `sink` in order as raw deflate data (the caller adds the zlib header and the
+ * Adler-32 that finish() returns). PNG IDAT and PDF FlateDecode streams with a PNG
+ * predictor (/Predictor 15) share this: the predictor is exactly a PNG row filter.
+ */
+export class BandDeflater {
+  private inFlight: Promise<BandResult>[] = [];
+  private readonly slots: SharedArrayBuffer[] = [];
+  private slotIndex = 0;
+  private rowsAdded = 0;
+  private adler = 1;
+  /** Last raw row of the previous band (the "above" row of the next band's first row). */
+  private lastRow: Uint8Array | null = null;
+  private readonly maxInFlight: number;
+  private readonly pool: FilterPool;
+  private readonly ownPool: boolean;
+
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    private readonly bpp: 1 | 3 | 4,
+    private readonly opts: DeflateOptions,
+    private readonly sink: (data: Buffer) => Promise<void>,
+  ) {
+    this.ownPool = !opts.pool;
+    this.pool = opts.pool ?? new FilterPool();
+    this.maxInFlight = Math.max(1, opts.maxInFlight ?? 2 * this.pool.size);
+  }
+
+  private async flushOne(): Promise<void> {
+    const band = await this.inFlight.shift()!;
+    this.adler = adler32Combine(this.adler, band.adler, band.length);
+    if (band.data.length) await this.sink(Buffer.from(band.data.buffer, band.data.byteOffset, band.data.length));
+  }
+
+  /**
+   * Adds `rowCount` rows read from `rows`, where row r's pixels start at r * stride + skip
+   * (PNG scanline buffers have a filter-byte slot: stride width*bpp+1, skip 1). The rows are
+   * copied, so `rows` may be reused as soon as this resolves. The band that completes the
+   * image finishes the deflate stream.
+   */
+  async add(rows: Buffer, rowCount: number, stride = this.width * this.bpp, skip = 0): Promise<void> {
+    const rb = this.width * this.bpp;
+    if (rows.length < (rowCount - 1) * stride + skip + rb) throw new Error('band size does not match the row count');
+    this.rowsAdded += rowCount;
+    if (this.rowsAdded > this.height) throw new Error('more rows than the image height');
+    // a slot is reused only after its band was flushed (at most maxInFlight bands pending)
+    const k = this.slotIndex++ % this.maxInFlight;
+    if (!this.slots[k] || this.slots[k].byteLength < rowCount * rb) this.slots[k] = new SharedArrayBuffer(rowCount * rb);
+    const slot = Buffer.from(this.slots[k], 0, rowCount * rb);
+    if (stride === rb && skip === 0) rows.copy(slot, 0, 0, rowCount * rb);
+    else for (let r = 0; r < rowCount; r++) rows.copy(slot, r * rb, r * stride + skip, r * stride + skip + rb);
+    const prev = this.lastRow;
+    this.lastRow = new Uint8Array(slot.subarray((rowCount - 1) * rb, rowCount * rb));
+    const band = this.pool.run({
+      sab: this.slots[k],
+      rows: rowCount,
+      width: this.width,
+      bpp: this.bpp,
+      prev,
+      filter: FILTER_CODES[this.opts.filter ?? DEFAULT_PNG_FILTER],
+      level: this.opts.compressionLevel ?? DEFAULT_PNG_LEVEL,
+      strategy: this.opts.strategy ?? DEFAULT_PNG_STRATEGY,
+      last: this.rowsAdded === this.height,
+    });
+    band.catch(() => undefined); // awaited in flushOne; avoid an unhandled rejection meanwhile
+    this.inFlight.push(band);
+    while (this.inFlight.length >= this.maxInFlight) await this.flushOne();
+  }
+
+  /** Flushes every band; returns the Adler-32 of all filtered bytes (the zlib trailer). */
+  async finish(): Promise<number> {
+    if (this.rowsAdded !== this.height) throw new Error('row count does not match the image height');
+    while (this.inFlight.length) await this.flushOne();
+    if (this.ownPool) await this.pool.close();
+    return this.adler;
+  }
+
+  async abort(): Promise<void> {
+    await Promise.allSettled(this.inFlight);
+    this.inFlight = [];
+    if (this.ownPool) await this.pool.close();
+  }
+}
+
+/** zlib stream header: deflate, 32K window (FLEVEL is informative only). */
+export const ZLIB_HEADER = Buffer.from([0x78, 0x9c]);
+
+export interface PngWriterOptions extends DeflateOptions {
+  dpi: number;
 }
 
 export class StreamingPngWriter {
-  private inFlight: Promise<Buffer>[] = [];
   private bytes = 0;
   private firstIdat = true;
-  private rowsWritten = 0;
+  private readonly deflater: BandDeflater;
 
   private constructor(
     private readonly fh: fs.promises.FileHandle,
     readonly width: number,
     readonly height: number,
-    private readonly opts: PngWriterOptions,
-  ) {}
+    opts: PngWriterOptions,
+  ) {
+    this.deflater = new BandDeflater(width, height, 4, opts, async (data) => {
+      await this.write(chunk('IDAT', this.firstIdat ? Buffer.concat([ZLIB_HEADER, data]) : data));
+      this.firstIdat = false;
+    });
+  }
 
   static async create(path: string, width: number, height: number, opts: PngWriterOptions): Promise<StreamingPngWriter> {
     if (width < 1 || height < 1 || width > 0x7fffffff || height > 0x7fffffff) throw new Error('PNG size out of range');
@@ -108,39 +383,18 @@ export class StreamingPngWriter {
     this.bytes += buf.length;
   }
 
-  private async flushOne(): Promise<void> {
-    const data = await this.inFlight.shift()!;
-    let payload = data;
-    if (this.firstIdat) {
-      // zlib header: deflate, 32K window; FLEVEL is informative only
-      payload = Buffer.concat([Buffer.from([0x78, 0x9c]), data]);
-      this.firstIdat = false;
-    }
-    if (payload.length > 0) await this.write(chunk('IDAT', payload));
-  }
-
   /**
-   * Adds filtered scanlines (each row: filter byte 0, then width*4 bytes). The buffer must
-   * not be reused until the returned promise resolves. `last` finishes the deflate stream.
+   * Adds rows laid out as PNG scanlines (each row: one ignored filter-byte slot, then
+   * width*4 RGBA bytes). The rows are copied, so `rows` may be reused once this resolves.
    */
-  async addRows(rows: Buffer, rowCount: number, last: boolean): Promise<void> {
+  async addRows(rows: Buffer, rowCount: number): Promise<void> {
     if (rows.length !== rowCount * (1 + this.width * 4)) throw new Error('band size does not match the row count');
-    this.rowsWritten += rowCount;
-    if (last && this.rowsWritten !== this.height) throw new Error('row count does not match the PNG height');
-    const level = this.opts.compressionLevel ?? 6;
-    this.inFlight.push(
-      new Promise<Buffer>((resolve, reject) =>
-        zlib.deflateRaw(rows, { level, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH }, (err, out) =>
-          err ? reject(err) : resolve(out),
-        ),
-      ),
-    );
-    while (this.inFlight.length >= (this.opts.maxInFlight ?? 4)) await this.flushOne();
+    await this.deflater.add(rows, rowCount, 1 + this.width * 4, 1);
   }
 
   /** Writes the remaining data, the Adler-32 trailer and IEND; returns the file size. */
-  async finish(adler: number): Promise<number> {
-    while (this.inFlight.length) await this.flushOne();
+  async finish(): Promise<number> {
+    const adler = await this.deflater.finish();
     const trailer = Buffer.alloc(4);
     trailer.writeUInt32BE(adler >>> 0, 0);
     await this.write(Buffer.concat([chunk('IDAT', trailer), chunk('IEND', Buffer.alloc(0))]));
@@ -149,8 +403,7 @@ export class StreamingPngWriter {
   }
 
   async abort(): Promise<void> {
-    await Promise.allSettled(this.inFlight);
-    this.inFlight = [];
+    await this.deflater.abort();
     await this.fh.close().catch(() => undefined);
   }
 }

@@ -11,7 +11,8 @@
 import * as fs from 'fs';
 import { SheetLayout } from '../pack/layout';
 import { TrimBox } from '../trim';
-import { adler32, adler32Combine, adler32Zeros, StreamingPngWriter } from './png-writer';
+import { PdfCopy, PdfImageStore, Turn, writeSheetPdf } from './pdf-sheet';
+import { FilterPool, PngFilter, StreamingPngWriter } from './png-writer';
 import { Raster, RasterCache, RasterSource } from './raster-cache';
 import { resolveInsideRoot } from './safe-path';
 import { DecodeLimits, writePreview } from './sharp-io';
@@ -40,27 +41,52 @@ export interface RenderSheetsOptions {
   dpi: number;
   /** Storage root every design path must resolve into. */
   root: string;
-  /** Output file paths for sheet `index` (preview optional). */
-  output: (index: number) => { png: string; preview?: string };
+  /**
+   * Output file paths for sheet `index`: a PNG, a PDF, or both (at least one), and an
+   * optional preview.
+   */
+  output: (index: number) => SheetOutput;
   limits?: DecodeLimits;
   onProgress?: (p: RenderProgress) => void;
   /** Folder for temporary rasters (default: the OS temp dir). */
   tmpDir?: string;
-  /** zlib level of the PNG (default 6). */
+  /** zlib level of the PNG (default DEFAULT_PNG_LEVEL). */
   compressionLevel?: number;
+  /** PNG row filter (default DEFAULT_PNG_FILTER); only the encoding changes, never the pixels. */
+  pngFilter?: PngFilter;
+  /** zlib strategy of PNG and PDF image data (default DEFAULT_PNG_STRATEGY). */
+  pngStrategy?: number;
   /** Longest side of the preview, default 1000 px. */
   previewMaxSide?: number;
   /** Stops the render (between bands) with the signal's reason; the half-written PNG is removed. */
   signal?: AbortSignal;
 }
 
+export interface SheetOutput {
+  png?: string;
+  pdf?: string;
+  preview?: string;
+}
+
+export type PrintFormat = 'png' | 'pdf';
+
+export interface RenderedFile {
+  format: PrintFormat;
+  path: string;
+  bytes: number;
+}
+
 export interface RenderedSheet {
   index: number;
+  /** The first of `files` (the PNG when one was asked for). */
   path: string;
   previewPath?: string;
   widthPx: number;
   heightPx: number;
+  /** Size of `path`. */
   bytes: number;
+  /** Every print file of the sheet, PNG first. */
+  files: RenderedFile[];
 }
 
 const BAND_BYTES = 4 << 20;
@@ -110,6 +136,8 @@ function blendRow(src: Buffer, so: number, dst: Buffer, d0: number, w: number): 
     dst[d + 3] = Math.round(oa * 255);
   }
 }
+/** Raw RGBA bytes of the rasters resampled at once (see the prepare loop in renderSheets). */
+const RESAMPLE_BUDGET_BYTES = 32 << 20;
 const PREVIEW_SAMPLES = 3; // per axis, per preview pixel
 
 interface Job {
@@ -123,6 +151,9 @@ interface Job {
 /** Renders several sheets sharing one raster cache (each design size resampled once for all). */
 export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedSheet[]> {
   const cache = new RasterCache(opts.limits ?? {}, opts.tmpDir);
+  const pool = new FilterPool();
+  const deflate = { compressionLevel: opts.compressionLevel, strategy: opts.pngStrategy, pool };
+  const pdfImages = new PdfImageStore(deflate, opts.tmpDir);
   try {
     const report = opts.onProgress ?? (() => undefined);
     const byId = new Map(opts.designs.map((d) => [d.id, d]));
@@ -150,54 +181,118 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
           throw new Error(`copy ${p.copy} of "${p.designId}" lies outside sheet ${sheet.index}`);
       }
     }
+    const outs = opts.sheets.map((s) => opts.output(s.index));
+    if (outs.some((o) => !o.png && !o.pdf)) throw new Error('every sheet needs a PNG or PDF output path');
     // resample the distinct (design, size, rotation) rasters two at a time (two cores)
     const work: { src: RasterSource; w: number; h: number; rotation: number }[] = [];
-    for (const sheet of opts.sheets)
+    const want = (src: RasterSource, w: number, h: number, rotation: number) => {
+      const key = `${src.id}|${w}x${h}|${rotation}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        work.push({ src, w, h, rotation });
+      }
+    };
+    opts.sheets.forEach((sheet, i) => {
       for (const p of sheet.placements) {
         const src = sources.get(p.designId)!;
         const [w, h] = p.rotated ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
-        const rotation = rotationOf(p);
-        const key = `${src.id}|${w}x${h}|${rotation}`;
-        if (!seen.has(key)) {
-          seen.add(key);
-          work.push({ src, w, h, rotation });
-        }
+        if (outs[i].png || outs[i].preview) want(src, w, h, rotationOf(p));
+        // the PDF embeds each design upright once and turns its copies by their transform
+        if (outs[i].pdf) want(src, ...pdfImageSize(src, w, h), 0);
       }
+    });
     let done = 0;
     let next = 0;
+    let inFlightBytes = 0;
+    const waiting: (() => void)[] = [];
     const worker = async () => {
       while (next < work.length) {
-        const it = work[next++];
+        const it = work[next];
         opts.signal?.throwIfAborted();
-        await cache.turned(it.src, it.w, it.h, it.rotation);
+        const bytes = it.w * it.h * 4;
+        // two at a time only while both fit the budget: a large raster resamples alone, since
+        // libvips' buffers and sharp's whole-output buffer grow with it (and glibc keeps freed
+        // memory), which is most of the peak RSS of an order of 9-11 in designs
+        if (inFlightBytes > 0 && inFlightBytes + bytes > RESAMPLE_BUDGET_BYTES) {
+          await new Promise<void>((resolve) => waiting.push(resolve));
+          continue;
+        }
+        next++;
+        inFlightBytes += bytes;
+        try {
+          await cache.turned(it.src, it.w, it.h, it.rotation);
+        } finally {
+          inFlightBytes -= bytes;
+          for (const wake of waiting.splice(0)) wake();
+        }
         report({ stage: 'prepare', percent: (30 * ++done) / Math.max(1, work.length) });
       }
     };
     await Promise.all([worker(), worker()]);
-    for (const sheet of opts.sheets) {
+    for (const [i, sheet] of opts.sheets.entries()) {
       const jobs: Job[] = [];
-      for (const p of sheet.placements) {
-        const src = sources.get(p.designId)!;
-        const { x, y, width, height } = p.px;
-        const raster = p.rotated ? await cache.turned(src, height, width, rotationOf(p)) : await cache.turned(src, width, height, rotationOf(p));
-        jobs.push({ x, y, w: width, h: height, raster });
-      }
+      if (outs[i].png || outs[i].preview)
+        for (const p of sheet.placements) {
+          const src = sources.get(p.designId)!;
+          const { x, y, width, height } = p.px;
+          const [w, h] = p.rotated ? [height, width] : [width, height];
+          jobs.push({ x, y, w: width, h: height, raster: await cache.turned(src, w, h, rotationOf(p)) });
+        }
       jobsPerSheet.push(jobs);
     }
     const results: RenderedSheet[] = [];
     for (let i = 0; i < opts.sheets.length; i++) {
       const sheet = opts.sheets[i];
-      const out = opts.output(sheet.index);
-      const bytes = await composeSheet(sheet, jobsPerSheet[i], out.png, out.preview, opts, (f) =>
-        report({ stage: 'render', percent: 30 + (70 * (i + f)) / opts.sheets.length, sheet: sheet.index }),
-      );
-      results.push({ index: sheet.index, path: out.png, previewPath: out.preview, widthPx: sheet.widthPx, heightPx: sheet.lengthPx, bytes });
+      const out = outs[i];
+      const files: RenderedFile[] = [];
+      // the PDF is quick next to the PNG; it takes the last 10 % of the sheet's progress share
+      const share = out.png || out.preview ? (out.pdf ? 0.9 : 1) : 0;
+      const progress = (f: number) => report({ stage: 'render', percent: 30 + (70 * (i + f)) / opts.sheets.length, sheet: sheet.index });
+      if (out.png || out.preview) {
+        const bytes = await composeSheet(sheet, jobsPerSheet[i], out.png, out.preview, opts, pool, (f) => progress(f * share));
+        if (out.png) files.push({ format: 'png', path: out.png, bytes });
+      }
+      if (out.pdf) {
+        const bytes = await writeSheetPdf(out.pdf, await pdfPage(sheet, sources, cache, opts.dpi), deflate, pdfImages);
+        files.push({ format: 'pdf', path: out.pdf, bytes });
+        progress(1);
+      }
+      results.push({ index: sheet.index, path: files[0].path, bytes: files[0].bytes, files, previewPath: out.preview, widthPx: sheet.widthPx, heightPx: sheet.lengthPx });
     }
     report({ stage: 'done', percent: 100 });
     return results;
   } finally {
+    await pool.close();
+    pdfImages.dispose();
     cache.dispose();
   }
+}
+
+/**
+ * Pixel size of a design's PDF image for an upright copy of w x h sheet pixels: the
+ * resampled raster at the sheet DPI, or the trimmed source pixels when they are fewer
+ * (the PDF scales the image to its box, so a small source is never upscaled in the file).
+ * SVGs are rasterised at the sheet DPI.
+ */
+function pdfImageSize(src: RasterSource, w: number, h: number): [number, number] {
+  if (src.density === undefined && src.trim.width * src.trim.height < w * h) return [src.trim.width, src.trim.height];
+  return [w, h];
+}
+
+/** A sheet's copies as a PDF page: one image per distinct upright raster, one transform per copy. */
+async function pdfPage(sheet: SheetLayout, sources: Map<string, RasterSource>, cache: RasterCache, dpi: number) {
+  const images: Raster[] = [];
+  const index = new Map<Raster, number>();
+  const copies: PdfCopy[] = [];
+  for (const p of sheet.placements) {
+    const src = sources.get(p.designId)!;
+    const turn = rotationOf(p) as Turn;
+    const [w, h] = turn === 90 || turn === 270 ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
+    const raster = await cache.upright(src, ...pdfImageSize(src, w, h));
+    if (!index.has(raster)) index.set(raster, images.push(raster) - 1);
+    copies.push({ image: index.get(raster)!, x: p.px.x, y: p.px.y, width: p.px.width, height: p.px.height, turn });
+  }
+  return { widthPx: sheet.widthPx, heightPx: sheet.lengthPx, dpi, images, copies };
 }
 
 /** Point-sampled, premultiplied box preview accumulated band by band. */
@@ -265,9 +360,10 @@ class PreviewSampler {
 async function composeSheet(
   sheet: SheetLayout,
   jobs: Job[],
-  pngPath: string,
+  pngPath: string | undefined,
   previewPath: string | undefined,
   opts: RenderSheetsOptions,
+  pool: FilterPool,
   progress: (fraction: number) => void,
 ): Promise<number> {
   const W = sheet.widthPx;
@@ -275,22 +371,21 @@ async function composeSheet(
   if (H <= 0) throw new Error(`sheet ${sheet.index} is empty`);
   const stride = 1 + W * 4;
   const bandRows = Math.max(1, Math.floor(BAND_BYTES / stride));
-  const maxInFlight = 4;
-  const writer = await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, maxInFlight });
+  // without a PNG the bands are still composed, for the preview only
+  const writer = pngPath ? await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, strategy: opts.pngStrategy, filter: opts.pngFilter, pool }) : null;
   const preview = previewPath ? new PreviewSampler(W, H, opts.previewMaxSide ?? 1000) : null;
   try {
     const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
     const overlapping = boxesOverlap(jobs);
-    const pool = Array.from({ length: maxInFlight + 1 }, () => Buffer.alloc(bandRows * stride));
+    const band = Buffer.alloc(bandRows * stride); // the writer copies each band before it resolves
     let scratch = Buffer.alloc(0);
     let nextJob = 0;
     let active: Job[] = [];
-    let adler = 1;
-    for (let y0 = 0, band = 0; y0 < H; y0 += bandRows, band++) {
+    for (let y0 = 0; y0 < H; y0 += bandRows) {
       opts.signal?.throwIfAborted();
       const y1 = Math.min(H, y0 + bandRows);
       const rows = y1 - y0;
-      const buf = pool[band % pool.length].subarray(0, rows * stride);
+      const buf = band.subarray(0, rows * stride);
       buf.fill(0);
       active = active.filter((j) => j.y + j.h > y0);
       while (nextJob < sorted.length && sorted[nextJob].y < y1) active.push(sorted[nextJob++]);
@@ -314,30 +409,15 @@ async function composeSheet(
           else scratch.copy(buf, at, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
         }
       }
-      // overlapping boxes: the band's own checksum (the row checksums no longer add up)
-      if (overlapping) adler = adler32(buf, adler);
-      // Adler-32 of the band from the rasters' row checksums: zero runs and copy rows
-      for (let y = y0; y < y1 && !overlapping; y++) {
-        let pos = -1; // the filter byte counts as one zero
-        for (const j of active) {
-          if (y < j.y || y >= j.y + j.h) continue;
-          const start = j.x * 4;
-          if (start > pos) adler = adler32Combine(adler, adler32Zeros(start - pos), start - pos);
-          adler = adler32Combine(adler, j.raster.rowAdler[y - j.y], j.w * 4);
-          pos = start + j.w * 4;
-        }
-        const end = W * 4;
-        if (end > pos) adler = adler32Combine(adler, adler32Zeros(end - pos), end - pos);
-      }
       preview?.sampleBand(buf, y0, y1);
-      await writer.addRows(buf, rows, y1 === H);
+      await writer?.addRows(buf, rows);
       progress(y1 / H);
     }
-    const bytes = await writer.finish(adler);
+    const bytes = writer ? await writer.finish() : 0;
     if (preview && previewPath) await writePreview(preview.rgba(), preview.pw, preview.ph, previewPath);
     return bytes;
   } catch (e) {
-    await writer.abort();
+    await writer?.abort();
     throw e;
   }
 }
