@@ -9,26 +9,15 @@
  *
  *   npm run bench:images            (BENCH_SECONDS=5, BENCH_CONNECTIONS=1, BENCH_IMAGES=50000 by default)
  */
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
 // @ts-expect-error autocannon publishes no types
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../src/app.module';
+import { ORIGIN, startBenchApp } from './bench-app';
 import { hashPassword } from '../src/auth/password';
-import { configureApp } from '../src/bootstrap';
-import { loadConfig } from '../src/config/configuration';
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 50_000);
-const ORIGIN = 'http://localhost:3000';
 const PASSWORD = 'bench-password-1';
 const LIBRARY_INDEXES = [
   'images_user_category_name_idx',
@@ -50,28 +39,7 @@ interface Row {
 }
 
 async function main() {
-  const dbName = `gs_bench_${process.pid}`;
-  const admin = new Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(BASE_URL);
-  url.pathname = `/${dbName}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'gs-bench-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
-    APP_URL: ORIGIN,
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
-    RATE_LIMIT_PER_IP: '100000',
-    RATE_LIMIT_PER_ACCOUNT: '100000',
-  });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: ['error'] });
-  configureApp(app);
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+  const { app, base, close } = await startBenchApp(`gs_bench_${process.pid}`);
   const db = app.get(DataSource);
   try {
     const started = Date.now();
@@ -96,12 +64,7 @@ async function main() {
     for (const [label, path] of queries) baseline.push(await measure(base + path, cookie, label));
     report(indexed, baseline);
   } finally {
-    await app.close();
-    const c = new Client({ connectionString: BASE_URL });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await c.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -1,0 +1,65 @@
+/**
+ * The app as the HTTP benchmarks run it: the real AppModule listening on a free port, on a
+ * fresh PostgreSQL database of its own (dropped by close()) and a scratch DATA_DIR.
+ */
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { AppModule } from '../src/app.module';
+import { configureApp } from '../src/bootstrap';
+import { loadConfig } from '../src/config/configuration';
+
+export const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const ORIGIN = 'http://localhost:3000';
+
+export interface BenchApp {
+  app: NestExpressApplication;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  close(): Promise<void>;
+}
+
+async function admin(sql: string) {
+  const c = new Client({ connectionString: BASE_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function startBenchApp(dbName: string, env: Record<string, string> = {}): Promise<BenchApp> {
+  await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${dbName}`);
+  const url = new URL(BASE_URL);
+  url.pathname = `/${dbName}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'gs-bench-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: url.toString(),
+    APP_URL: ORIGIN,
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+    RATE_LIMIT_PER_IP: '1000000',
+    RATE_LIMIT_PER_ACCOUNT: '1000000',
+    ...env,
+  });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: ['error'] });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+  return {
+    app,
+    base,
+    async close() {
+      await app.close();
+      await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
