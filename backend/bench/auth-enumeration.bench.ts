@@ -6,7 +6,7 @@
  * alternating the two cases. Prints a Markdown table with medians and the ratio
  * existing/unknown (1.00 = indistinguishable).
  *
- *   npx ts-node --transpile-only bench/auth-enumeration.bench.ts   (BENCH_N=200, SMTP_DELAY_MS=20)
+  *   npm run bench:auth   (BENCH_N=200, SMTP_DELAY_MS=20)
  */
 import 'reflect-metadata';
 import { NestExpressApplication } from '@nestjs/platform-express';
