@@ -11,6 +11,7 @@ import { inspectDesign, DesignInfo } from '../trim';
 import { gapHalfWidths } from './cells';
 import { INK_ALPHA_THRESHOLD } from './design-mask';
 import { nestEsicup, parseEsicup } from './esicup';
+import { longestFreeRun } from './nest';
 import { boundedCell, MASK_MEMORY_BYTES } from './shape-layout';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
@@ -27,6 +28,27 @@ describe('gap offsets between cells', () => {
           const forbidden = dy < half.length && dx <= half[dy];
           expect([gap, dx, dy, forbidden]).toEqual([gap, dx, dy, tooClose]);
         }
+    }
+  });
+});
+
+describe('longest free run of a grid row', () => {
+  it('matches a cell-by-cell count on random rows (the collision screen may only skip rows that cannot fit)', () => {
+    const rng = new Rng(7);
+    for (let trial = 0; trial < 2000; trial++) {
+      const n = 1 + rng.int(5);
+      const row = new Uint32Array(n + 2);
+      // mixes of empty, full and random words, with runs that cross word borders
+      for (let k = 0; k < n + 2; k++) {
+        const kind = rng.int(4);
+        row[k] = kind === 0 ? 0 : kind === 1 ? 0xffffffff : ((rng.next() * 0x100000000) >>> 0) & ((rng.next() * 0x100000000) >>> 0);
+      }
+      let best = 0;
+      for (let x = 0, cur = 0; x < n * 32; x++) {
+        cur = (row[1 + (x >>> 5)] >>> (x & 31)) & 1 ? 0 : cur + 1;
+        best = Math.max(best, cur);
+      }
+      expect(longestFreeRun(row, 1, n)).toBe(best);
     }
   });
 });
