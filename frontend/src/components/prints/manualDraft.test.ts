@@ -4,7 +4,7 @@ import { MANUAL_DRAFT_PREFIX, readManualDraft, useManualDraft, writeManualDraft 
 import type { DraftItem } from "./types";
 
 const line: DraftItem = { key: "i1:s1", image: { _id: "i1", name: "Art" }, size: { _id: "s1", name: "Front", value: 10 }, quantity: 3 };
-const settings = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true };
+const settings = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const };
 
 describe("manual print draft", () => {
   afterEach(() => localStorage.clear());
