@@ -228,7 +228,10 @@ describe('Prints (e2e)', () => {
       const res = await s.agent.post(`/api/print/${p._id}/preview`).send({}).expect(200);
       expect(Date.now() - started).toBeLessThan(3000);
       const v = res.body.data;
-      expect(v.settings).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true });
+      expect(v.settings).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape' });
+      // true shape (the default) is never longer than rectangles, and says by how much it is shorter
+      expect(v.shapeSaving.savedLength).toBeGreaterThanOrEqual(0);
+      expect(v.shapeSaving.boxLength).toBeCloseTo(v.totalLength + v.shapeSaving.savedLength, 2);
       expect(v.copies).toBe(12);
       expect(v.creditCost).toBe(12);
       expect(v.sheets).toHaveLength(1);
