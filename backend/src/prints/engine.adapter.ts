@@ -89,6 +89,15 @@ export interface SerialRenderRequest {
   tmpDir?: string;
 }
 
+/**
+ * Whether any design has an ink mask. Without one every design is its rectangle, and the
+ * rectangle packer (at its best on rectangles) gets the whole budget instead of a fifth of it
+ * beside a shape search that has no shapes to use: "shape" then means "box" and saves nothing.
+ */
+function hasInk(designs: readonly EngineDesign[]): boolean {
+  return designs.some((d) => !!d.mask);
+}
+
 function layoutDesign(d: EngineDesign) {
   return { id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: d.width, quantity: d.quantity, mask: d.mask ?? undefined };
 }
@@ -100,9 +109,14 @@ export const engineInProcess = {
     return { widthPx: info.widthPx, heightPx: info.heightPx, trim: info.trim, vector: info.vector, mask: info.mask ?? null };
   },
   async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): Promise<LayoutResult> {
+    if (settings.nesting === 'shape' && !hasInk(designs)) return layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
     return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs });
   },
   async compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): Promise<NestingComparison> {
+    if (!hasInk(designs)) {
+      const box = layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
+      return { shape: box, box, savedLength: 0, savedFraction: 0 };
+    }
     return compareNesting(designs.map(layoutDesign), settings, { timeLimitMs });
   },
   render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
