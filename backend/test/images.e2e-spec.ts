@@ -100,6 +100,16 @@ describe('Images (e2e)', () => {
     expect(s).toMatchObject({ status: 'ready', trim: { left: 10, top: 10, width: 20, height: 20 } });
     const sp = await seller.agent.get(s.previewFile.path).buffer(true).parse(binary).expect(200);
     expect(sp.headers['content-type']).toBe('image/webp');
+
+    // the ink mask for true-shape nesting, over exactly the trim box; none for opaque art
+    const masks = new Map<string, any>((await db.query(`SELECT id, mask FROM images WHERE id = ANY($1)`, [[pngId, jpegId, svgId]])).map((r: any) => [r.id, r.mask]));
+    expect(masks.get(pngId)).toEqual({ width: 10, height: 5, data: Buffer.from([0xff, 0x03, 0xff, 0x03, 0xff, 0x03, 0xff, 0x03, 0xff, 0x03]).toString('base64') });
+    expect(masks.get(jpegId)).toBeNull();
+    const svgMask = masks.get(svgId);
+    expect(svgMask.width).toBe(svgMask.height);
+    const bits = Buffer.from(svgMask.data, 'base64');
+    const full = Array.from({ length: svgMask.height }, () => [...Array((svgMask.width + 7) >> 3)].map((_, i) => (i < svgMask.width >> 3 ? 0xff : (1 << (svgMask.width & 7)) - 1)));
+    expect([...bits]).toEqual(full.flat());
   });
 
   it('an SVG original is only ever an attachment, sandboxed and not sniffed', async () => {

@@ -46,9 +46,17 @@ describe('Prints (e2e)', () => {
     it('GET /api/sheet-settings → defaults; PUT changes only what is sent', async () => {
       const { agent } = await signUpAndLogin(t, 'sheets');
       const def = await agent.get('/api/sheet-settings').expect(200);
-      expect(def.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true });
+      expect(def.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape' });
       const put = await agent.put('/api/sheet-settings').send({ gap: 0.5, rotate: false }).expect(200);
-      expect(put.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.5, margin: 0.25, dpi: 300, rotate: false });
+      expect(put.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.5, margin: 0.25, dpi: 300, rotate: false, nesting: 'shape' });
+      expect((await agent.put('/api/sheet-settings').send({ nesting: 'box' }).expect(200)).body.data.nesting).toBe('box');
+      expect((await agent.get('/api/sheet-settings')).body.data).toMatchObject({ nesting: 'box', gap: 0.5 });
+      for (const bad of ['polygon', '', 3, 'SHAPE'])
+        expect((await agent.put('/api/sheet-settings').send({ nesting: bad }).expect(400)).body).toMatchObject({
+          statusCode: 400,
+          message: 'Nesting must be "shape" (true shape) or "box" (rectangles)',
+        });
+      expect((await agent.get('/api/sheet-settings')).body.data.nesting).toBe('box');
       expect((await agent.get('/api/sheet-settings')).body.data.gap).toBe(0.5);
       expect((await agent.put('/api/sheet-settings').send({ dpi: 10 }).expect(400)).body.message).toBe('DPI must be at least 72');
       expect((await agent.put('/api/sheet-settings').send({ width: 2, margin: 1 }).expect(400)).body.message).toBe('The margins leave no room on the sheet width');
@@ -57,13 +65,27 @@ describe('Prints (e2e)', () => {
     it('presets: POST/GET/PUT/DELETE /api/sheet-presets, unique names, another user → 404', async () => {
       const { agent } = await signUpAndLogin(t, 'presets');
       const created = await agent.post('/api/sheet-presets').send({ name: '13in roll', width: 13 }).expect(201);
-      expect(created.body.data).toMatchObject({ name: '13in roll', width: 13, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true });
+      expect(created.body.data).toMatchObject({ name: '13in roll', width: 13, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape' });
       const id = created.body.data._id;
       expect((await agent.post('/api/sheet-presets').send({ name: '13IN ROLL' }).expect(409)).body.message).toBe('A preset with this name already exists');
       expect((await agent.post('/api/sheet-presets').send({}).expect(400)).body.message).toBe('Name is required');
       const list = await agent.get('/api/sheet-presets').expect(200);
       expect(list.body).toMatchObject({ data: [{ _id: id }], pagination: { totalDocuments: 1, totalPages: 1 } });
       expect((await agent.put(`/api/sheet-presets/${id}`).send({ dpi: 150 }).expect(200)).body.data).toMatchObject({ dpi: 150, width: 13 });
+      // presets carry nesting: saved, listed, validated, and used when a preview names the preset
+      expect((await agent.put(`/api/sheet-presets/${id}`).send({ nesting: 'box' }).expect(200)).body.data).toMatchObject({ nesting: 'box', dpi: 150 });
+      expect((await agent.get(`/api/sheet-presets/${id}`).expect(200)).body.data.nesting).toBe('box');
+      expect((await agent.post('/api/sheet-presets').send({ name: 'odd', nesting: 'circles' }).expect(400)).body.message).toBe(
+        'Nesting must be "shape" (true shape) or "box" (rectangles)',
+      );
+      const user = (await agent.get('/api/profile').expect(200)).body.data;
+      const printItems = [{ imageId: (await addDesign(t, user._id))._id, sizeId: (await addSize(t, user._id, 'Small', 2))._id, quantity: 2 }];
+      const viaPreset = (await agent.post('/api/print/preview').send({ printItems, presetId: id }).expect(200)).body.data;
+      expect(viaPreset).toMatchObject({ settings: { nesting: 'box', dpi: 150 }, shapeSaving: null });
+      const overridden = (await agent.post('/api/print/preview').send({ printItems, presetId: id, settings: { nesting: 'shape' } }).expect(200)).body.data;
+      expect(overridden.settings.nesting).toBe('shape');
+      // rectangular art saves nothing, and the preview says so
+      expect(overridden.shapeSaving).toMatchObject({ savedLength: 0, savedFraction: 0 });
       const other = await signUpAndLogin(t, 'presets2');
       await other.agent.get(`/api/sheet-presets/${id}`).expect(404);
       await other.agent.put(`/api/sheet-presets/${id}`).send({ dpi: 100 }).expect(404);
@@ -206,7 +228,10 @@ describe('Prints (e2e)', () => {
       const res = await s.agent.post(`/api/print/${p._id}/preview`).send({}).expect(200);
       expect(Date.now() - started).toBeLessThan(3000);
       const v = res.body.data;
-      expect(v.settings).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true });
+      expect(v.settings).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape' });
+      // true shape (the default) is never longer than rectangles, and says by how much it is shorter
+      expect(v.shapeSaving.savedLength).toBeGreaterThanOrEqual(0);
+      expect(v.shapeSaving.boxLength).toBeCloseTo(v.totalLength + v.shapeSaving.savedLength, 2);
       expect(v.copies).toBe(12);
       expect(v.creditCost).toBe(12);
       expect(v.sheets).toHaveLength(1);

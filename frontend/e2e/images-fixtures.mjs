@@ -42,9 +42,35 @@ export function pngImage(width, height, [r, g, b] = [79, 70, 229]) {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
 }
 
+/**
+ * A transparent RGBA PNG of one filled disc (anti-aliased edge), `size` × `size` pixels:
+ * round art whose ink covers about 79 % of its box, so true-shape nesting saves film.
+ */
+export function pngDisc(size, [r, g, b] = [220, 38, 38]) {
+  const row = 1 + size * 4;
+  const raw = Buffer.alloc(row * size);
+  const c = (size - 1) / 2;
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) {
+      const o = y * row + 1 + x * 4;
+      const d = Math.hypot(x - c, y - c);
+      raw[o] = r;
+      raw[o + 1] = g;
+      raw[o + 2] = b;
+      raw[o + 3] = Math.round(255 * Math.max(0, Math.min(1, size / 2 - d)));
+    }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 6; // truecolour with alpha
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
 export const files = {
   tiger: () => ({ name: "tiger.png", mimeType: "image/png", buffer: pngImage(1200, 900) }),
   lotus: () => ({ name: "lotus.png", mimeType: "image/png", buffer: pngImage(900, 900, [16, 185, 129]) }),
+  disc: () => ({ name: "disc.png", mimeType: "image/png", buffer: pngDisc(600) }),
   /** Named like a PNG, but not one: the server must refuse it by content. */
   fake: () => ({ name: "broken.png", mimeType: "image/png", buffer: Buffer.from("MZ\x90\x00 this is not an image at all") }),
 };

@@ -3,15 +3,16 @@
  * serialisable data, so it can run in a child process. Callers go through CpuPool.run;
  * tests and benchmarks may call these directly to compare with the pooled path.
  */
-import { inspectUpload, previewWebp, trimmedBounds } from '../images/image-decode';
+import { inspectUpload, measureArt, previewWebp } from '../images/image-decode';
 import { engineInProcess } from '../prints/engine.adapter';
 
 export const cpuTasks = {
   inspectUpload,
-  trimmedBounds,
+  measureArt,
   previewWebp,
   engineInspect: engineInProcess.inspect,
   engineLayout: engineInProcess.layout,
+  engineCompare: engineInProcess.compare,
   engineRender: engineInProcess.render,
   /** Pool plumbing checks: the worker's pid, and a busy loop that only a kill ends. */
   pid: async () => process.pid,

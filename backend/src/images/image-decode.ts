@@ -1,11 +1,13 @@
 /**
- * Everything the image library decodes with sharp: the upload check, the trimmed bounds and
+ * Everything the image library decodes with sharp: the upload check, the art's bounds and ink and
  * the preview. Plain functions of a file and the pixel limit, run in the CPU workers
  * (src/cpu) so neither the SVG parse nor any decoding runs on the API's event loop;
  * ImageInspectorService is their face inside the app.
  */
 import { open, readFile } from 'node:fs/promises';
 import sharp, { SharpOptions } from 'sharp';
+import { alphaBoundingBox } from '../gangsheet';
+import { alphaMask, DesignMask } from '../gangsheet/shape/design-mask';
 import { detectKind, ImageKind, svgProblem, UploadError } from './image-content';
 
 sharp.cache(false);
@@ -61,37 +63,53 @@ export async function inspectUpload(path: string, bytes: number, maxPixels: numb
   return { ok: true, kind, width, height };
 }
 
+/** What the layout needs of a design's art: its visible bounds and, with transparency, its ink. */
+export interface ArtMeasure {
+  /** Bounds of alpha > 0 in source pixels; the whole canvas for images without transparency. */
+  trim: TrimBox;
+  /**
+   * Ink mask over `trim` for true-shape nesting (the engine's alphaMask, so the same rule as
+   * its own inspectDesign); null when the image is fully opaque: its shape is the rectangle.
+   */
+  mask: DesignMask | null;
+}
+
 /**
- * Bounds of the visible art in source pixels: the bounding box of alpha > 0. Images
- * without transparency are their whole canvas; a fully transparent image has no box.
+ * Measures the visible art (null: fully transparent). Both come from one decoded alpha plane;
+ * SVGs are measured rasterised (long side about SVG_MEASURE_SIZE) and the bounds mapped back
+ * to the SVG's own pixels, rounding outwards so no art is lost.
  */
-export async function trimmedBounds(path: string, kind: ImageKind, width: number, height: number, maxPixels: number): Promise<TrimBox | null> {
+export async function measureArt(path: string, kind: ImageKind, width: number, height: number, maxPixels: number): Promise<ArtMeasure | null> {
   const scale = kind === 'svg' ? svgScale(width, height, SVG_MEASURE_SIZE) : 1;
-  const alpha = await openImage(path, kind, width, height, Math.max(width, height) * scale, maxPixels)
+  const { data, info } = await openImage(path, kind, width, height, Math.max(width, height) * scale, maxPixels)
     .rotate()
     .ensureAlpha()
     .extractChannel(3)
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  // The alpha plane is as large as the image: it needs the same limit, not sharp's default.
-  const plane = () => sharp(alpha, { limitInputPixels: maxPixels });
-  const stats = await plane().stats();
-  const { min, max } = stats.channels[0];
-  if (max === 0) return null;
-  if (min > 0) return { left: 0, top: 0, width, height };
-  const { info } = await plane().trim({ background: '#000000', threshold: 0 }).toBuffer({ resolveWithObject: true });
-  const left = -(info.trimOffsetLeft ?? 0);
-  const top = -(info.trimOffsetTop ?? 0);
-  if (scale === 1) return { left, top, width: info.width, height: info.height };
-  // Back to the SVG's own pixels, rounding outwards so no art is lost.
-  const l = Math.floor(left / scale);
-  const t = Math.floor(top / scale);
-  return {
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const box = alphaBoundingBox(data, info.width, info.height);
+  if (!box) return null;
+  const opaque = box.width === info.width && box.height === info.height && !data.some((a) => a === 0);
+  if (opaque) return { trim: { left: 0, top: 0, width, height }, mask: null };
+  if (scale === 1) return { trim: box, mask: alphaMask(data, info.width, box) };
+  const l = Math.floor(box.left / scale);
+  const t = Math.floor(box.top / scale);
+  const trim = {
     left: l,
     top: t,
-    width: Math.min(width - l, Math.ceil((left + info.width) / scale) - l),
-    height: Math.min(height - t, Math.ceil((top + info.height) / scale) - t),
+    width: Math.min(width - l, Math.ceil((box.left + box.width) / scale) - l),
+    height: Math.min(height - t, Math.ceil((box.top + box.height) / scale) - t),
   };
+  // The mask spans the stored (outward-rounded) trim, measured on the same region of the raster.
+  const left = Math.floor(trim.left * scale);
+  const top = Math.floor(trim.top * scale);
+  const region = {
+    left,
+    top,
+    width: Math.max(1, Math.min(info.width, Math.ceil((trim.left + trim.width) * scale)) - left),
+    height: Math.max(1, Math.min(info.height, Math.ceil((trim.top + trim.height) * scale)) - top),
+  };
+  return { trim, mask: alphaMask(data, info.width, region) };
 }
 
 /** A WebP thumbnail (long side PREVIEW_SIZE, transparency kept, sRGB). SVGs become pixels here. */

@@ -3,7 +3,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CpuPool, CpuTimeoutError } from '../cpu/cpu-pool';
 import { ImageKind, UploadError } from './image-content';
-import type { Inspection, TrimBox } from './image-decode';
+import type { ArtMeasure, Inspection } from './image-decode';
 
 
 /**
@@ -40,9 +40,9 @@ export class ImageInspectorService {
     }
   }
 
-  /** Bounds of the visible art in source pixels (null: fully transparent). */
-  trimmedBounds(path: string, kind: ImageKind, width: number, height: number): Promise<TrimBox | null> {
-    return this.cpu.run('trimmedBounds', [path, kind, width, height, this.maxPixels]);
+  /** Bounds of the visible art in source pixels and its ink mask (null: fully transparent). */
+  measureArt(path: string, kind: ImageKind, width: number, height: number): Promise<ArtMeasure | null> {
+    return this.cpu.run('measureArt', [path, kind, width, height, this.maxPixels]);
   }
 
   /** The WebP thumbnail of the library. */

@@ -229,7 +229,7 @@ export class ImagesService implements OnModuleInit {
     }
   }
 
-  /** The queue job: trimmed bounds and the WebP preview. Returns what happened. */
+  /** The queue job: the art's bounds and ink mask, and the WebP preview. Returns what happened. */
   async makePreview(imageId: string): Promise<'done' | 'skipped'> {
     const image = await this.images.findOne({ where: { _id: imageId } });
     if (!image || image.status === ImageStatus.Ready) return 'skipped';
@@ -237,11 +237,11 @@ export class ImagesService implements OnModuleInit {
     const path = this.storage.path(image.fileKey);
     const width = image.width ?? 0;
     const height = image.height ?? 0;
-    const trim = await this.inspector.trimmedBounds(path, kind, width, height);
+    const art = await this.inspector.measureArt(path, kind, width, height);
     const webp = await this.inspector.preview(path, kind, width, height);
     const previewKey = `users/${image.userId}/images/${image._id}.preview.webp`;
     await this.storage.write(previewKey, webp);
-    const result = await this.images.update({ _id: imageId }, { trim, previewKey, status: ImageStatus.Ready, error: null });
+    const result = await this.images.update({ _id: imageId }, { trim: art?.trim ?? null, mask: art?.mask ?? null, previewKey, status: ImageStatus.Ready, error: null });
     if (!result.affected) {
       // deleted while the job ran
       await this.storage.delete(previewKey);

@@ -6,7 +6,9 @@
  */
 import type { CpuPool } from '../cpu/cpu-pool';
 import {
+  compareNesting,
   designReport,
+  DesignMask,
   DesignDecodeError,
   DesignReportEntry,
   DesignTooLargeError,
@@ -14,6 +16,7 @@ import {
   layoutSheets,
   LayoutResult,
   LOW_DPI_THRESHOLD,
+  NestingComparison,
   RenderedSheet,
   RenderProgress,
   renderSheets,
@@ -22,7 +25,7 @@ import {
   UnsafePathError,
 } from '../gangsheet';
 
-export type { LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry };
+export type { LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry, DesignMask, NestingComparison };
 export { LOW_DPI_THRESHOLD };
 
 export interface EngineDesign {
@@ -37,6 +40,8 @@ export interface EngineDesign {
   width: number;
   quantity: number;
   vector: boolean;
+  /** Ink over `trim` for "shape" nesting; absent/null: nested as its rectangle. */
+  mask?: DesignMask | null;
 }
 
 /** signal: aborting stops the work at once (its worker is killed) and rejects with an AbortError (see isAbortError). */
@@ -55,8 +60,11 @@ export interface RenderRequest extends EngineCallOptions {
 }
 
 export interface PrintEngine {
-  inspect(file: string, root: string, opts?: EngineCallOptions): Promise<{ widthPx: number; heightPx: number; trim: TrimBox; vector: boolean }>;
+  inspect(file: string, root: string, opts?: EngineCallOptions): Promise<{ widthPx: number; heightPx: number; trim: TrimBox; vector: boolean; mask: DesignMask | null }>;
+  /** Lays out with `settings.nesting` ("shape" never returns a longer layout than "box"). */
   layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, opts?: EngineCallOptions): Promise<LayoutResult>;
+  /** Shape and box layouts of the same order and the film shape saves (for the preview). */
+  compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, opts?: EngineCallOptions): Promise<NestingComparison>;
   /** Arithmetic over the designs only: cheap, so it stays in the calling process. */
   report(designs: readonly EngineDesign[]): DesignReportEntry[];
   render(req: RenderRequest): Promise<RenderedSheet[]>;
@@ -81,18 +89,35 @@ export interface SerialRenderRequest {
   tmpDir?: string;
 }
 
+/**
+ * Whether any design has an ink mask. Without one every design is its rectangle, and the
+ * rectangle packer (at its best on rectangles) gets the whole budget instead of a fifth of it
+ * beside a shape search that has no shapes to use: "shape" then means "box" and saves nothing.
+ */
+function hasInk(designs: readonly EngineDesign[]): boolean {
+  return designs.some((d) => !!d.mask);
+}
+
+function layoutDesign(d: EngineDesign) {
+  return { id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: d.width, quantity: d.quantity, mask: d.mask ?? undefined };
+}
+
 /** The engine calls with plain data in and out, as the CPU workers run them. */
 export const engineInProcess = {
   async inspect(file: string, root: string, maxPixels: number) {
     const info = await inspectDesign(file, { root, limits: { maxPixels } });
-    return { widthPx: info.widthPx, heightPx: info.heightPx, trim: info.trim, vector: info.vector };
+    return { widthPx: info.widthPx, heightPx: info.heightPx, trim: info.trim, vector: info.vector, mask: info.mask ?? null };
   },
   async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): Promise<LayoutResult> {
-    return layoutSheets(
-      designs.map((d) => ({ id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: d.width, quantity: d.quantity })),
-      settings,
-      { timeLimitMs },
-    );
+    if (settings.nesting === 'shape' && !hasInk(designs)) return layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
+    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs });
+  },
+  async compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): Promise<NestingComparison> {
+    if (!hasInk(designs)) {
+      const box = layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
+      return { shape: box, box, savedLength: 0, savedFraction: 0 };
+    }
+    return compareNesting(designs.map(layoutDesign), settings, { timeLimitMs });
   },
   render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
     return renderSheets({
@@ -114,6 +139,7 @@ export function workerEngine(pool: CpuPool, maxPixels: number): PrintEngine {
   return {
     inspect: (file, root, opts) => pool.run('engineInspect', [file, root, maxPixels], { signal: opts?.signal, errors }),
     layout: (designs, settings, timeLimitMs, opts) => pool.run('engineLayout', [designs, settings, timeLimitMs], { signal: opts?.signal, errors }),
+    compare: (designs, settings, timeLimitMs, opts) => pool.run('engineCompare', [designs, settings, timeLimitMs], { signal: opts?.signal, errors }),
     report: (designs) => designReport(designs.map((d) => ({ id: d.id, trim: d.trim, width: d.width, quantity: d.quantity, vector: d.vector }))),
     render: (req) =>
       pool.run(

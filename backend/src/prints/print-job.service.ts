@@ -18,7 +18,7 @@ import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
 import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
-import { endAttemptWithRefund, engineDesign, printFolder, ProcessJobData } from './prints.service';
+import { endAttemptWithRefund, engineDesign, printFolder, ProcessJobData, withMasks } from './prints.service';
 import { StoredLayout, storedLayout } from './stored-layout';
 import { PrintCancellations, PrintCancelled } from './print-cancellations';
 import { freeBytes, gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
@@ -89,10 +89,10 @@ export class PrintJobService {
     };
     try {
       await progress('trim', 0);
-      const designs = await this.designs(printId);
+      const settings = print.settings!;
+      const designs = await this.designs(printId, settings.nesting === 'shape');
       lap('trim');
       await progress('layout', 5);
-      const settings = print.settings!;
       const layout = await this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs, { signal: abort.signal });
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
@@ -165,11 +165,12 @@ export class PrintJobService {
     return rows.length > 0;
   }
 
-  /** The print's designs with their stored trim; a design whose file is gone fails the print. */
-  private async designs(printId: string): Promise<EngineDesign[]> {
+  /** The print's designs with their stored trim (and masks for "shape"); a design whose file is gone fails the print. */
+  private async designs(printId: string, masks: boolean): Promise<EngineDesign[]> {
     const items = await this.db.getRepository(PrintItem).find({ where: { printId }, relations: { image: true, size: true }, order: { createdAt: 'ASC' } });
     if (!items.length) throw new PermanentPrintError('The print has no items.');
     const out: EngineDesign[] = [];
+    const measured = new Map<string, EngineDesign['mask']>();
     for (const it of items) {
       if (!it.image) throw new PermanentPrintError('Image is missing. Please add the missing item.');
       if (!it.size) throw new PermanentPrintError('Size is missing. Please add the missing item.');
@@ -178,10 +179,13 @@ export class PrintJobService {
         // Not inspected yet (should not happen once the image is ready): measure it now.
         const info = await this.engine.inspect(it.image.fileKey, this.storage.root);
         Object.assign(it.image, { trim: info.trim, width: info.widthPx, height: info.heightPx });
+        measured.set(it._id, info.mask);
       }
       out.push(engineDesign(it));
     }
-    return out;
+    if (!masks) return out;
+    const withStored = await withMasks(this.db.manager, out, items);
+    return withStored.map((d) => (measured.has(d.id) ? { ...d, mask: measured.get(d.id) } : d));
   }
 
   private async copiesByImage(printId: string): Promise<Map<string, number>> {

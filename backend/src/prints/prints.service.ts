@@ -19,12 +19,12 @@ import { fitProblem, printedSize } from './design-fit';
 import { estimateWork, freeBytes, gigapixels } from './print-budget';
 import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { CreatePrintDto, PreviewDraftDto, PrintItemInput, PrintListQueryDto, PrintPreviewDto, ProcessPrintDto, UpdatePrintItemDto } from './dto/print.dto';
-import { EngineDesign, PRINT_ENGINE, PrintEngine, LOW_DPI_THRESHOLD } from './engine.adapter';
+import { DesignMask, EngineDesign, PRINT_ENGINE, PrintEngine, LOW_DPI_THRESHOLD } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { PrintCancellations } from './print-cancellations';
 import { Print, PrintStatus, PrintType } from './entities/print.entity';
 import { toPrintDto } from './print.mapper';
-import { StoredLayout, storedLayout } from './stored-layout';
+import { rotationOf, StoredLayout, storedLayout } from './stored-layout';
 import { assertStatus, DELETABLE, EDITABLE, MSG, PROCESSABLE } from './prints.rules';
 
 export const PROCESS_JOB = 'process-print';
@@ -294,7 +294,8 @@ export class PrintsService {
     dto: ProcessPrintDto,
     rendered?: { settings: SheetSettingsValues; layout: StoredLayout | null },
   ): Promise<PrintPreviewDto> {
-    const settings = rendered?.settings ?? (await this.sheetSettings.resolve(userId, dto.presetId, dto.settings));
+    // Prints processed before true-shape nesting have no nesting in their settings: they were boxes.
+    const settings: SheetSettingsValues = rendered ? { ...rendered.settings, nesting: rendered.settings.nesting ?? 'box' } : await this.sheetSettings.resolve(userId, dto.presetId, dto.settings);
     const warnings: PrintPreviewDto['warnings'] = [];
     const designs: EngineDesign[] = [];
     for (const it of items) {
@@ -308,7 +309,20 @@ export class PrintsService {
         else designs.push(engineDesign(it));
       }
     }
-    const layout = rendered?.layout ?? (designs.length ? storedLayout(await this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs)) : null);
+    let layout = rendered?.layout ?? null;
+    let shapeSaving: PrintPreviewDto['shapeSaving'] = null;
+    if (!rendered && designs.length) {
+      const limit = this.config.prints.previewTimeLimitMs;
+      if (settings.nesting === 'shape') {
+        const cmp = await this.engine.compare(await withMasks(this.db.manager, designs, items), settings, limit);
+        layout = storedLayout(cmp.shape);
+        shapeSaving = {
+          boxLength: round3(cmp.box.totalLength),
+          savedLength: round3(cmp.savedLength),
+          savedFraction: +cmp.savedFraction.toFixed(4),
+        };
+      } else layout = storedLayout(await this.engine.layout(designs, settings, limit));
+    }
     const report = designs.length ? this.engine.report(designs) : [];
     const byItem = new Map(designs.map((d) => [d.id, d]));
     const imageOf = new Map(items.map((i) => [i._id, i.imageId!]));
@@ -341,9 +355,11 @@ export class PrintsService {
           width: p.width,
           height: p.height,
           rotated: p.rotated,
+          rotation: rotationOf(p),
         })),
       })),
       totalLength: layout?.totalLength ?? 0,
+      shapeSaving,
       density: layout ? +layout.density.toFixed(4) : 0,
       copies,
       creditCost: copies,
@@ -549,6 +565,24 @@ function notReadyMessage(img: Image): string {
   return img.status === ImageStatus.Error
     ? `Image "${img.name}" could not be read. Please replace it.`
     : `Image "${img.name}" is still being processed. Please try again in a moment.`;
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
+
+/**
+ * The designs with their images' ink masks, for "shape" nesting. Masks are not loaded with
+ * images (select: false; up to ~44 KB each), only here. An image without one (opaque, or
+ * uploaded before masks were measured) is nested as its rectangle.
+ */
+export async function withMasks(m: EntityManager, designs: EngineDesign[], items: readonly PrintItem[]): Promise<EngineDesign[]> {
+  const imageOf = new Map(items.map((i) => [i._id, i.imageId]));
+  const ids = [...new Set(designs.map((d) => imageOf.get(d.id)).filter((id): id is string => !!id))];
+  if (!ids.length) return designs;
+  const rows = await m.find(Image, { where: { _id: In(ids) }, select: { _id: true, mask: true } });
+  const masks = new Map<string, DesignMask | null>(rows.map((r) => [r._id, r.mask]));
+  return designs.map((d) => ({ ...d, mask: masks.get(imageOf.get(d.id) ?? '') ?? null }));
 }
 
 export function engineDesign(it: PrintItem): EngineDesign {

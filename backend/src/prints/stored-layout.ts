@@ -8,6 +8,13 @@ export interface StoredPlacement {
   width: number;
   height: number;
   rotated: boolean;
+  /** Clockwise turn; absent in layouts stored before true-shape nesting (then rotated = 90). */
+  rotation?: 0 | 90 | 180 | 270;
+}
+
+/** A placement's clockwise turn, also for layouts stored before `rotation` existed. */
+export function rotationOf(p: { rotated: boolean; rotation?: 0 | 90 | 180 | 270 }): 0 | 90 | 180 | 270 {
+  return p.rotation ?? (p.rotated ? 90 : 0);
 }
 
 /**
@@ -30,7 +37,7 @@ export function storedLayout(l: LayoutResult): StoredLayout {
       length: s.length,
       widthPx: s.widthPx,
       lengthPx: s.lengthPx,
-      placements: s.placements.map((p) => ({ itemId: p.designId, x: p.x, y: p.y, width: p.width, height: p.height, rotated: p.rotated })),
+      placements: s.placements.map((p) => ({ itemId: p.designId, x: p.x, y: p.y, width: p.width, height: p.height, rotated: p.rotated, rotation: rotationOf(p) })),
     })),
     totalLength: l.totalLength,
     density: l.density,

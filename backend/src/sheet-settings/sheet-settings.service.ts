@@ -6,10 +6,10 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { CreatePresetDto, SheetSettingsInput, UpdatePresetDto } from './dto/sheet-settings.dto';
 import { DEFAULT_SHEET_SETTINGS, SheetPreset, SheetSettingsValues, UserSheetSettings } from './entities/sheet-settings.entity';
 
-const KEYS = ['width', 'maxLength', 'gap', 'margin', 'dpi', 'rotate'] as const;
+const KEYS = ['width', 'maxLength', 'gap', 'margin', 'dpi', 'rotate', 'nesting'] as const;
 
 export function pickSettings(v: SheetSettingsValues): SheetSettingsValues {
-  return { width: v.width, maxLength: v.maxLength, gap: v.gap, margin: v.margin, dpi: v.dpi, rotate: v.rotate };
+  return { width: v.width, maxLength: v.maxLength, gap: v.gap, margin: v.margin, dpi: v.dpi, rotate: v.rotate, nesting: v.nesting };
 }
 
 export type SheetLimits = AppConfig['sheetLimits'];

@@ -730,6 +730,11 @@ export interface components {
             /** @description Maximum sheet length, inches */
             maxLength?: number;
             name: string;
+            /**
+             * @description "shape": nest copies by their ink outline (true shape); "box": as rectangles
+             * @enum {string}
+             */
+            nesting?: "shape" | "box";
             /** @description Allow 90° rotation */
             rotate?: boolean;
             /** @description Film width, inches */
@@ -888,7 +893,13 @@ export interface components {
             height: number;
             imageId: string;
             itemId: string;
+            /** @description Turned by 90° or 270° (width and height swapped) */
             rotated: boolean;
+            /**
+             * @description Clockwise turn of the design, degrees
+             * @enum {number}
+             */
+            rotation: 0 | 90 | 180 | 270;
             /** @description As placed (after rotation), inches */
             width: number;
             /** @description Inches from the sheet top-left */
@@ -996,6 +1007,8 @@ export interface components {
             /** @description True when this is the stored layout a Completed print was rendered with (its settings, not the body) */
             rendered: boolean;
             settings: components["schemas"]["SheetSettingsDto"];
+            /** @description With nesting "shape": the film saved against rectangles. Null for "box" and for the stored layout of a Completed print */
+            shapeSaving: components["schemas"]["ShapeSavingDto"] | null;
             sheets: components["schemas"]["PreviewSheetDto"][];
             /** @description inches over all sheets */
             totalLength: number;
@@ -1043,6 +1056,14 @@ export interface components {
             password: string;
             resetToken: string;
         };
+        ShapeSavingDto: {
+            /** @description Film length of the same order packed as rectangles, inches */
+            boxLength: number;
+            /** @description savedLength / boxLength, 0..1 */
+            savedFraction: number;
+            /** @description Film the true-shape layout saves against rectangles, inches (0: none) */
+            savedLength: number;
+        };
         SheetPresetDto: {
             _id: string;
             /** Format: date-time */
@@ -1052,6 +1073,8 @@ export interface components {
             margin: number;
             maxLength: number;
             name: string;
+            /** @enum {string} */
+            nesting: "shape" | "box";
             rotate: boolean;
             /** Format: date-time */
             updatedAt: string;
@@ -1070,6 +1093,8 @@ export interface components {
             gap: number;
             margin: number;
             maxLength: number;
+            /** @enum {string} */
+            nesting: "shape" | "box";
             rotate: boolean;
             width: number;
         };
@@ -1081,6 +1106,11 @@ export interface components {
             margin?: number;
             /** @description Maximum sheet length, inches */
             maxLength?: number;
+            /**
+             * @description "shape": nest copies by their ink outline (true shape); "box": as rectangles
+             * @enum {string}
+             */
+            nesting?: "shape" | "box";
             /** @description Allow 90° rotation */
             rotate?: boolean;
             /** @description Film width, inches */
@@ -1145,6 +1175,11 @@ export interface components {
             /** @description Maximum sheet length, inches */
             maxLength?: number;
             name?: string;
+            /**
+             * @description "shape": nest copies by their ink outline (true shape); "box": as rectangles
+             * @enum {string}
+             */
+            nesting?: "shape" | "box";
             /** @description Allow 90° rotation */
             rotate?: boolean;
             /** @description Film width, inches */

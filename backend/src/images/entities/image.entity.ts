@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { DesignMask } from '../../gangsheet';
 import { ImageCategory } from './image-category.entity';
 
 export enum ImageStatus {
@@ -59,6 +60,14 @@ export class Image {
   /** Bounds of the visible art (transparent edges trimmed), in source pixels. */
   @Column({ name: 'trim', type: 'jsonb', nullable: true })
   trim: { left: number; top: number; width: number; height: number } | null;
+
+  /**
+   * Ink of the trimmed art for true-shape nesting (the engine's DesignMask, base64 bits, a few
+   * KB). Null for opaque art (its shape is the rectangle) and for images uploaded before masks
+   * were measured: those are nested as their rectangle.
+   */
+  @Column({ type: 'jsonb', nullable: true, select: false })
+  mask: DesignMask | null;
 
   @Column({ name: 'preview_key', type: 'varchar', length: 300, nullable: true })
   previewKey: string | null;

@@ -202,7 +202,14 @@ export class PreviewPlacementDto {
   @ApiProperty() y: number;
   @ApiProperty({ description: 'As placed (after rotation), inches' }) width: number;
   @ApiProperty() height: number;
-  @ApiProperty() rotated: boolean;
+  @ApiProperty({ description: 'Turned by 90° or 270° (width and height swapped)' }) rotated: boolean;
+  @ApiProperty({ enum: [0, 90, 180, 270], description: 'Clockwise turn of the design, degrees' }) rotation: 0 | 90 | 180 | 270;
+}
+
+export class ShapeSavingDto {
+  @ApiProperty({ description: 'Film length of the same order packed as rectangles, inches' }) boxLength: number;
+  @ApiProperty({ description: 'Film the true-shape layout saves against rectangles, inches (0: none)' }) savedLength: number;
+  @ApiProperty({ description: 'savedLength / boxLength, 0..1' }) savedFraction: number;
 }
 
 export class PreviewSheetDto {
@@ -237,6 +244,12 @@ export class PrintPreviewDto {
   @ApiProperty({ type: SheetSettingsDto }) settings: SheetSettingsDto;
   @ApiProperty({ type: [PreviewSheetDto] }) sheets: PreviewSheetDto[];
   @ApiProperty({ description: 'inches over all sheets' }) totalLength: number;
+  @ApiProperty({
+    type: ShapeSavingDto,
+    nullable: true,
+    description: 'With nesting "shape": the film saved against rectangles. Null for "box" and for the stored layout of a Completed print',
+  })
+  shapeSaving: ShapeSavingDto | null;
   @ApiProperty({ description: 'Printed design area / film area, 0..1' }) density: number;
   @ApiProperty({ description: 'Copies laid out (items with a blocking warning are left out)' }) copies: number;
   @ApiProperty({ description: 'Credits processing would cost: one per copy laid out; for a Completed print what its layout holds' }) creditCost: number;

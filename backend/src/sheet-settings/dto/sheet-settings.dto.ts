@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PaginationResponse } from '../../users/dto/user.dto';
+import { Nesting, NESTING_VALUES } from '../entities/sheet-settings.entity';
 
 /** Every field optional: a PUT changes what it sends; a process/preview override likewise. */
 export class SheetSettingsInput {
@@ -44,6 +45,11 @@ export class SheetSettingsInput {
   @IsOptional()
   @IsBoolean({ message: 'Rotate must be true or false' })
   rotate?: boolean;
+
+  @ApiPropertyOptional({ enum: NESTING_VALUES, description: '"shape": nest copies by their ink outline (true shape); "box": as rectangles' })
+  @IsOptional()
+  @IsIn(NESTING_VALUES, { message: 'Nesting must be "shape" (true shape) or "box" (rectangles)' })
+  nesting?: Nesting;
 }
 
 export class SheetSettingsDto {
@@ -53,6 +59,7 @@ export class SheetSettingsDto {
   @ApiProperty() margin: number;
   @ApiProperty() dpi: number;
   @ApiProperty() rotate: boolean;
+  @ApiProperty({ enum: NESTING_VALUES }) nesting: Nesting;
 }
 
 export class SheetSettingsResponse {

@@ -10,7 +10,12 @@ export interface SheetSettingsValues {
   margin: number;
   dpi: number;
   rotate: boolean;
+  /** "shape": copies nest by their ink outline; "box": packed as rectangles. */
+  nesting: Nesting;
 }
+
+export const NESTING_VALUES = ['shape', 'box'] as const;
+export type Nesting = (typeof NESTING_VALUES)[number];
 
 /**
  * Defaults from ARCHITECTURE.md. The margin is our decision: 0.25 in keeps designs off the
@@ -23,6 +28,9 @@ export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = {
   margin: 0.25,
   dpi: 300,
   rotate: true,
+  // The engine's "shape" layout is never longer than its "box" one (it falls back to the
+  // rectangles when they are shorter), so true shape costs no film and is the default.
+  nesting: 'shape',
 };
 
 /** A user's own sheet settings; absent row = defaults. */
@@ -37,6 +45,7 @@ export class UserSheetSettings implements SheetSettingsValues {
   @Column({ type: 'numeric', precision: 6, scale: 3, transformer: num }) margin: number;
   @Column({ type: 'integer' }) dpi: number;
   @Column({ type: 'boolean' }) rotate: boolean;
+  @Column({ type: 'varchar', length: 8, default: 'shape' }) nesting: Nesting;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
@@ -60,6 +69,7 @@ export class SheetPreset implements SheetSettingsValues {
   @Column({ type: 'numeric', precision: 6, scale: 3, transformer: num }) margin: number;
   @Column({ type: 'integer' }) dpi: number;
   @Column({ type: 'boolean' }) rotate: boolean;
+  @Column({ type: 'varchar', length: 8, default: 'shape' }) nesting: Nesting;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Alert, Card, Empty, Flex, Spin, Statistic, Tag, Tooltip, Typography } from "antd";
 import { WarningOutlined } from "@ant-design/icons";
-import { densityPercent, placementTransform, sheetPixels, sheetScale, trimViewBox } from "./layoutGeometry";
+import { densityPercent, placementTransform, shapeSavingText, sheetPixels, sheetScale, trimViewBox } from "./layoutGeometry";
 import { fileUrl } from "./rules";
 import type { Layout, LayoutPlacement, LayoutSheet, PrintImage } from "./types";
 
@@ -28,8 +28,8 @@ function Design({ p, image, low }: { p: LayoutPlacement; image?: PrintImage; low
   const href = fileUrl(image?.previewFile?.path ?? image?.file?.path);
   const crop = trimViewBox(image);
   return (
-    <g transform={t.transform} data-testid="layout-design" data-rotated={p.rotated || undefined}>
-      <title>{`${image?.name ?? "Design"}${p.rotated ? " (rotated)" : ""}`}</title>
+    <g transform={t.transform} data-testid="layout-design" data-rotated={p.rotated || undefined} data-rotation={p.rotation}>
+      <title>{`${image?.name ?? "Design"}${p.rotation ? ` (turned ${p.rotation}°)` : ""}`}</title>
       <rect width={t.width} height={t.height} fill="rgba(79,70,229,0.06)" />
       {href &&
         (crop ? (
@@ -132,6 +132,16 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
               <Statistic title="Density" value={densityPercent(layout.density)} suffix="%" data-testid="layout-density" />
               <Statistic title="Credit cost" value={layout.creditCost} data-testid="layout-cost" />
             </Flex>
+            {layout.shapeSaving && (
+              <Alert
+                type={layout.shapeSaving.savedLength > 0 ? "success" : "info"}
+                showIcon
+                style={{ marginBottom: 16 }}
+                data-testid="layout-saving"
+                message={shapeSavingText(layout.shapeSaving)}
+                description={`Rectangles would need ${layout.shapeSaving.boxLength.toFixed(2)} in of film.`}
+              />
+            )}
             {layout.warnings.length > 0 && (
               <Alert
                 type="warning"

@@ -1,11 +1,27 @@
 import { useState } from "react";
-import { Button, Col, Flex, Input, InputNumber, Popconfirm, Row, Select, Space, Switch, Typography } from "antd";
+import { Button, Col, Flex, Input, InputNumber, Popconfirm, Row, Segmented, Select, Space, Switch, Typography } from "antd";
 import { DeleteOutlined, SaveOutlined } from "@ant-design/icons";
 import { toast } from "../../lib/toast";
 import { usePresetMutations, useSaveSheetSettings, useSheetPresets } from "./api";
-import type { SheetSettings } from "./types";
+import type { Nesting, SheetPreset, SheetSettings } from "./types";
 
-const FIELDS: { key: Exclude<keyof SheetSettings, "rotate">; label: string; min: number; max: number; step: number; suffix?: string }[] = [
+export const NESTING_OPTIONS: { value: Nesting; label: string }[] = [
+  { value: "shape", label: "True shape" },
+  { value: "box", label: "Rectangles" },
+];
+
+/** The settings a preset applies (every field, nesting included). */
+export const presetSettings = (p: SheetPreset): SheetSettings => ({
+  width: p.width,
+  maxLength: p.maxLength,
+  gap: p.gap,
+  margin: p.margin,
+  dpi: p.dpi,
+  rotate: p.rotate,
+  nesting: p.nesting,
+});
+
+const FIELDS: { key: Exclude<keyof SheetSettings, "rotate" | "nesting">; label: string; min: number; max: number; step: number; suffix?: string }[] = [
   { key: "width", label: "Sheet width", min: 1, max: 120, step: 0.5, suffix: "in" },
   { key: "maxLength", label: "Max length", min: 1, max: 1000, step: 1, suffix: "in" },
   { key: "gap", label: "Gap", min: 0, max: 5, step: 0.05, suffix: "in" },
@@ -15,7 +31,7 @@ const FIELDS: { key: Exclude<keyof SheetSettings, "rotate">; label: string; min:
 
 /**
  * Sheet settings as a controlled editor: width, max length, gap, margin, DPI, rotation,
- * plus presets (apply, save current as a preset, delete) and "Save as default".
+ * nesting ("True shape" by the ink outline, or "Rectangles"), plus presets (apply, save current as a preset, delete) and "Save as default".
  */
 export function SheetSettingsForm({ value, onChange, compact = false }: { value: SheetSettings; onChange: (next: SheetSettings) => void; compact?: boolean }) {
   const presets = useSheetPresets();
@@ -43,7 +59,7 @@ export function SheetSettingsForm({ value, onChange, compact = false }: { value:
         onChange={(id?: string) => {
           const p = presets.data?.find((x) => x._id === id);
           if (!p) return;
-          onChange({ width: p.width, maxLength: p.maxLength, gap: p.gap, margin: p.margin, dpi: p.dpi, rotate: p.rotate });
+          onChange(presetSettings(p));
           setPresetId(id);
         }}
         optionRender={(o) => (
@@ -75,6 +91,18 @@ export function SheetSettingsForm({ value, onChange, compact = false }: { value:
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>Rotation</Typography.Text>
           <div style={{ paddingTop: 4 }}>
             <Switch aria-label="Allow rotation" checked={value.rotate} onChange={(rotate) => set({ rotate })} checkedChildren="Allowed" unCheckedChildren="Off" />
+          </div>
+        </Col>
+        <Col xs={24} md={compact ? 16 : 12} xl={compact ? 16 : 8}>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>Nesting</Typography.Text>
+          <div style={{ paddingTop: 2 }}>
+            <Segmented<Nesting>
+              aria-label="Nesting"
+              data-testid="nesting"
+              options={NESTING_OPTIONS}
+              value={value.nesting ?? "shape"}
+              onChange={(nesting) => set({ nesting })}
+            />
           </div>
         </Col>
       </Row>

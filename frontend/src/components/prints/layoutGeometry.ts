@@ -1,6 +1,6 @@
 // Geometry for drawing a sheet layout. Sheets are drawn in inches (SVG user units) and
 // scaled to the pixels available; these functions hold the maths so it can be tested.
-import type { Layout, LayoutPlacement, LayoutProblem, LayoutSheet, PrintImage, SheetSettings } from "./types";
+import type { Layout, LayoutPlacement, LayoutProblem, LayoutSheet, PrintImage, Rotation, ShapeSaving, SheetSettings } from "./types";
 
 /**
  * Pixels per inch so a sheet fits `maxWidthPx` across and, when given, `maxHeightPx`
@@ -20,15 +20,38 @@ export const sheetPixels = (sheet: { widthIn: number; length: number }, ppi: num
 });
 
 /**
- * A placement's box is its footprint on the sheet (after rotation). A rotated design is
- * drawn upright in a (height × width) box, then turned 90° clockwise into the footprint:
- * translate to the footprint's top-right corner and rotate, so (0,0) of the design lands
- * there and its top edge runs down the right side.
+ * A placement's box is its footprint on the sheet (after rotation). The design is drawn
+ * upright in its own box (height × width for quarter turns), then turned clockwise by
+ * `rotation` about its (0,0) and moved so its top-left corner lands on the footprint's
+ * corner it turns to: top-right for 90°, bottom-right for 180°, bottom-left for 270°.
+ * Layouts without `rotation` (stored before true-shape nesting) use `rotated` (= 90°).
  */
-export function placementTransform(p: Pick<LayoutPlacement, "x" | "y" | "width" | "height" | "rotated">) {
-  if (!p.rotated) return { transform: `translate(${p.x} ${p.y})`, width: p.width, height: p.height };
-  return { transform: `translate(${p.x + p.width} ${p.y}) rotate(90)`, width: p.height, height: p.width };
+export function placementTransform(p: Pick<LayoutPlacement, "x" | "y" | "width" | "height" | "rotated"> & { rotation?: Rotation }) {
+  const r = p.rotation ?? (p.rotated ? 90 : 0);
+  switch (r) {
+    case 90:
+      return { transform: `translate(${p.x + p.width} ${p.y}) rotate(90)`, width: p.height, height: p.width };
+    case 180:
+      return { transform: `translate(${p.x + p.width} ${p.y + p.height}) rotate(180)`, width: p.width, height: p.height };
+    case 270:
+      return { transform: `translate(${p.x} ${p.y + p.height}) rotate(270)`, width: p.height, height: p.width };
+    default:
+      return { transform: `translate(${p.x} ${p.y})`, width: p.width, height: p.height };
+  }
 }
+
+/** "True shape saves 14 % film, 31 in vs rectangles", or that it saves nothing on this order. */
+export function shapeSavingText(s: ShapeSaving | null | undefined): string | null {
+  if (!s) return null;
+  const percent = Math.round(s.savedFraction * 100);
+  const inches = Math.round(s.savedLength * 10) / 10;
+  if (!(inches > 0)) return "True shape saves no film on this order (same length as rectangles)";
+  // under 1 % still saves film: show it rather than "0 %"
+  return `True shape saves ${percent >= 1 ? percent : "<1"} % film, ${inches} in vs rectangles`;
+}
+
+const ROTATIONS: Rotation[] = [0, 90, 180, 270];
+const toRotation = (v: unknown, rotated: boolean): Rotation => (ROTATIONS.includes(Number(v) as Rotation) && v != null ? (Number(v) as Rotation) : rotated ? 90 : 0);
 
 /**
  * The part of the design's preview that is printed: the trim box (transparent edges
@@ -65,6 +88,7 @@ export function normalizeLayout(raw: any, settings?: Partial<SheetSettings>): La
       width: Number(p.width),
       height: Number(p.height),
       rotated: Boolean(p.rotated),
+      rotation: toRotation(p.rotation, Boolean(p.rotated)),
     })),
   }));
   const low = new Map<string, number>();
@@ -83,5 +107,8 @@ export function normalizeLayout(raw: any, settings?: Partial<SheetSettings>): La
     problems,
     canProcess: data.canProcess ?? problems.length === 0,
     rendered: Boolean(data.rendered),
+    shapeSaving: data.shapeSaving
+      ? { boxLength: Number(data.shapeSaving.boxLength), savedLength: Number(data.shapeSaving.savedLength), savedFraction: Number(data.shapeSaving.savedFraction) }
+      : null,
   };
 }

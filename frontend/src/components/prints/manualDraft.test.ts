@@ -1,10 +1,10 @@
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { MANUAL_DRAFT_PREFIX, readManualDraft, useManualDraft, writeManualDraft } from "./manualDraft";
+import { draftSettings, MANUAL_DRAFT_PREFIX, readManualDraft, useManualDraft, writeManualDraft } from "./manualDraft";
 import type { DraftItem } from "./types";
 
 const line: DraftItem = { key: "i1:s1", image: { _id: "i1", name: "Art" }, size: { _id: "s1", name: "Front", value: 10 }, quantity: 3 };
-const settings = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true };
+const settings = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const };
 
 describe("manual print draft", () => {
   afterEach(() => localStorage.clear());
@@ -34,5 +34,14 @@ describe("manual print draft", () => {
     expect(result.current).toMatchObject({ loaded: true, draft: { items: [line] } });
     act(() => result.current.setDraft((d) => ({ ...d, items: [{ ...line, quantity: 5 }], settings })));
     expect(readManualDraft("u1")).toEqual({ items: [{ ...line, quantity: 5 }], settings });
+  });
+
+  it("uses the draft's settings, filling a field it predates (nesting) from the saved settings", () => {
+    const saved = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const };
+    expect(draftSettings({ items: [] }, saved)).toBe(saved);
+    expect(draftSettings({ items: [], settings }, saved)).toEqual(settings);
+    const old = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true } as unknown as typeof settings;
+    expect(draftSettings({ items: [], settings: old }, saved)).toEqual({ ...old, nesting: "box" });
+    expect(draftSettings({ items: [], settings: old }, undefined)).toBe(old);
   });
 });

@@ -32,6 +32,15 @@ export function writeManualDraft(userId: string, draft: ManualDraft) {
   }
 }
 
+/**
+ * The settings the page uses: the draft's once the seller changed them here, else the saved
+ * ones. A draft kept before a setting existed (nesting) takes that field from the saved ones.
+ */
+export function draftSettings(draft: ManualDraft, saved: SheetSettings | undefined): SheetSettings | undefined {
+  if (!draft.settings) return saved;
+  return saved ? { ...saved, ...draft.settings } : draft.settings;
+}
+
 export const clearManualDraft = (userId: string) => writeManualDraft(userId, { items: [] });
 
 /**

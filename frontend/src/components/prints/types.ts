@@ -32,15 +32,28 @@ export type SheetSettings = Schemas["SheetSettingsDto"];
 export type SheetPreset = Schemas["SheetPresetDto"];
 
 // The server's defaults (backend/src/sheet-settings); used only until GET /sheet-settings answers.
-export const DEFAULT_SHEET_SETTINGS: SheetSettings = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true };
+export const DEFAULT_SHEET_SETTINGS: SheetSettings = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "shape" };
+
+export type Nesting = SheetSettings["nesting"];
+export type Rotation = 0 | 90 | 180 | 270;
 
 export interface LayoutPlacement {
   imageId: string;
   x: number;
   y: number;
+  /** Footprint on the sheet (after rotation), inches. */
   width: number;
   height: number;
   rotated: boolean;
+  /** Clockwise turn of the design. */
+  rotation: Rotation;
+}
+
+/** With true-shape nesting: the film it saves against rectangles (inches, 0..1). */
+export interface ShapeSaving {
+  boxLength: number;
+  savedLength: number;
+  savedFraction: number;
 }
 
 export interface LayoutSheet {
@@ -62,6 +75,8 @@ export interface Layout {
   canProcess: boolean;
   /** The stored layout a Completed print was rendered with (not laid out again). */
   rendered: boolean;
+  /** Present when the layout was nested by true shape (not for a rendered layout). */
+  shapeSaving: ShapeSaving | null;
 }
 
 export interface LayoutProblem {

@@ -13,7 +13,7 @@ import { Thumb } from "../../components/prints/ItemPickers";
 import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { ProcessingOverlay } from "../../components/prints/PrintModals";
 import { QuantityStepper } from "../../components/prints/QuantityStepper";
-import { useManualDraft } from "../../components/prints/manualDraft";
+import { draftSettings, useManualDraft } from "../../components/prints/manualDraft";
 import { MSG, addDraftItem, draftItemId, problemsByItem, processBlockedReason, totalQuantity } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
 import type { DraftItem, SheetSettings } from "../../components/prints/types";
@@ -39,7 +39,7 @@ export function ManualCreatePrintPage() {
 
   // The saved sheet settings until the seller changes them here (then the draft keeps them).
   const saved = useSheetSettings();
-  const settings = draft.settings ?? saved.data;
+  const settings = draftSettings(draft, saved.data);
   const setSettings = (next: SheetSettings) => setDraft((d) => ({ ...d, settings: next }));
 
   const lines = items.map((i) => ({ imageId: i.image._id, sizeId: i.size._id, quantity: i.quantity }));
