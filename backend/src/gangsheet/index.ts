@@ -56,7 +56,7 @@ export type {
   NestingComparison,
 } from './pack/layout';
 export type { DesignMask } from './shape/design-mask';
-export { INK_ALPHA_THRESHOLD } from './shape/design-mask';
+export { alphaMask, INK_ALPHA_THRESHOLD } from './shape/design-mask';
 export type { Rotation } from './shape/shape-layout';
 export { packSheets, PieceTooLargeError } from './pack/sheets';
 export type { UnitSheet, UnitPlacement, UnitSheetConfig } from './pack/sheets';

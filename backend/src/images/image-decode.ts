@@ -6,8 +6,7 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import sharp, { SharpOptions } from 'sharp';
-import { alphaBoundingBox } from '../gangsheet';
-import { alphaMask, DesignMask } from '../gangsheet/shape/design-mask';
+import { alphaBoundingBox, alphaMask, DesignMask } from '../gangsheet';
 import { detectKind, ImageKind, svgProblem, UploadError } from './image-content';
 
 sharp.cache(false);
