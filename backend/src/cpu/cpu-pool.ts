@@ -47,9 +47,9 @@ export class CpuPool {
 
   constructor(workers: number) {
     // Compiled (dist/) the worker is the .js next to this file; under ts-node/ts-jest the
-    // .ts, which the child compiles with ts-node (transpile only) as it loads it.
+    // .ts, loaded through ts-worker.js, which compiles it with ts-node as the child starts.
     const ts = extname(__filename) === '.ts';
-    this.pool = workerpool.pool(join(__dirname, `cpu.worker${ts ? '.ts' : '.js'}`), {
+    this.pool = workerpool.pool(join(__dirname, ts ? 'ts-worker.js' : 'cpu.worker.js'), {
       workerType: 'process',
       maxWorkers: workers,
       // one worker starts with the app, so the first upload or preview does not wait for a process start
@@ -59,8 +59,6 @@ export class CpuPool {
       forkOpts: {
         // structured clone: Buffers and typed arrays cross as binary, not JSON
         serialization: 'advanced',
-        execArgv: ts ? ['-r', require.resolve('ts-node/register/transpile-only')] : [],
-        env: ts ? { ...process.env, TS_NODE_PROJECT: join(__dirname, '../../tsconfig.json') } : process.env,
       },
     });
   }

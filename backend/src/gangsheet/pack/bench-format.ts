@@ -1,5 +1,5 @@
 /**
- * The strip-packing benchmark file format (../shared/bench-data/strip): first line n,
+ * The strip-packing benchmark file format (shared/bench-data/strip beside the checkout, see docs/gangsheet.md): first line n,
  * second line `W [H]`, then n lines `w h` (column 1 is the size along the strip width).
  */
 export interface StripInstance {
