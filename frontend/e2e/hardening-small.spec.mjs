@@ -1,28 +1,13 @@
 // Issue 8, smaller items, in the browser: a design wider than the sheet, the stored layout
 // of a Completed print, the manual draft kept across tabs, the admin credit editor.
 import { join } from "node:path";
-import { ARTIFACTS, expectToast, test, unique } from "./harness.mjs";
+import { ARTIFACTS, expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
-
-async function waitFor(fn, { timeout = 30_000, every = 300, what = "condition" } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
-const settle = (page) => page.waitForTimeout(500);
 
 /** A signed-in seller with credits, a ready image and a size of `value` inches per entry of `sizes`. */
 async function seller({ api, admin, createUser, login, context, baseUrl }, sizes) {
   const user = await createUser();
-  await api("POST", "/login", { email: admin.email, password: admin.password });
-  const found = await api("GET", `/users?search=${user.username}`);
-  const userId = found.body.data.find((u) => u.username === user.username)._id;
-  await api("PUT", `/users/${userId}/credit`, { availableCredits: 50 });
-  await api("POST", "/logout");
+  const userId = await grantCredits({ api, admin }, user, 50);
   await login(user.email, user.password);
   const [image] = await uploadViaApi(context, baseUrl, [files.tiger()]);
   const made = [];

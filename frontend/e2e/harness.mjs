@@ -104,3 +104,29 @@ export async function expectTitle(page, title) {
     throw new Error(`expected title "${title}", got "${await page.title()}"`);
   });
 }
+
+/** Polls `fn` until it returns something truthy (and returns that), or fails after `timeout` ms. */
+export async function waitFor(fn, { timeout = 30_000, every = 300, what = "condition" } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** Lets the live layout's debounce and refetch run. */
+export const settle = (page) => page.waitForTimeout(500);
+
+/** Gives `user` a balance of `credits` as the admin would (the API session ends logged out). */
+export async function grantCredits({ api, admin }, user, credits) {
+  const asAdmin = await api("POST", "/login", { email: admin.email, password: admin.password });
+  if (asAdmin.status >= 300) throw new Error(`admin login ${asAdmin.status}`);
+  const found = await api("GET", `/users?search=${user.username}`);
+  const userId = found.body.data.find((u) => u.username === user.username)._id;
+  const credit = await api("PUT", `/users/${userId}/credit`, { availableCredits: credits });
+  if (credit.status >= 300) throw new Error(`credit ${credit.status} ${JSON.stringify(credit.body)}`);
+  await api("POST", "/logout");
+  return userId;
+}

@@ -1,29 +1,12 @@
 // True-shape nesting on the process screen: a seller whose default is "Rectangles" picks
 // "True shape" for a print of round transparent designs, sees the film it saves against
 // rectangles in the live layout, processes, and gets the Completed print laid out that way.
-import { test } from "./harness.mjs";
+import { grantCredits, settle, test, waitFor } from "./harness.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
-
-async function waitFor(fn, { timeout = 30_000, every = 300, what = "condition" } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
-
-const settle = (page) => page.waitForTimeout(500);
 
 test("prints: pick True shape on the process screen, see the film saved, process to Completed", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
   const user = await createUser();
-  await api("POST", "/login", { email: admin.email, password: admin.password });
-  const found = await api("GET", `/users?search=${user.username}`);
-  const userId = found.body.data.find((u) => u.username === user.username)._id;
-  const credit = await api("PUT", `/users/${userId}/credit`, { availableCredits: 40 });
-  if (credit.status >= 300) throw new Error(`credit ${credit.status}`);
-  await api("POST", "/logout");
+  await grantCredits({ api, admin }, user, 40);
 
   await login(user.email, user.password);
   // The seller's default is rectangles, so the choice on the process screen is what counts.

@@ -2,20 +2,10 @@
 // wait for Completed over the socket, download a sheet PNG, delete the files and
 // process again, then force delete.
 import Bull from "bull";
-import { expectToast, test, unique } from "./harness.mjs";
+import { expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 const PROCESSING = "Your images are being processed. Please wait for the process to complete. Don't worry, we will inform you by email after the process is complete.";
-
-async function waitFor(fn, { timeout = 30_000, every = 300, what = "condition" } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
 
 /** The page fetches a file link with its own cookies; returns status, type and the PNG header. */
 const fetchInPage = (page, url) =>
@@ -32,21 +22,12 @@ const fetchInPage = (page, url) =>
     };
   }, url);
 
-// Modals and toasts animate; let them settle before a screenshot.
-const settle = (page) => page.waitForTimeout(500);
-
 test("prints: build from the library, live layout, process, download, delete and re-process", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
   const user = await createUser();
 
   // Credits come from an admin.
-  const asAdmin = await api("POST", "/login", { email: admin.email, password: admin.password });
-  if (asAdmin.status >= 300) throw new Error(`admin login ${asAdmin.status}`);
-  const found = await api("GET", `/users?search=${user.username}`);
-  const userId = found.body.data.find((u) => u.username === user.username)._id;
-  const credit = await api("PUT", `/users/${userId}/credit`, { availableCredits: 50 });
-  if (credit.status >= 300) throw new Error(`credit ${credit.status} ${JSON.stringify(credit.body)}`);
-  await api("POST", "/logout");
+  const userId = await grantCredits({ api, admin }, user, 50);
 
   // Record socket.io frames so the test can tell the Completed event really came over the socket.
   const frames = [];
@@ -260,11 +241,7 @@ test("prints: build from the library, live layout, process, download, delete and
 
 test("prints: cancel processing from the overlay refunds and returns the print to draft", async ({ page, context, baseUrl, admin, api, createUser, login, shot, queue }) => {
   const user = await createUser();
-  await api("POST", "/login", { email: admin.email, password: admin.password });
-  const found = await api("GET", `/users?search=${user.username}`);
-  const userId = found.body.data.find((u) => u.username === user.username)._id;
-  await api("PUT", `/users/${userId}/credit`, { availableCredits: 10 });
-  await api("POST", "/logout");
+  await grantCredits({ api, admin }, user, 10);
   await login(user.email, user.password);
   const [image] = await uploadViaApi(context, baseUrl, [files.tiger()]);
   const size = await api("POST", "/sizes", { name: unique("Pocket"), value: 3 });
