@@ -15,6 +15,19 @@ import { loadConfig } from '../src/config/configuration';
 
 export const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const ORIGIN = 'http://localhost:3000';
+/** The seller the HTTP benches create (their fill step) and sign in as. */
+export const BENCH_SELLER = { email: 'benchseller@example.com', password: 'bench-password-1' };
+
+/** Signs the bench seller in; returns the Cookie header value. */
+export async function loginBenchSeller(base: string): Promise<string> {
+  const res = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: ORIGIN, 'X-Requested-With': 'XMLHttpRequest' },
+    body: JSON.stringify(BENCH_SELLER),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+}
 
 export interface BenchApp {
   app: NestExpressApplication;

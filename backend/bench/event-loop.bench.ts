@@ -10,13 +10,12 @@
 // @ts-expect-error autocannon publishes no types
 import autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
-import { ORIGIN, startBenchApp } from './bench-app';
+import { BENCH_SELLER, loginBenchSeller, ORIGIN, startBenchApp } from './bench-app';
 import { hashPassword } from '../src/auth/password';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const BOMB_KB = Number(process.env.BENCH_BOMB_KB ?? 160);
-const PASSWORD = 'bench-password-1';
 
 interface Row {
   label: string;
@@ -33,7 +32,7 @@ async function main() {
   const { app, base, close } = await startBenchApp(`gs_bench_el_${process.pid}`);
   try {
     await fill(app.get(DataSource));
-    const cookie = await login(base);
+    const cookie = await loginBenchSeller(base);
     const rows: Row[] = [];
     for (const [name, path] of [
       ['GET /api/health', '/api/health'],
@@ -51,8 +50,8 @@ async function main() {
 async function fill(db: DataSource) {
   const [{ id }] = await db.query(
     `INSERT INTO users (first_name, last_name, username, email, password_hash, email_verified_at)
-     VALUES ('Bench', 'Seller', 'benchseller', 'benchseller@example.com', $1, now()) RETURNING id`,
-    [await hashPassword(PASSWORD)],
+     VALUES ('Bench', 'Seller', 'benchseller', $2, $1, now()) RETURNING id`,
+    [await hashPassword(BENCH_SELLER.password), BENCH_SELLER.email],
   );
   await db.query(
     `INSERT INTO images (user_id, name, score, used_in_print, original_name, file_key, mime, bytes, width, height, trim, preview_key, status)
@@ -62,16 +61,6 @@ async function fill(db: DataSource) {
     [id],
   );
   await db.query('VACUUM ANALYZE images');
-}
-
-async function login(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: ORIGIN, 'X-Requested-With': 'XMLHttpRequest' },
-    body: JSON.stringify({ email: 'benchseller@example.com', password: PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 }
 
 async function uploadBomb(base: string, cookie: string): Promise<number> {

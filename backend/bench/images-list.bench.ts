@@ -12,13 +12,12 @@
 // @ts-expect-error autocannon publishes no types
 import autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
-import { ORIGIN, startBenchApp } from './bench-app';
+import { BENCH_SELLER, loginBenchSeller, startBenchApp } from './bench-app';
 import { hashPassword } from '../src/auth/password';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
 const IMAGES = Number(process.env.BENCH_IMAGES ?? 50_000);
-const PASSWORD = 'bench-password-1';
 const LIBRARY_INDEXES = [
   'images_user_category_name_idx',
   'images_user_created_idx',
@@ -45,7 +44,7 @@ async function main() {
     const started = Date.now();
     const { categoryId } = await fill(db);
     console.error(`filled ${IMAGES} images (+${IMAGES} of another user) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const cookie = await login(base);
+    const cookie = await loginBenchSeller(base);
     const queries: [string, string][] = [
       ['default (createdAt desc, limit 50)', '/api/images'],
       ...(['name', 'createdAt', 'score', 'usedInPrint'] as const).flatMap((k) =>
@@ -70,7 +69,7 @@ async function main() {
 
 /** Two sellers with IMAGES images each, 20 categories each; names from a small art vocabulary. */
 async function fill(db: DataSource) {
-  const hash = await hashPassword(PASSWORD);
+  const hash = await hashPassword(BENCH_SELLER.password);
   const users: string[] = [];
   for (const name of ['benchseller', 'neighbour']) {
     const [{ id }] = await db.query(
@@ -114,16 +113,6 @@ async function fill(db: DataSource) {
   await db.query('ANALYZE image_categories');
   const [{ id: categoryId }] = await db.query(`SELECT id FROM image_categories WHERE user_id = $1 ORDER BY name OFFSET 1 LIMIT 1`, [users[0]]);
   return { categoryId: categoryId as string };
-}
-
-async function login(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: ORIGIN, 'X-Requested-With': 'XMLHttpRequest' },
-    body: JSON.stringify({ email: 'benchseller@example.com', password: PASSWORD }),
-  });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 }
 
 async function measure(url: string, cookie: string, label: string): Promise<Row> {

@@ -1,13 +1,4 @@
-import { AbortError, CpuPool, CpuTimeoutError, isAbortError } from './cpu-pool';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { AbortError, alive, CpuPool, CpuTimeoutError, isAbortError } from './cpu-pool';
 
 describe('CpuPool', () => {
   let pool: CpuPool;

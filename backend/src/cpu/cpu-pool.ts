@@ -104,7 +104,8 @@ export class CpuPool {
   }
 }
 
-const alive = (pid: number) => {
+/** Whether a process with this id still exists (signal 0 only checks). */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
