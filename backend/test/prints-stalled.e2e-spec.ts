@@ -8,7 +8,7 @@ import { CreditsService } from '../src/credits/credits.service';
 import { Image } from '../src/images/entities/image.entity';
 import { PrintJobService } from '../src/prints/print-job.service';
 import { StorageService } from '../src/storage/storage.service';
-import { addDesign, addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
+import { addDesign, addSize, binary, cancelWhileRendering, setCredits, waitDone, waitFor } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { REDIS_URL } from './utils/test-env';
 import { JOB_RUNNER } from '../src/queue/queue.module';
@@ -231,17 +231,10 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
   });
   it('cancel from the API while a worker renders → the worker notices by its status poll and stops at once, no retry', async () => {
     const { s, p } = await bigPrint('workercancel');
-    const jobId = `print:${p._id}:1`;
     const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
     const w = await startWorker('F', { PRINT_CANCEL_POLL_MS: '200' });
     try {
-      await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
-      await waitFor(async () => Number((await q.getJob(jobId))?.progress()) >= 12, 120_000, 'the worker to start rendering');
-      await s.agent.post(`/api/print/${p._id}/cancel`).expect(200);
-      const job = await waitFor(async () => {
-        const j = await q.getJob(jobId);
-        return j && (await j.getState()) === 'completed' ? j : null;
-      }, 30_000, 'the job to end');
+      const job = await cancelWhileRendering(s.agent, q, p._id);
       expect(job.returnvalue).toEqual({ outcome: 'skipped', reason: 'cancelled while rendering' });
       expect(job.attemptsMade).toBe(0);
       expect(existsSync(t.app.get(StorageService).path(`users/${s.user._id}/prints/${p._id}/1`)) ? readdirSync(t.app.get(StorageService).path(`users/${s.user._id}/prints/${p._id}/1`)) : []).toEqual([]);

@@ -6,7 +6,7 @@ import { CreditsService } from '../src/credits/credits.service';
 import { Image } from '../src/images/entities/image.entity';
 import { RealtimeService } from '../src/realtime/realtime.service';
 import { StorageService } from '../src/storage/storage.service';
-import { addDesign, addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
+import { addDesign, addSize, binary, cancelWhileRendering, setCredits, waitDone, waitFor } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { REDIS_URL } from './utils/test-env';
 
@@ -463,16 +463,9 @@ describe('Prints (e2e)', () => {
       const image = await addDesign(t, s.user._id, { name: 'big', width: 1200, height: 800, border: 20 });
       const size = await addSize(t, s.user._id, 'Back', 5);
       const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 60 }] }).expect(201)).body.data;
-      const jobId = `print:${p._id}:1`;
       const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
       try {
-        await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
-        await waitFor(async () => Number((await q.getJob(jobId))?.progress()) >= 12, 120_000, 'the render to start');
-        await s.agent.post(`/api/print/${p._id}/cancel`).expect(200);
-        const job = await waitFor(async () => {
-          const j = await q.getJob(jobId);
-          return j && (await j.getState()) === 'completed' ? j : null;
-        }, 30_000, 'the job to end');
+        const job = await cancelWhileRendering(s.agent, q, p._id);
         // stopped by the cancel itself, not by files vanishing under it (an error and a retry)
         expect(job.returnvalue).toEqual({ outcome: 'skipped', reason: 'cancelled while rendering' });
         expect(job.attemptsMade).toBe(0);

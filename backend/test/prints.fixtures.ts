@@ -1,3 +1,4 @@
+import Bull from 'bull';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
@@ -77,4 +78,19 @@ export function binary(res: any, cb: (err: Error | null, body: Buffer) => void) 
   const chunks: Buffer[] = [];
   res.on('data', (c: Buffer) => chunks.push(c));
   res.on('end', () => cb(null, Buffer.concat(chunks)));
+}
+
+/**
+ * Processes a print, cancels it once its job (in queue `q`) has started rendering, and
+ * returns the job after it ended.
+ */
+export async function cancelWhileRendering(agent: any, q: Bull.Queue, printId: string) {
+  const jobId = `print:${printId}:1`;
+  await agent.post(`/api/print/${printId}/process`).send({}).expect(201);
+  await waitFor(async () => Number((await q.getJob(jobId))?.progress()) >= 12, 120_000, 'the render to start');
+  await agent.post(`/api/print/${printId}/cancel`).expect(200);
+  return waitFor(async () => {
+    const j = await q.getJob(jobId);
+    return j && (await j.getState()) === 'completed' ? j : null;
+  }, 30_000, 'the job to end');
 }
