@@ -20,7 +20,7 @@ describe("authProvider", () => {
     sessionHint.set();
     const fetch = mockFetch(401, { statusCode: 401, message: "Unauthorized" });
     expect(await authProvider.check()).toEqual({ authenticated: false, logout: true, redirectTo: "/" });
-    expect((fetch.mock.calls[0] as unknown as [string])[0]).toBe("/api/profile");
+    expect(new URL((fetch.mock.calls[0] as unknown as [Request])[0].url).pathname).toBe("/api/profile");
     expect(sessionHint.get()).toBe(false);
   });
   it("check passes with a profile and remembers the session hint", async () => {

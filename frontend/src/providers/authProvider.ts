@@ -1,5 +1,6 @@
 import type { AuthProvider } from "@refinedev/core";
-import { ApiError, http, type Envelope } from "../api/http";
+import { api, call } from "../api/client";
+import { ApiError } from "../api/http";
 import type { User } from "../api/types";
 import { sessionHint } from "../lib/sessionHint";
 import { PROFILE_KEY, fetchProfile, queryClient } from "./queryClient";
@@ -16,7 +17,7 @@ const CHECK_STALE_MS = 5_000;
 export const authProvider: AuthProvider = {
   async login({ email, password }: LoginParams) {
     try {
-      const res = await http<Envelope<User>>("/login", { method: "POST", body: { email, password }, silent: true });
+      const res = await call(api.POST("/api/login", { body: { email, password } }), { silent: true });
       sessionHint.set();
       queryClient.setQueryData(PROFILE_KEY, res.data);
       return { success: true, redirectTo: "/dashboard" };
@@ -27,7 +28,7 @@ export const authProvider: AuthProvider = {
   },
 
   async logout() {
-    await http("/logout", { method: "POST", silent: true }).catch(() => undefined);
+    await call(api.POST("/api/logout"), { silent: true }).catch(() => undefined);
     sessionHint.clear();
     queryClient.removeQueries({ queryKey: PROFILE_KEY });
     queryClient.clear();

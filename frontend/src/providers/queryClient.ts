@@ -1,5 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
-import { ApiError, http, type Envelope } from "../api/http";
+import { call, api } from "../api/client";
+import { ApiError } from "../api/http";
 import type { User } from "../api/types";
 import { sessionHint } from "../lib/sessionHint";
 
@@ -12,7 +13,7 @@ export const PROFILE_KEY = ["profile"] as const;
 /** GET /api/profile, shared by the auth check, the header and the profile page. */
 export async function fetchProfile(): Promise<User> {
   try {
-    const res = await http<Envelope<User>>("/profile", { silent: true });
+    const res = await call(api.GET("/api/profile"), { silent: true });
     sessionHint.set();
     return res.data;
   } catch (err) {
