@@ -20,12 +20,13 @@ import {
   RenderedSheet,
   RenderProgress,
   renderSheets,
+  SheetOutput,
   SheetSettings,
   TrimBox,
   UnsafePathError,
 } from '../gangsheet';
 
-export type { LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry, DesignMask, NestingComparison };
+export type { SheetOutput, LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry, DesignMask, NestingComparison };
 export { LOW_DPI_THRESHOLD };
 
 export interface EngineDesign {
@@ -53,7 +54,8 @@ export interface RenderRequest extends EngineCallOptions {
   layout: LayoutResult;
   designs: readonly EngineDesign[];
   root: string;
-  output: (index: number) => { png: string; preview: string };
+  /** Where sheet `index` goes: a PNG and/or a PDF, and the preview. */
+  output: (index: number) => SheetOutput;
   onProgress?: (p: RenderProgress) => void;
   /** Folder for the render's temporary rasters (under DATA_DIR, cleaned with the run). */
   tmpDir?: string;
@@ -84,7 +86,7 @@ export interface SerialRenderRequest {
   layout: LayoutResult;
   designs: readonly EngineDesign[];
   root: string;
-  outputs: { png: string; preview: string }[];
+  outputs: SheetOutput[];
   maxPixels: number;
   tmpDir?: string;
 }

@@ -17,12 +17,12 @@ import { RealtimeService } from '../realtime/realtime.service';
 import { Role, User } from '../users/entities/user.entity';
 import { fitProblem, printedSize } from './design-fit';
 import { estimateWork, freeBytes, gigapixels } from './print-budget';
-import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
+import { PrintFileFormat, SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { CreatePrintDto, PreviewDraftDto, PrintItemInput, PrintListQueryDto, PrintPreviewDto, ProcessPrintDto, UpdatePrintItemDto } from './dto/print.dto';
 import { DesignMask, EngineDesign, PRINT_ENGINE, PrintEngine, LOW_DPI_THRESHOLD } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { PrintCancellations } from './print-cancellations';
-import { Print, PrintStatus, PrintType } from './entities/print.entity';
+import { Print, PrintStatus, PrintType, sheetFormatFiles } from './entities/print.entity';
 import { toPrintDto } from './print.mapper';
 import { rotationOf, StoredLayout, storedLayout } from './stored-layout';
 import { assertStatus, DELETABLE, EDITABLE, MSG, PROCESSABLE } from './prints.rules';
@@ -532,7 +532,7 @@ export class PrintsService {
   // ---- files ----
 
   /** A sheet file of a print, for its owner or an admin; 404 for anyone else. */
-  async sheetFile(user: User, printId: string, n: number, kind: 'png' | 'preview') {
+  async sheetFile(user: User, printId: string, n: number, kind: PrintFileFormat | 'preview') {
     const where = user.role === Role.Admin ? { _id: printId } : { _id: printId, userId: user._id };
     const print = await this.db.getRepository(Print).findOne({ where });
     if (!print) throw new NotFoundException(MSG.notFound);
@@ -541,16 +541,20 @@ export class PrintsService {
       if (print.filesDeletedAt) throw new GoneException('The files of this print have been deleted.');
       throw new NotFoundException('File not found');
     }
-    const key = kind === 'png' ? file.key : file.previewKey;
+    // A format the print was not rendered in (PDF of a PNG-only print) is simply not there.
+    const key = kind === 'preview' ? file.previewKey : sheetFormatFiles(file).find((x) => x.format === kind)?.key;
+    if (!key) throw new NotFoundException('File not found');
     if (!(await this.storage.exists(key))) throw new GoneException('The files of this print have been deleted.');
     return {
       stream: this.storage.read(key),
       bytes: await this.storage.size(key),
-      type: kind === 'png' ? 'image/png' : 'image/webp',
-      name: `print-${printId.slice(0, 8)}-sheet-${n}.${kind === 'png' ? 'png' : 'webp'}`,
+      type: SHEET_FILE_TYPES[kind],
+      name: `print-${printId.slice(0, 8)}-sheet-${n}.${kind === 'preview' ? 'webp' : kind}`,
     };
   }
 }
+
+const SHEET_FILE_TYPES = { png: 'image/png', pdf: 'application/pdf', preview: 'image/webp' } as const;
 
 function dayStart(v: string): Date {
   return new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00.000Z` : v);

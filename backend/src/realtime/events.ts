@@ -5,6 +5,10 @@
  * breaks the build of whichever side no longer matches.
  */
 export interface LiveFile {
+  /** "png" or "pdf". */
+  format: string;
+  /** Sheet number, 1-based. */
+  sheet: number;
   path: string;
   previewPath: string;
   widthPx: number;

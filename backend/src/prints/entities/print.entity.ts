@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { SheetSettingsValues } from '../../sheet-settings/entities/sheet-settings.entity';
+import { PrintFileFormat, SheetSettingsValues } from '../../sheet-settings/entities/sheet-settings.entity';
 import type { StoredLayout } from '../stored-layout';
 import { PrintItem } from './print-item.entity';
 
@@ -28,7 +28,21 @@ export interface PrintSheetFile {
   heightPx: number;
   lengthIn: number;
   bytes: number;
+  /**
+   * Every print file of the sheet by format, PNG first; `key`/`bytes` repeat the first one.
+   * Absent on rows from before PDF output: their one file is the PNG at `key`.
+   */
+  formats?: PrintSheetFormatFile[];
 }
+
+export interface PrintSheetFormatFile {
+  format: PrintFileFormat;
+  key: string;
+  bytes: number;
+}
+
+/** A sheet's files by format (a row from before PDF output has its PNG only). */
+export const sheetFormatFiles = (f: PrintSheetFile): PrintSheetFormatFile[] => f.formats ?? [{ format: 'png', key: f.key, bytes: f.bytes }];
 
 @Entity('prints')
 export class Print {
