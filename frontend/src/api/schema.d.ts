@@ -333,6 +333,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/print/{id}/files/{n}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download sheet n (1-based) as PDF, when the print was processed with PDF; owner or admin only */
+        get: operations["downloadPrintPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/print/{id}/files/{n}/preview": {
         parameters: {
             query?: never;
@@ -723,6 +740,8 @@ export interface components {
         };
         CreatePresetDto: {
             dpi?: number;
+            /** @description Print files per sheet: ["png"], ["pdf"] or ["png", "pdf"] */
+            formats?: ("png" | "pdf")[];
             /** @description Gap between designs, inches */
             gap?: number;
             /** @description Empty border at every edge, inches */
@@ -930,7 +949,7 @@ export interface components {
             /** @description Credits: the sum of the quantities (charged when processing starts) */
             creditCost: number;
             error: string | null;
-            /** @description One entry per sheet; empty until Completed and after the files are deleted */
+            /** @description One entry per sheet and format (every PNG, then every PDF); empty until Completed and after the files are deleted */
             fileId: components["schemas"]["PrintFileDto"][];
             /** Format: date-time */
             filesDeletedAt: string | null;
@@ -953,12 +972,19 @@ export interface components {
         };
         PrintFileDto: {
             bytes: number;
+            /**
+             * @description File format: "png" or "pdf"
+             * @enum {string}
+             */
+            format: "png" | "pdf";
             heightPx: number;
             lengthIn: number;
-            /** @description Download URL of the sheet PNG (owner or admin) */
+            /** @description Download URL of the sheet file in this format (owner or admin) */
             path: string;
             /** @description URL of a small WebP preview of the sheet */
             previewPath: string;
+            /** @description Sheet number, 1-based */
+            sheet: number;
             widthPx: number;
         };
         PrintImageDto: {
@@ -1069,6 +1095,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             dpi: number;
+            /** @description Print files per sheet (PNG first) */
+            formats: ("png" | "pdf")[];
             gap: number;
             margin: number;
             maxLength: number;
@@ -1090,6 +1118,8 @@ export interface components {
         };
         SheetSettingsDto: {
             dpi: number;
+            /** @description Print files per sheet (PNG first) */
+            formats: ("png" | "pdf")[];
             gap: number;
             margin: number;
             maxLength: number;
@@ -1100,6 +1130,8 @@ export interface components {
         };
         SheetSettingsInput: {
             dpi?: number;
+            /** @description Print files per sheet: ["png"], ["pdf"] or ["png", "pdf"] */
+            formats?: ("png" | "pdf")[];
             /** @description Gap between designs, inches */
             gap?: number;
             /** @description Empty border at every edge, inches */
@@ -1168,6 +1200,8 @@ export interface components {
         };
         UpdatePresetDto: {
             dpi?: number;
+            /** @description Print files per sheet: ["png"], ["pdf"] or ["png", "pdf"] */
+            formats?: ("png" | "pdf")[];
             /** @description Gap between designs, inches */
             gap?: number;
             /** @description Empty border at every edge, inches */
@@ -1877,6 +1911,26 @@ export interface operations {
         };
     };
     downloadPrintFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    downloadPrintPdf: {
         parameters: {
             query?: never;
             header?: never;

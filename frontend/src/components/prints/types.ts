@@ -32,7 +32,7 @@ export type SheetSettings = Schemas["SheetSettingsDto"];
 export type SheetPreset = Schemas["SheetPresetDto"];
 
 // The server's defaults (backend/src/sheet-settings); used only until GET /sheet-settings answers.
-export const DEFAULT_SHEET_SETTINGS: SheetSettings = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "shape" };
+export const DEFAULT_SHEET_SETTINGS: SheetSettings = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "shape", formats: ["png"] };
 
 export type Nesting = SheetSettings["nesting"];
 export type Rotation = 0 | 90 | 180 | 270;
