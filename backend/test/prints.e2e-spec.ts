@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { CreditsService } from '../src/credits/credits.service';
 import { Image } from '../src/images/entities/image.entity';
+import { liveEventName } from '../src/realtime/events';
 import { RealtimeService } from '../src/realtime/realtime.service';
 import { StorageService } from '../src/storage/storage.service';
 import { addDesign, addSize, binary, cancelWhileRendering, setCredits, waitDone, waitFor } from './prints.fixtures';
@@ -22,10 +23,10 @@ describe('Prints (e2e)', () => {
     admin = await adminAgent(t);
     db = t.app.get(DataSource);
     const rt = t.app.get(RealtimeService);
-    const original = rt.emitToUser.bind(rt);
-    jest.spyOn(rt, 'emitToUser').mockImplementation((userId, event, payload) => {
-      events.push({ userId, event, payload });
-      original(userId, event, payload);
+    const original = rt.emit.bind(rt);
+    jest.spyOn(rt, 'emit').mockImplementation((userId, topic, payload) => {
+      events.push({ userId, event: liveEventName(topic, userId), payload });
+      original(userId, topic, payload);
     });
   });
   afterAll(() => t.close());

@@ -25,7 +25,6 @@ export interface PreviewJob {
 }
 export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
 /** Realtime event sent to the owner when an image's preview is ready or failed. */
-export const imageEvent = (userId: string) => `image-${userId}`;
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const SORT_COLUMNS = { name: 'lower(i.name)', createdAt: 'i.created_at', score: 'i.score', usedInPrint: 'i.used_in_print' } as const;
@@ -259,7 +258,7 @@ export class ImagesService implements OnModuleInit {
 
   private async notify(imageId: string) {
     const image = await this.images.findOne({ where: { _id: imageId }, relations: { category: true } });
-    if (image) this.realtime.emitToUser(image.userId, imageEvent(image.userId), { status: image.status, data: toImageDto(image) });
+    if (image) this.realtime.emit(image.userId, 'image', { status: image.status, data: toImageDto(image) });
   }
 
   async update(userId: string, id: string, dto: UpdateImageDto): Promise<Image> {

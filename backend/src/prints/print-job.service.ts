@@ -9,6 +9,7 @@ import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
 import { MailService } from '../mail/mail.service';
 import { JobContext } from '../queue/queue.types';
+import { LivePrintStage } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
@@ -134,7 +135,7 @@ export class PrintJobService {
       if (!won) return { outcome: 'skipped', reason: 'another run finished this attempt' };
       await this.removeRuns(attemptKey);
       await progress('done', 100);
-      this.realtime.emitToUser(print.userId, `print-${print.userId}`, { printId, status: PrintStatus.Completed, fileId: toFileDtos(printId, files) });
+      this.realtime.emit(print.userId, 'print', { printId, status: 'Completed', fileId: toFileDtos(printId, files) });
       await this.notify(print.userId, printId, null);
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
@@ -229,7 +230,7 @@ export class PrintJobService {
     if (!userId) return;
     await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
-    this.realtime.emitToUser(userId, `print-${userId}`, { printId, status: PrintStatus.Error, message: text });
+    this.realtime.emit(userId, 'print', { printId, status: 'Error', message: text });
     await this.notify(userId, printId, text);
   }
 
@@ -259,12 +260,12 @@ export class PrintJobService {
   private progressReporter(job: JobContext<ProcessJobData>, userId: string, printId: string) {
     let last = -1;
     let lastStage = '';
-    return async (stage: string, percent: number) => {
+    return async (stage: LivePrintStage, percent: number) => {
       const p = Math.max(0, Math.min(100, Math.floor(percent)));
       if (p === last && stage === lastStage) return;
       last = p;
       lastStage = stage;
-      this.realtime.emitToUser(userId, `print-update-${userId}`, { printId, percent: p, stage });
+      this.realtime.emit(userId, 'print-update', { printId, percent: p, stage });
       await job.progress(p).catch(() => undefined);
     };
   }

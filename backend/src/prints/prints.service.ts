@@ -496,7 +496,7 @@ export class PrintsService {
     // Files are not touched here: a running render is stopped (at once in this process, within
     // PRINT_CANCEL_POLL_MS in a worker) and removes its own run folder; nothing else was written.
     this.cancellations.abort(printId, ended.attempt);
-    this.realtime.emitToUser(userId, `print-${userId}`, { printId, status: PrintStatus.InDraft });
+    this.realtime.emit(userId, 'print', { printId, status: 'In Draft' });
     return this.find(userId, printId);
   }
 

@@ -8,7 +8,6 @@ import { SizeBodyDto, SizeListQueryDto, toSizeDto } from './dto/size.dto';
 import { Size } from './entities/size.entity';
 
 /** Realtime event (spec §4) sent to the owner whenever one of their sizes changes. */
-export const sizeEvent = (userId: string) => `size-${userId}`;
 const EXISTS = 'Size already exists';
 const SORT_COLUMNS = { name: 's.name', value: 's.value', createdAt: 's.created_at' } as const;
 
@@ -82,7 +81,7 @@ export class SizesService {
   }
 
   private emit(userId: string, action: 'created' | 'updated' | 'deleted', size: Size) {
-    this.realtime.emitToUser(userId, sizeEvent(userId), { action, data: toSizeDto(size) });
+    this.realtime.emit(userId, 'size', { action, data: toSizeDto(size) });
   }
 
   private async assertUnique(userId: string, name: string, exceptId?: string) {
