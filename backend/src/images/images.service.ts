@@ -2,12 +2,13 @@ import { ConflictException, Inject, Injectable, Logger, NotFoundException, OnMod
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { copyFile, rename, unlink } from 'node:fs/promises';
-import { DataSource, In, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { likePattern, paginate } from '../common/pagination';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
-import { JobRunner, QueueName } from '../queue/queue.types';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { Role, User } from '../users/entities/user.entity';
@@ -16,15 +17,10 @@ import { ImageCategory } from './entities/image-category.entity';
 import { Image, ImageStatus } from './entities/image.entity';
 import { EXTENSION, ImageKind, MIME, UploadError } from './image-content';
 import { ImageInspectorService } from './image-inspector.service';
-import { PrintUsage, PrintUsageService } from './print-usage.service';
+import { PrintUsageService } from './print-usage.service';
 import { SpooledFile } from './upload-storage';
 
-export const PREVIEW_JOB = 'preview';
-export interface PreviewJob {
-  imageId: string;
-}
 export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
-/** Realtime event sent to the owner when an image's preview is ready or failed. */
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const SORT_COLUMNS = { name: 'lower(i.name)', createdAt: 'i.created_at', score: 'i.score', usedInPrint: 'i.used_in_print' } as const;
@@ -53,14 +49,9 @@ export class ImagesService implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    if (!this.config.processJobs) return;
-    this.jobs.process<PreviewJob>(
-      QueueName.Images,
-      PREVIEW_JOB,
-      (job) => this.makePreview(job.data.imageId),
-      1,
-      (job, error) => this.previewFailed(job.data.imageId, error),
-    );
+    this.jobs.process(JobName.ImagePreview, (job) => this.makePreview(job.data.imageId), {
+      onFailed: (job, error) => this.previewFailed(job.data.imageId, error),
+    });
   }
 
   async list(userId: string, q: ImageListQueryDto) {
@@ -131,10 +122,6 @@ export class ImagesService implements OnModuleInit {
   }
 
   /** How prints use these images (see PrintUsageService). */
-  usage(imageIds: string[]): Promise<Map<string, PrintUsage>> {
-    return this.printUsage.forImages(imageIds);
-  }
-
   private async category(userId: string, id: string | null | undefined): Promise<ImageCategory | null> {
     if (!id) return null;
     const category = await this.categories.findOne({ where: { _id: id, userId } });
@@ -216,10 +203,18 @@ export class ImagesService implements OnModuleInit {
     }
   }
 
+  /**
+   * Counts printed copies on the images' `usedInPrint` (the library's "used in print" sort),
+   * inside the caller's transaction: the print job calls it when a print completes.
+   */
+  async addPrintedCopies(m: EntityManager, copiesByImage: ReadonlyMap<string, number>): Promise<void> {
+    for (const [imageId, n] of copiesByImage) await m.increment(Image, { _id: imageId }, 'usedInPrint', n);
+  }
+
   /** Also used by the recovery sweep for an image whose job was lost. */
   async queuePreview(image: Image) {
     try {
-      await this.jobs.add<PreviewJob>(QueueName.Images, PREVIEW_JOB, { imageId: image._id }, { jobId: previewJobId(image._id), attempts: 2 });
+      await this.jobs.add(JobName.ImagePreview, { imageId: image._id }, { jobId: previewJobId(image._id), attempts: 2 });
     } catch (e) {
       this.logger.error(`queueing preview of ${image._id}: ${e}`);
       image.status = ImageStatus.Error;

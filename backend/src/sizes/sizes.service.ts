@@ -1,8 +1,8 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { likePattern, paginate } from '../common/pagination';
-import { PrintUsage, PrintUsageService } from '../images/print-usage.service';
+import { PrintUsageService } from '../images/print-usage.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { SizeBodyDto, SizeListQueryDto, toSizeDto } from './dto/size.dto';
 import { Size } from './entities/size.entity';
@@ -34,15 +34,6 @@ export class SizesService {
     const size = await this.sizes.findOne({ where: { _id: id, userId } });
     if (!size) throw new NotFoundException('Size not found');
     return size;
-  }
-
-  /** For other features (prints, orders): the owner's sizes with these ids. */
-  findOwned(userId: string, ids: string[]): Promise<Size[]> {
-    return ids.length ? this.sizes.find({ where: { _id: In(ids), userId } }) : Promise.resolve([]);
-  }
-
-  usage(sizeIds: string[]): Promise<Map<string, PrintUsage>> {
-    return this.printUsage.forSizes(sizeIds);
   }
 
   async create(userId: string, dto: SizeBodyDto): Promise<Size> {
