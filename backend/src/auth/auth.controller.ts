@@ -3,7 +3,8 @@ import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { SkipThrottle, ThrottlerGuard } from '@nestjs/throttler';
 import { Request, Response } from 'express';
 import { CurrentUser, Public } from '../common/decorators';
-import { MessageResponse, toUserDto, UserResponse } from '../users/dto/user.dto';
+import { MessageResponse } from '../common/responses';
+import { toUserDto, UserResponse } from '../users/dto/user.dto';
 import { User } from '../users/entities/user.entity';
 import { AuthService } from './auth.service';
 import { CaptchaService } from './captcha.service';

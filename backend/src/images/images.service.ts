@@ -1,7 +1,6 @@
 import { ConflictException, Inject, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { copyFile, rename, unlink } from 'node:fs/promises';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { likePattern, paginate } from '../common/pagination';
 import { APP_CONFIG } from '../config/config.module';
@@ -154,7 +153,7 @@ export class ImagesService implements OnModuleInit {
       const id = randomUUID();
       const key = `users/${user._id}/images/${id}.${EXTENSION[inspection.kind]}`;
       try {
-        await this.moveIntoStorage(file.path, key);
+        await this.storage.adopt(file.path, key);
       } catch (e) {
         this.logger.error(`storing ${name}: ${e}`);
         errors.push({ name, message: 'The file could not be stored. Please try again.' });
@@ -188,19 +187,6 @@ export class ImagesService implements OnModuleInit {
       data.push(toImageDto(image, category));
     }
     return { data, errors };
-  }
-
-  private async moveIntoStorage(tmpPath: string, key: string) {
-    const target = await this.storage.prepare(key);
-    try {
-      await rename(tmpPath, target);
-    } catch (e: any) {
-      if (e.code !== 'EXDEV') throw e;
-      await copyFile(tmpPath, target).catch(async (err) => {
-        await unlink(target).catch(() => undefined);
-        throw err;
-      });
-    }
   }
 
   /**

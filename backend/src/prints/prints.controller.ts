@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Pars
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
 import { CurrentUser, Roles } from '../common/decorators';
-import { MessageResponse } from '../users/dto/user.dto';
+import { MessageResponse } from '../common/responses';
 import { Role, User } from '../users/entities/user.entity';
 import {
   CreatePrintDto,

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe,
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators';
 import { paginate } from '../common/pagination';
-import { MessageResponse } from '../users/dto/user.dto';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import {
   CreatePresetDto,

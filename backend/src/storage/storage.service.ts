@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createReadStream, createWriteStream, ReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, statfs, writeFile, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, statfs, writeFile, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -34,6 +34,23 @@ export class StorageService {
     if (Buffer.isBuffer(data)) await writeFile(full, data);
     else await pipeline(data, createWriteStream(full));
     return full;
+  }
+
+  /**
+   * Takes a file from outside the root (an upload spooled to a temporary file) to `key`:
+   * a rename, or a copy when the temporary folder is on another file system.
+   */
+  async adopt(outsidePath: string, key: string): Promise<void> {
+    const target = await this.prepare(key);
+    try {
+      await rename(outsidePath, target);
+    } catch (e: any) {
+      if (e.code !== 'EXDEV') throw e;
+      await copyFile(outsidePath, target).catch(async (err) => {
+        await unlink(target).catch(() => undefined);
+        throw err;
+      });
+    }
   }
 
   /** Directory for a writer that produces files itself (the renderer). */

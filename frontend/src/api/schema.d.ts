@@ -778,7 +778,7 @@ export interface components {
         };
         ImageCategoryListResponse: {
             data: components["schemas"]["ImageCategoryDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImageCategoryRefDto: {
             _id: string;
@@ -834,7 +834,7 @@ export interface components {
         };
         ImageListResponse: {
             data: components["schemas"]["ImageDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImagePreviewFileDto: {
             /**
@@ -851,10 +851,6 @@ export interface components {
             data: components["schemas"]["ImageDto"][];
             message?: string;
         };
-        ListPaginationDto: {
-            totalDocuments: number;
-            totalPages: number;
-        };
         LoginDto: {
             captchaToken?: string;
             /** @description E-mail address or username */
@@ -864,7 +860,7 @@ export interface components {
         MessageResponse: {
             message: string;
         };
-        PaginationResponse: {
+        PaginationDto: {
             totalDocuments: number;
             totalPages: number;
         };
@@ -992,7 +988,7 @@ export interface components {
         };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         PrintPreviewDto: {
             /** @description False when an item blocks processing (missing image/size, too large) */
@@ -1082,7 +1078,7 @@ export interface components {
         };
         SheetPresetListResponse: {
             data: components["schemas"]["SheetPresetDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SheetPresetResponse: {
             data: components["schemas"]["SheetPresetDto"];
@@ -1141,7 +1137,7 @@ export interface components {
         };
         SizeListResponse: {
             data: components["schemas"]["SizeDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SizeResponse: {
             data: components["schemas"]["SizeDto"];
@@ -1246,7 +1242,7 @@ export interface components {
         };
         UserListResponse: {
             data: components["schemas"]["UserDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         UserResponse: {
             data: components["schemas"]["UserDto"];
