@@ -2,7 +2,7 @@ import { BadRequestException, Body, Controller, Get, HttpCode, Post, Put, Query,
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle, ThrottlerGuard } from '@nestjs/throttler';
 import { Request, Response } from 'express';
-import { CurrentUser, Public } from '../common/decorators';
+import { CurrentUser, Public } from './auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { toUserDto, UserResponse } from '../users/dto/user.dto';
 import { User } from '../users/entities/user.entity';

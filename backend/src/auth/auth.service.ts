@@ -25,7 +25,7 @@ import { RegisterDto, ResetPasswordDto, UpdateProfileDto } from './dto/auth.dto'
 import { AuthToken, AuthTokenKind } from './entities/auth-token.entity';
 import { Session } from './entities/session.entity';
 import { LoginFailuresService } from './login-failures.service';
-import { checkPassword, hashPassword } from './password';
+import { checkPassword, hashPassword } from '../common/password';
 
 export const SESSION_COOKIE = 'gs_session';
 export const CAPTCHA_COOKIE = 'gs_captcha';

@@ -18,7 +18,7 @@ import {
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentUser } from '../common/decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
 import {

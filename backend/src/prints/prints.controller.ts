@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
-import { CurrentUser, Roles } from '../common/decorators';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { Role, User } from '../users/entities/user.entity';
 import {

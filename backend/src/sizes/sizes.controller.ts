@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { SizeBodyDto, SizeListQueryDto, SizeListResponse, SizeResponse, toSizeDto } from './dto/size.dto';

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { AuthService } from '../auth/auth.service';
-import { hashPassword } from '../auth/password';
+import { hashPassword } from '../common/password';
 import { likePattern, paginate } from '../common/pagination';
 import { toE164 } from '../common/phone';
 import { APP_CONFIG } from '../config/config.module';
