@@ -14,7 +14,7 @@ import { useCategories } from "./CategorySelect";
 import { ChangeCategoryModal, DeleteImagesModal, EditImageModal } from "./ImageModals";
 import { ImageSidePanel } from "./ImageSidePanel";
 import { SORT_OPTIONS, imageListQuery, isBrokenImage, sortFromParams, tileSource, withSort, type ImageSortField } from "./library";
-import type { LibraryImage } from "./types";
+import type { LibraryImage } from "../../api/types";
 import { UploadImageModal } from "./UploadImageModal";
 import "./images.css";
 

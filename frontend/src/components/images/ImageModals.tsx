@@ -7,7 +7,7 @@ import { FormModal } from "../common/FormModal";
 import { bulkChangeCategory, bulkDeleteImages, updateImage } from "./api";
 import { CategorySelect } from "./CategorySelect";
 import { tileSource, withoutExtension } from "./library";
-import type { LibraryImage } from "./types";
+import type { LibraryImage } from "../../api/types";
 
 export const IMAGE_UPDATED = "Image updated";
 

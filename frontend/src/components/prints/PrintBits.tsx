@@ -1,7 +1,7 @@
 import { Select, Tag, Tooltip } from "antd";
 import { ClockCircleOutlined } from "@ant-design/icons";
 import { retentionColor, retentionDaysLeft, retentionText } from "./rules";
-import { PRINT_STATUSES, type Print, type PrintStatus } from "./types";
+import { PRINT_STATUSES, type Print, type PrintStatus } from "../../api/types";
 
 const STATUS_COLORS: Record<PrintStatus, string> = {
   "In Draft": "processing",

@@ -3,7 +3,7 @@ import { useCreate, useUpdate } from "@refinedev/core";
 import { useQueryModal } from "../../lib/queryModal";
 import { FormModal } from "../common/FormModal";
 import { DeleteRecordModal, serverSuccess as success, useRecordModal } from "../common/recordModal";
-import type { Size } from "../images/types";
+import type { Size } from "../../api/types";
 import { sizeRules, toSizePayload, type SizeFormValues } from "./sizeForm";
 
 function SizeFields() {

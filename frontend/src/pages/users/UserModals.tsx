@@ -121,7 +121,7 @@ export function EditCreditModal() {
             resource: "users",
             id: modal.value!,
             values: { availableCredits: values.availableCredits },
-            meta: { path: `users/${modal.value}/credit` },
+            meta: { path: "/api/users/{id}/credit" },
             successNotification: () => ({ type: "success", message: CREDIT_ADDED }),
           },
           {
