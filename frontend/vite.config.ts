@@ -23,5 +23,7 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["src/test-setup.ts"],
     css: false,
+    // The first antd render in jsdom alone can take seconds on a busy machine.
+    testTimeout: 20_000,
   },
 });

@@ -56,9 +56,6 @@ export function uploadImages(
 
 export const createCategory = async (name: string) => (await call(api.POST("/api/image-categories", { body: { name } }))).data;
 
-export const updateImage = async (id: string, body: { name: string; imageCategoryId: string | null; score: number }) =>
-  (await call(api.PUT("/api/images/{id}", { params: { path: { id } }, body }))).data;
-
 export const bulkChangeCategory = (ids: string[], imageCategoryId: string | null) =>
   call(api.PUT("/api/images/bulk-update", { body: { images: ids.map((_id) => ({ _id, imageCategoryId })) } }));
 
