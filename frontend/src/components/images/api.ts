@@ -36,7 +36,7 @@ export function uploadImages(
     };
     xhr.onerror = () => fail(DEFAULT_ERROR, 0);
     xhr.onload = () => {
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = xhr.responseText ? JSON.parse(xhr.responseText) : null;
       } catch {

@@ -43,7 +43,8 @@ export function PrintDetailPage() {
     if (saved.data && !settings) setSettings(saved.data);
   }, [saved.data, settings]);
 
-  const items = print?.printItems ?? [];
+  const printItems = print?.printItems;
+  const items = useMemo(() => printItems ?? [], [printItems]);
   const complete = items.length > 0 && !missingItemMessage(items);
   const itemsVersion = useMemo(() => items.map((i) => [i._id, i.imageId, i.sizeId, i.quantity]), [items]);
   const preview = useLayoutPreview({ printId: id, settings, version: itemsVersion, enabled: !!print && complete });
