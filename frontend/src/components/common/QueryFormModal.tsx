@@ -23,6 +23,11 @@ export interface QueryModalFormOptions<TRecord extends BaseRecord, TValues> {
   toPayload?: (values: TValues) => object;
   /** After a successful save, before the modal closes. */
   onSaved?: () => unknown;
+  /**
+   * The record when the screen already holds it (e.g. a tile of the list on screen): the
+   * form fills at once and the record is not fetched again.
+   */
+  knownRecord?: TRecord | null;
 }
 
 export interface QueryModalForm<TRecord extends BaseRecord, TValues> {
@@ -49,14 +54,16 @@ export interface QueryModalForm<TRecord extends BaseRecord, TValues> {
 export function useQueryModalForm<TRecord extends BaseRecord, TValues extends object>(
   options: QueryModalFormOptions<TRecord, TValues>,
 ): QueryModalForm<TRecord, TValues> {
-  const { param, resource, action, successMessage, fixedMessage, mutationMeta, toValues, toPayload, onSaved } = options;
+  const { param, resource, action, successMessage, fixedMessage, mutationMeta, toValues, toPayload, onSaved, knownRecord } = options;
   const modal = useQueryModal(param);
   const editing = action === "edit";
+  // Our records carry their id as `_id`.
+  const known = editing && knownRecord && String((knownRecord as { _id?: unknown })._id) === modal.value ? knownRecord : undefined;
   const { form, onFinish, query, mutation } = useForm<TRecord, HttpError, TValues>({
     resource,
     action,
     id: editing ? (modal.value ?? undefined) : undefined,
-    queryOptions: { enabled: editing && modal.open },
+    queryOptions: { enabled: editing && modal.open && !known },
     mutationMeta: mutationMeta as Record<string, unknown> | undefined,
     redirect: false,
     warnWhenUnsavedChanges: false,
@@ -66,12 +73,12 @@ export function useQueryModalForm<TRecord extends BaseRecord, TValues extends ob
       modal.close();
     },
   });
-  const record = editing ? query?.data?.data : undefined;
+  const record = editing ? (known ?? query?.data?.data) : undefined;
   return {
     modal,
     form: form as FormInstance<TValues>,
     record,
-    loading: editing && !!query?.isLoading,
+    loading: editing && !known && !!query?.isLoading,
     saving: mutation.isPending,
     name: param,
     initialValues: record ? (toValues ? toValues(record) : (record as unknown as Partial<TValues>)) : undefined,

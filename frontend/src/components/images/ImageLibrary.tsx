@@ -216,7 +216,7 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       </div>
 
       <UploadImageModal />
-      <EditImageModal />
+      <EditImageModal image={images.find((i) => i._id === url.params.get("editImage"))} />
       <DeleteImagesModal selected={selection.ids} onDeleted={clearSelection} />
       <ChangeCategoryModal selected={selection.ids} onChanged={clearSelection} />
     </>

@@ -26,8 +26,11 @@ interface EditValues {
   score: number;
 }
 
-/** editImage={id}: name (without extension), category, score. */
-export function EditImageModal() {
+/**
+ * editImage={id}: name (without extension), category, score. `image` is the tile on
+ * screen when there is one; a link to an image on another page fetches it.
+ */
+export function EditImageModal({ image: shown }: { image?: LibraryImage | null }) {
   const [customMode, setCustomMode] = useState(false);
   const invalidate = useInvalidate();
   const form = useQueryModalForm<LibraryImage, EditValues>({
@@ -40,6 +43,7 @@ export function EditImageModal() {
     toPayload: (values) => ({ name: values.name.trim(), imageCategoryId: values.imageCategoryId ?? null, score: values.score ?? 0 }),
     // A changed category changes the category chips' counts.
     onSaved: () => invalidate({ resource: "image-categories", invalidates: ["list"] }),
+    knownRecord: shown,
   });
   const image = form.record;
   const src = image ? tileSource(image) : null;
