@@ -44,7 +44,7 @@ export interface ImageLibraryProps {
 }
 
 /**
- * The image library (spec §2 "Images page and image library"): everything lives in the
+ * The image library (docs/images.md): everything lives in the
  * URL — sortBy, sort, search, imageCategory, page, limit and the modals editImage,
  * deleteImage, editCategory, addImage — so it can be mounted on the Images page or
  * inside a print screen's picker.

@@ -14,7 +14,7 @@ export interface AppNotification {
 
 export const truncate = (text: string, max = 50) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** Where a notification leads (spec §2 Notifications); the size target is not specified. */
+/** Where a notification leads; the product names no target for sizes. */
 export function notificationTarget(n: Pick<AppNotification, "type" | "attachmentId">): string | null {
   switch (n.type) {
     case "print": return n.attachmentId ? `/prints/${n.attachmentId}` : "/prints";

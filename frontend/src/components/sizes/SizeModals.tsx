@@ -19,7 +19,7 @@ function SizeFields() {
 
 /**
  * addSize (optionally with callback): create a size. Closing — after a save or a
- * cancel — goes to the callback when there is one (spec §2).
+ * cancel — goes to the callback when there is one (docs/frontend.md "Modal forms").
  */
 export function AddSizeModal() {
   const form = useQueryModalForm<Size, SizeFormValues>({

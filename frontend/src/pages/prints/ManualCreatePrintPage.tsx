@@ -23,7 +23,7 @@ import { openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
 import { useProfile } from "../../hooks/useProfile";
 
-/** Spec §2 Manual print create, with the live layout of the lines chosen so far. */
+/** Manual print create, with the live layout of the lines chosen so far (docs/frontend.md "Manual print draft"). */
 export function ManualCreatePrintPage() {
   const navigate = useNavigate();
   const [, setParams] = useSearchParams();

@@ -27,7 +27,7 @@ import { toast } from "../../lib/toast";
 
 const orderItemText = (o: PrintItem["orderItemId"]) => o ?? "—";
 
-/** Spec §2 Print detail, §4 status rules, §5 process checks, with the live layout. */
+/** The print detail: items, status rules, process checks and the live layout (docs/prints.md, docs/frontend.md). */
 export function PrintDetailPage() {
   const { id = "" } = useParams();
   const navigate = useNavigate();

@@ -17,7 +17,7 @@ import { openModalParams, useQueryModal } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { toast } from "../../lib/toast";
 
-/** Spec §2 Prints list: Status, Date range and Type filters in the URL; File … Delete columns. */
+/** The prints list: Status, Date range and Type filters in the URL; File … Delete columns. */
 export function PrintsPage() {
   const list = useUrlList();
   const navigate = useNavigate();
