@@ -133,7 +133,7 @@ interface Orient {
  */
 export function nestEsicup(
   inst: EsicupInstance,
-  opts: { timeLimitMs: number; cellsAcross?: number; maxEvaluations?: number; seed?: number },
+  opts: { timeLimitMs: number; cellsAcross?: number; maxEvaluations?: number; seed?: number; compactShare?: number; compactMoves?: number },
 ): EsicupSolution {
   const H = inst.strip_height;
   const n = opts.cellsAcross ?? 320;
@@ -171,6 +171,8 @@ export function nestEsicup(
     timeLimitMs: opts.timeLimitMs,
     maxEvaluations: opts.maxEvaluations,
     seed: opts.seed,
+    compactShare: opts.compactShare,
+    compactMoves: opts.compactMoves,
   });
   const sheet = res.sheets[0];
   let length = 0;
