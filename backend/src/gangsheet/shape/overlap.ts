@@ -116,6 +116,7 @@ const WEIGHT_DECAY = 0.95;
 const FIRST_STEP = 0.03;
 const MIN_STEP_ROWS = 1;
 
+
 /**
  * Makes a feasible single-strip layout shorter. Returns the shortest feasible layout found
  * (the input when nothing shorter was found); never mutates the input.
@@ -314,12 +315,34 @@ export function compactStrip(
   };
 
   let step = FIRST_STEP;
+  let failed = false;
   while (!outOfTime()) {
     const remove = Math.max(MIN_STEP_ROWS, Math.floor(bestRows * step));
     L = bestRows - remove;
     if (L < minRows) break;
     attempts++;
     load(best);
+    // after a failed attempt, disrupt: two copies of different types swap places (centres),
+    // so the next attempt does not walk into the same dead end (sparrow does the same)
+    if (failed) {
+      for (let tries = 0; tries < 20; tries++) {
+        const i = rng.int(n);
+        const j = rng.int(n);
+        if (ts[i] === ts[j]) continue;
+        const a = shapes[ts[i]][os[i]];
+        const b = shapes[ts[j]][os[j]];
+        const cxi = xs[i] + (a.w >> 1);
+        const cyi = ys[i] + (a.h >> 1);
+        const cxj = xs[j] + (b.w >> 1);
+        const cyj = ys[j] + (b.h >> 1);
+        if (b.w > W || b.h > bestRows || a.w > W || a.h > bestRows) continue;
+        xs[i] = Math.max(0, Math.min(W - a.w, cxj - (a.w >> 1)));
+        ys[i] = Math.max(0, Math.min(bestRows - a.h, cyj - (a.h >> 1)));
+        xs[j] = Math.max(0, Math.min(W - b.w, cxi - (b.w >> 1)));
+        ys[j] = Math.max(0, Math.min(bestRows - b.h, cyi - (b.h >> 1)));
+        break;
+      }
+    }
     // remove `remove` rows at a random cut: copies whose centre lies beyond it move back
     const cut = rng.int(bestRows);
     for (let i = 0; i < n; i++) {
@@ -335,6 +358,7 @@ export function compactStrip(
       ys[i] = Math.max(0, Math.min(ys[i], L - s.h));
     }
     const ok = separate();
+    failed = !ok;
     if (ok) {
       best = Array.from({ length: n }, (_, i) => ({ type: ts[i], orientation: os[i], x: xs[i], y: ys[i] }));
       bestRows = usedRows(shapes, best);
