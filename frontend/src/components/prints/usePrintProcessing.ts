@@ -43,7 +43,7 @@ export function usePrintProcessing({ id, print, actions, refetch }: PrintProcess
     } else if (e.status === "Error") {
       finish();
       toast.error(e.message || "An error occurred");
-    } else if (e.status !== "Processing") finish(); // cancelled (back in draft), here or in another tab
+    } else finish(); // "In Draft": cancelled, here or in another tab
   });
   useLiveEvent("print-update", (e) => {
     if (e.printId === id) setProgress({ percent: e.percent, stage: e.stage });
