@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form, Modal, type FormInstance } from "antd";
+import { Flex, Form, Modal, Spin, type FormInstance } from "antd";
 import { useForm } from "@refinedev/antd";
 import type { BaseRecord, HttpError } from "@refinedev/core";
 import { useQueryModal, type QueryModal } from "../../lib/queryModal";
@@ -99,8 +99,8 @@ export interface QueryFormModalProps<TRecord extends BaseRecord, TValues> {
 }
 
 /**
- * The modal around a `useQueryModalForm`: OK submits, the OK button shows saving and is
- * disabled while the record loads, the content is destroyed when hidden (so a new open
+ * The modal around a `useQueryModalForm`: OK submits, the OK button shows saving; while
+ * the record loads a spinner stands in for the fields and OK is disabled; the content is destroyed when hidden (so a new open
  * starts clean), the form is vertical without required marks; field ids are `{param}_{field}`.
  */
 export function QueryFormModal<TRecord extends BaseRecord, TValues>({ form: f, title, okText, disabled, width, header, children }: QueryFormModalProps<TRecord, TValues>) {
@@ -117,7 +117,14 @@ export function QueryFormModal<TRecord extends BaseRecord, TValues>({ form: f, t
     >
       {header}
       <Form form={f.form} name={f.name} layout="vertical" requiredMark={false} preserve={false} initialValues={f.initialValues} onFinish={f.onFinish}>
-        {children}
+        {/* The fields appear once the record is there: typing into them earlier would be undone when it arrives. */}
+        {f.loading ? (
+          <Flex justify="center" style={{ padding: 24 }}>
+            <Spin />
+          </Flex>
+        ) : (
+          children
+        )}
       </Form>
     </Modal>
   );
