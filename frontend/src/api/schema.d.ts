@@ -566,6 +566,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sheet-settings/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sheet a new seller starts with (what "reset to defaults" sets); the same for everyone */
+        get: operations["getSheetDefaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sizes": {
         parameters: {
             query?: never;
@@ -797,7 +814,7 @@ export interface components {
         };
         ImageCategoryListResponse: {
             data: components["schemas"]["ImageCategoryDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImageCategoryRefDto: {
             _id: string;
@@ -853,7 +870,7 @@ export interface components {
         };
         ImageListResponse: {
             data: components["schemas"]["ImageDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImagePreviewFileDto: {
             /**
@@ -870,10 +887,6 @@ export interface components {
             data: components["schemas"]["ImageDto"][];
             message?: string;
         };
-        ListPaginationDto: {
-            totalDocuments: number;
-            totalPages: number;
-        };
         LoginDto: {
             captchaToken?: string;
             /** @description E-mail address or username */
@@ -883,7 +896,7 @@ export interface components {
         MessageResponse: {
             message: string;
         };
-        PaginationResponse: {
+        PaginationDto: {
             totalDocuments: number;
             totalPages: number;
         };
@@ -1018,7 +1031,7 @@ export interface components {
         };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         PrintPreviewDto: {
             /** @description False when an item blocks processing (missing image/size, too large) */
@@ -1110,7 +1123,7 @@ export interface components {
         };
         SheetPresetListResponse: {
             data: components["schemas"]["SheetPresetDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SheetPresetResponse: {
             data: components["schemas"]["SheetPresetDto"];
@@ -1173,7 +1186,7 @@ export interface components {
         };
         SizeListResponse: {
             data: components["schemas"]["SizeDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SizeResponse: {
             data: components["schemas"]["SizeDto"];
@@ -1280,7 +1293,7 @@ export interface components {
         };
         UserListResponse: {
             data: components["schemas"]["UserDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         UserResponse: {
             data: components["schemas"]["UserDto"];
@@ -2367,6 +2380,25 @@ export interface operations {
                 "application/json": components["schemas"]["SheetSettingsInput"];
             };
         };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetSettingsResponse"];
+                };
+            };
+        };
+    };
+    getSheetDefaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {

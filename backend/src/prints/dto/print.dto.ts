@@ -4,7 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsInt, IsNotEm
 import { ListQueryDto } from '../../common/pagination';
 import { SheetSettingsDto, SheetSettingsInput } from '../../sheet-settings/dto/sheet-settings.dto';
 import { PRINT_FILE_FORMATS, PrintFileFormat } from '../../sheet-settings/entities/sheet-settings.entity';
-import { PaginationResponse } from '../../users/dto/user.dto';
+import { PaginatedResponse } from '../../common/responses';
 import { PrintStatus, PrintType } from '../entities/print.entity';
 
 export const MAX_QUANTITY = 10_000;
@@ -193,10 +193,7 @@ export class PrintResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class PrintListResponse {
-  @ApiProperty({ type: [PrintDto] }) data: PrintDto[];
-  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
-}
+export class PrintListResponse extends PaginatedResponse(PrintDto) {}
 
 export class PreviewPlacementDto {
   @ApiProperty() itemId: string;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PaginationResponse } from '../../users/dto/user.dto';
+import { PaginatedResponse } from '../../common/responses';
 import { Nesting, NESTING_VALUES, PRINT_FILE_FORMATS, PrintFileFormat } from '../entities/sheet-settings.entity';
 
 /** Every field optional: a PUT changes what it sends; a process/preview override likewise. */
@@ -107,7 +107,4 @@ export class SheetPresetResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class SheetPresetListResponse {
-  @ApiProperty({ type: [SheetPresetDto] }) data: SheetPresetDto[];
-  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
-}
+export class SheetPresetListResponse extends PaginatedResponse(SheetPresetDto) {}

@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PrintFilesList } from "./PrintFilesList";
 import { fileLabel, fileOfPath, groupByFormat, listedFiles } from "./printFiles";
-import type { PrintFile } from "./types";
+import type { PrintFile } from "../../api/types";
 
 const id = "abcdef12-0000-4000-8000-000000000000";
 const apiFile = (format: "png" | "pdf", sheet: number, bytes: number): PrintFile => ({

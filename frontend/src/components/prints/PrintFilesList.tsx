@@ -1,7 +1,7 @@
 import { Button, Flex, List, Typography } from "antd";
 import { DownloadOutlined } from "@ant-design/icons";
 import { CopyLinkButton } from "./CopyLinkButton";
-import { fileUrl } from "./rules";
+import { ownFilePath } from "./rules";
 import { FORMAT_LABELS, fileLabel, formatBytes, groupByFormat, type ListedFile } from "./printFiles";
 
 /**
@@ -9,7 +9,8 @@ import { FORMAT_LABELS, fileLabel, formatBytes, groupByFormat, type ListedFile }
  * with its link, size when known, Download and (optionally) Copy link.
  */
 export function PrintFilesList({ files, shareable = true }: { files: ListedFile[]; shareable?: boolean }) {
-  const groups = groupByFormat(files);
+  // Only paths on our own API are linked (see ownFilePath).
+  const groups = groupByFormat(files.filter((f) => ownFilePath(f.path)));
   if (groups.length === 0) return <List size="small" bordered dataSource={[]} locale={{ emptyText: "No files" }} />;
   return (
     <Flex vertical gap={12} data-testid="print-files">
@@ -22,7 +23,7 @@ export function PrintFilesList({ files, shareable = true }: { files: ListedFile[
             style={{ marginTop: 6 }}
             dataSource={g.files}
             renderItem={(f, i) => {
-              const url = fileUrl(f.path) ?? f.path;
+              const url = f.path;
               const size = formatBytes(f.bytes);
               return (
                 <List.Item

@@ -5,8 +5,8 @@ import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
 import { PrintFilesList } from "./PrintFilesList";
 import { fileOfPath } from "./printFiles";
-import { MSG, showFilesOnlyDelete } from "./rules";
-import type { PrintStatus } from "./types";
+import { MSG, ownFilePath, showFilesOnlyDelete } from "./rules";
+import type { PrintStatus } from "../../api/types";
 
 /**
  * printWarningModal=<value>: confirms processing. On a print the value is the credit
@@ -82,7 +82,7 @@ export function ProcessingOverlay({ open, percent, stage, onCancel, cancelling =
 export function PrintSuccessModal({ shareable = true }: { shareable?: boolean }) {
   const modal = useQueryModal("printSuccessModal", ["filePath"]);
   const [params] = useSearchParams();
-  const paths = params.getAll("filePath");
+  const paths = params.getAll("filePath").flatMap((p) => ownFilePath(p) ?? []);
   return (
     <Modal open={modal.open} title="Print processed" onCancel={modal.close} footer={<Button type="primary" onClick={modal.close}>Close</Button>} destroyOnHidden>
       <Typography.Paragraph>Your gang sheets are ready. Files are kept for 7 days.</Typography.Paragraph>

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SheetPreset, SheetSettings } from "./types";
+import type { SheetPreset, SheetSettings } from "../../api/types";
 
 // The form's data hooks: no presets, mutations that do nothing.
 vi.mock("./api", () => {

@@ -3,7 +3,7 @@ import { Button, Checkbox, Col, Flex, Input, InputNumber, Popconfirm, Row, Segme
 import { DeleteOutlined, SaveOutlined } from "@ant-design/icons";
 import { toast } from "../../lib/toast";
 import { usePresetMutations, useSaveSheetSettings, useSheetPresets } from "./api";
-import type { Nesting, SheetPreset, SheetSettings } from "./types";
+import type { Nesting, SheetPreset, SheetSettings } from "../../api/types";
 
 export const NESTING_OPTIONS: { value: Nesting; label: string }[] = [
   { value: "shape", label: "True shape" },

@@ -1,7 +1,7 @@
 // Print files by format. A print's files are one entry per sheet and format (every PNG,
 // then every PDF); the success modal only has their paths (repeated filePath parameters),
 // so a file's format and sheet are also read back from its path.
-import type { PrintFile } from "./types";
+import type { PrintFile } from "../../api/types";
 
 export type PrintFileFormat = PrintFile["format"];
 
