@@ -81,7 +81,7 @@ const layering = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/cpu/ts-worker.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/cpu/ts-worker.js', 'jest.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
