@@ -50,7 +50,7 @@ describe('Prints (e2e)', () => {
       await agent.put('/api/sheet-settings').send({ gap: 0.5, dpi: 150 }).expect(200);
       const res = await agent.get('/api/sheet-settings/defaults').expect(200);
       expect(res.body.data).toEqual({ ...SHEET_DEFAULTS });
-      expect(res.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape' });
+      expect(res.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape', formats: ['png'] });
       await t.agent().get('/api/sheet-settings/defaults').expect(401);
     });
 

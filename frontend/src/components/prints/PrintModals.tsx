@@ -85,7 +85,7 @@ export function PrintSuccessModal({ shareable = true }: { shareable?: boolean })
   const paths = params.getAll("filePath").flatMap((p) => ownFilePath(p) ?? []);
   return (
     <Modal open={modal.open} title="Print processed" onCancel={modal.close} footer={<Button type="primary" onClick={modal.close}>Close</Button>} destroyOnHidden>
-      <Typography.Paragraph>Your gang sheets are ready. Files are kept for 7 days.</Typography.Paragraph>
+      <Typography.Paragraph>Your gang sheets are ready. Download them before the files expire.</Typography.Paragraph>
       <PrintFilesList files={paths.map(fileOfPath)} shareable={shareable} />
     </Modal>
   );
