@@ -79,6 +79,14 @@ export async function endAttemptWithRefund(
   return { userId, attempt };
 }
 
+/** A draft item made from a shop order line (shops: orders → print). */
+export interface OrderPrintItemInput {
+  imageId: string | null;
+  sizeId: string | null;
+  quantity: number;
+  orderItemId: string;
+}
+
 const SORT_COLUMNS: Record<string, string> = {
   createdAt: 'p.createdAt',
   printedAt: 'p.printedAt',
@@ -157,7 +165,7 @@ export class PrintsService {
 
   // ---- drafts and items ----
 
-  async create(userId: string, dto: CreatePrintDto, type = PrintType.Manual): Promise<Print> {
+  async create(userId: string, dto: CreatePrintDto | { printItems: OrderPrintItemInput[] }, type = PrintType.Manual): Promise<Print> {
     const id = await this.db.transaction(async (m) => {
       await this.checkOwnership(m, userId, dto.printItems);
       const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [] }));
@@ -224,7 +232,7 @@ export class PrintsService {
     return print;
   }
 
-  private async checkOwnership(m: EntityManager, userId: string, items: Array<{ imageId?: string; sizeId?: string }>) {
+  private async checkOwnership(m: EntityManager, userId: string, items: Array<{ imageId?: string | null; sizeId?: string | null }>) {
     const imageIds = [...new Set(items.map((i) => i.imageId).filter((v): v is string => !!v))];
     const sizeIds = [...new Set(items.map((i) => i.sizeId).filter((v): v is string => !!v))];
     if (imageIds.length) {
@@ -238,7 +246,13 @@ export class PrintsService {
   }
 
   /** Adding the same image and size again adds to that item's quantity (spec §4). */
-  private async addOrMerge(m: EntityManager, printId: string, dto: PrintItemInput) {
+  private async addOrMerge(m: EntityManager, printId: string, dto: PrintItemInput | OrderPrintItemInput) {
+    // ---- shops: an order item stays one print item (linked to its order line), image or size may still be missing ----
+    if ('orderItemId' in dto) {
+      await m.save(m.create(PrintItem, { printId, imageId: dto.imageId, sizeId: dto.sizeId, quantity: dto.quantity, orderItemId: dto.orderItemId }));
+      return;
+    }
+    // ---- end shops ----
     const existing = await m.findOne(PrintItem, { where: { printId, imageId: dto.imageId, sizeId: dto.sizeId } });
     if (existing) {
       existing.quantity += dto.quantity;

@@ -22,6 +22,16 @@ export interface LiveEvents {
   image: { status: string; data: { _id: string; status: string } & Record<string, unknown> };
   /** A size was created, changed or deleted. */
   size: { action: string; data: { _id: string } & Record<string, unknown> };
+  /** A shop's order sync: queued/running (with the orders seen so far), done (counts) or failed (message). */
+  'order-sync': {
+    integrationId: string;
+    status: 'running' | 'done' | 'failed';
+    orders: number;
+    created?: number;
+    updated?: number;
+    lastSync?: string | null;
+    message?: string;
+  };
 }
 
 export type LiveTopic = keyof LiveEvents;
