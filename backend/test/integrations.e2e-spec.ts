@@ -85,12 +85,9 @@ describe('Integrations (e2e)', () => {
       expect(connectUrl.pathname).toBe('/wc-auth/v1/authorize');
       expect(connectUrl.searchParams.get('callback_url')).toBe(`${ORIGIN}/api/integrations/woocommerce/callback`);
       // the fake store POSTs to the callback on the app's own address; point it at the test server
-      const addr = t.app.getHttpServer().address();
-      const server = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-      if (!addr || typeof addr !== 'object') await new Promise<void>((r) => t.app.getHttpServer().listen(0, '127.0.0.1', r));
-      const port = (t.app.getHttpServer().address() as any).port;
-      connectUrl.searchParams.set('callback_url', `http://127.0.0.1:${port}/api/integrations/woocommerce/callback`);
-      void server;
+      const http = t.app.getHttpServer();
+      if (!http.address()) await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+      connectUrl.searchParams.set('callback_url', `http://127.0.0.1:${http.address().port}/api/integrations/woocommerce/callback`);
       const back = new URL(await follow(connectUrl.toString()));
       expect(back.searchParams.get('success')).toBe('1');
       const i = (await seller.agent.get(`/api/integrations/${res.body.data._id}`).expect(200)).body.data;
