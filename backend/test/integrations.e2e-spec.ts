@@ -87,7 +87,7 @@ describe('Integrations (e2e)', () => {
       // the fake store POSTs to the callback on the app's own address; point it at the test server
       const http = t.app.getHttpServer();
       if (!http.address()) await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-      connectUrl.searchParams.set('callback_url', `http://127.0.0.1:${http.address().port}/api/integrations/woocommerce/callback`);
+      connectUrl.searchParams.set('callback_url', `http://127.0.0.1:${(http.address() as { port: number }).port}/api/integrations/woocommerce/callback`);
       const back = new URL(await follow(connectUrl.toString()));
       expect(back.searchParams.get('success')).toBe('1');
       const i = (await seller.agent.get(`/api/integrations/${res.body.data._id}`).expect(200)).body.data;
