@@ -11,7 +11,7 @@ export type ApiPrint = Schemas["PrintDto"];
 export type PrintStatus = ApiPrint["status"];
 export type PrintType = ApiPrint["type"];
 export const PRINT_STATUSES: PrintStatus[] = ["In Draft", "Processing", "Completed", "Deleted", "Cancelled", "Error"];
-export const PRINT_TYPES: PrintType[] = ["Manual", "Etsy"];
+export const PRINT_TYPES: PrintType[] = ["Manual", "Etsy", "WooCommerce"];
 
 export type FileRef = Schemas["FileRefDto"];
 export type PrintFile = Schemas["PrintFileDto"];
