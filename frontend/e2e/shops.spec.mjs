@@ -67,7 +67,7 @@ test("shops: connect WooCommerce, sync, select order items, review, create and p
 
     // Review print: both items have their design file and the A3 size
     await page.waitForURL("**/prints/review-print?orderItems=*");
-    await page.getByText("Design file from the order: ").first().waitFor();
+    await page.getByText("Design file from the order").first().waitFor();
     for (const col of ["Title", "Order ID", "Reference", "SKU", "Size", "Quantity", "Price", "Status"]) await page.getByRole("columnheader", { name: col, exact: true }).waitFor();
     if (await page.getByTestId("item-problem").count()) throw new Error("unexpected unresolved items on the review screen");
     await shot("review-print");

@@ -65,10 +65,8 @@ export function OrdersPage() {
   const runSync = () => {
     if (!integrationId) return toast.error("Select an integration to sync");
     sync.mutate(integrationId, {
-      onSuccess: (r) => {
-        setProgress(0);
-        toast.success(r.message);
-      },
+      // Progress and the result come over the socket (order-sync-{userId}); the job may even finish first.
+      onSuccess: (r) => toast.success(r.message),
       onError: (e) => toast.error(syncErrorText((e as ApiError).message)),
     });
   };
@@ -154,8 +152,8 @@ export function OrdersPage() {
           </Button>
           <Typography.Text type="secondary" data-testid="last-sync">
             {current
-              ? progress !== null
-                ? `Syncing… ${progress} orders`
+              ? progress !== null || current.syncStatus === "queued" || current.syncStatus === "running"
+                ? `Syncing… ${progress ?? 0} orders`
                 : current.lastSync
                   ? `Last synced ${dayjs(current.lastSync).format("MMM D, YYYY HH:mm")}`
                   : "Never synced"
