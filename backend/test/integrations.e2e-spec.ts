@@ -140,6 +140,14 @@ describe('Integrations (e2e)', () => {
     expect(etsy.refreshes).toBe(2);
     const orders = (await seller.agent.get(`/api/orders?integrationId=${etsyId}`).expect(200)).body;
     expect(orders.pagination.totalDocuments).toBe(2);
+    // a 429 without any header (Etsy's may carry none): exponential back-off from 1 s, then on
+    etsy.rateLimitNext = 1;
+    etsy.retryAfter = null;
+    etsy.log = [];
+    expect((await syncAndWait(seller.agent, etsyId)).integration.syncStatus).toBe('done');
+    const receipts = etsy.log.filter((l) => l.url.includes('/receipts'));
+    expect(receipts.length).toBe(2);
+    expect(receipts[1].at - receipts[0].at).toBeGreaterThanOrEqual(950);
     // the seller changed their Etsy password: the refresh is refused
     etsy.revokeRefreshTokens();
     etsy.expireAccessTokens();

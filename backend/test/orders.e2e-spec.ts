@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { FakeWooCommerce, wooOrder } from './fakes/woocommerce.fake';
 import { transparentPng } from './fixtures/images';
 import { OrdersService } from '../src/orders/orders.service';
+import { RealtimeService } from '../src/realtime/realtime.service';
 import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { shopEnv, syncAndWait, wooKeys } from './utils/shops';
 
@@ -42,8 +43,14 @@ describe('Orders (e2e)', () => {
       wooOrder({ id: 2, created: new Date(now - 2 * DAY), items: [{ id: 21, name: 'Photo Print - A3', sku: 'PHOTO-A3', size: 'A3', quantity: 2, upload: `${woo.baseUrl}/wp-content/uploads/product_addons_uploads/abc/holiday.png` }] }),
       wooOrder({ id: 3, created: new Date(now - DAY) }),
     ];
+    const emit = jest.spyOn(t.app.get(RealtimeService), 'emitToUser');
     const r = await syncAndWait(seller.agent, wooId);
     expect(r.started).toEqual({ message: 'Order sync started', status: 'queued' });
+    await new Promise((res) => setTimeout(res, 200));
+    const events = emit.mock.calls.filter((c) => c[1] === `order-sync-${seller.user._id}`).map((c) => c[2] as any);
+    emit.mockRestore();
+    expect(events[0]).toEqual({ integrationId: wooId, status: 'running', orders: 0 });
+    expect(events.at(-1)).toMatchObject({ integrationId: wooId, status: 'done', orders: 2, created: 2, updated: 0 });
     expect(r.integration).toMatchObject({ syncStatus: 'done', syncError: null });
     expect(r.integration.lastSync).toBeTruthy();
     const list = await orders();

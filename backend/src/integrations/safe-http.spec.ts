@@ -15,3 +15,33 @@ describe('safe-http', () => {
     expect(checkUrl('http://127.0.0.1:8080/x.png', true).port).toBe('8080');
   });
 });
+
+describe('safeRequest', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { safeRequest } = require('./safe-http') as typeof import('./safe-http');
+  const http = require('node:http') as typeof import('node:http');
+  let server: import('node:http').Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/big') return void res.end(Buffer.alloc(5000));
+      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2000);
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const opts = { timeoutMs: 500, maxBytes: 1000, allowPrivate: true };
+
+  it('refuses loopback through a host name too (the resolved address is checked) unless allowed', async () => {
+    await expect(safeRequest(`http://localhost:${port}/`, { ...opts, allowPrivate: false })).rejects.toThrow(/Only https/);
+    await expect(safeRequest(`https://localhost:${port}/`, { ...opts, allowPrivate: false })).rejects.toThrow(/private or loopback/);
+    expect((await safeRequest(`http://localhost:${port}/`, opts)).body.toString()).toBe('ok');
+  });
+
+  it('enforces the size limit and the deadline', async () => {
+    await expect(safeRequest(`http://127.0.0.1:${port}/big`, opts)).rejects.toThrow('The file is too large');
+    await expect(safeRequest(`http://127.0.0.1:${port}/slow`, opts)).rejects.toThrow('No answer within');
+  });
+});
