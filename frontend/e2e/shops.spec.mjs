@@ -73,7 +73,7 @@ test("shops: connect WooCommerce, sync, select order items, review, create and p
     await shot("review-print");
     await page.getByRole("button", { name: "Create Print (Process)" }).click();
     await page.getByRole("button", { name: "Proceed" }).click();
-    await page.waitForURL(/\/prints\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/prints\/[0-9a-f-]{36}$/, { timeout: 120_000 });
     const printId = page.url().split("/").pop();
     await waitFor(async () => (await api("GET", `/print/${printId}`)).body.data.status === "Completed", { what: "the print to complete", timeout: 90_000 });
     const print = (await api("GET", `/print/${printId}`)).body.data;
@@ -88,3 +88,31 @@ test("shops: connect WooCommerce, sync, select order items, review, create and p
     woo.stop();
   }
 });
+
+test("shops: on a phone the selection count and Create Print sit in a bar fixed at the bottom", async ({ page, api, createUser, login, shot }) => {
+  const woo = await startFakeWoo();
+  try {
+    const user = await createUser();
+    await login(user.email, user.password);
+    const created = await api("POST", "/integrations", {
+      name: "Phone shop",
+      type: "WordPress",
+      keys: [{ key: "baseUrl", value: woo.baseUrl }, { key: "consumerKey", value: woo.consumerKey }, { key: "consumerSecret", value: woo.consumerSecret }],
+    });
+    if (created.status !== 201) throw new Error(`integration ${created.status} ${JSON.stringify(created.body)}`);
+    const id = created.body.data._id;
+    await api("GET", `/integrations/${id}/orders`);
+    await waitFor(async () => (await api("GET", `/integrations/${id}`)).body.data.syncStatus === "done", { what: "the sync" });
+    await page.goto(`/orders?integrationId=${id}`);
+    await page.locator("tr").filter({ hasText: "#1058" }).getByRole("button", { name: "Show Items" }).click();
+    await page.locator(".ant-table-expanded-row .ant-table-tbody .ant-checkbox-input").first().check();
+    const bar = page.getByTestId("order-selection-bar");
+    await bar.getByText("1 order items selected").waitFor();
+    const box = await bar.boundingBox();
+    const position = await bar.evaluate((el) => getComputedStyle(el).position);
+    if (position !== "fixed" || !box || Math.abs(box.y + box.height - 800) > 2) throw new Error(`selection bar not fixed at the bottom: ${position} ${JSON.stringify(box)}`);
+    await shot("orders-phone");
+  } finally {
+    woo.stop();
+  }
+}, { viewport: { width: 390, height: 800 } });

@@ -13,6 +13,19 @@ import { MSG } from "../../components/prints/rules";
 import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
 
+/** Waits (up to two minutes) until every image of the print is ready; false if one failed or it took too long. */
+async function designsReady(printId: string): Promise<boolean> {
+  const until = Date.now() + 120_000;
+  while (Date.now() < until) {
+    const { data } = await call(api.GET("/api/print/{id}", { params: { path: { id: printId } } }));
+    const statuses = data.printItems.map((i) => i.image?.status);
+    if (statuses.some((s) => s === "error")) return false;
+    if (statuses.every((s) => s === "ready")) return true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return false;
+}
+
 const SOURCE: Record<string, string> = { designUrl: "Design file from the order", sku: "Image matching the SKU", imported: "Design file (already imported)" };
 
 /**
@@ -49,6 +62,8 @@ export function ReviewPrintPage() {
         if (mode === "draft" || res.unresolved.length) return navigate(`/prints/${res._id}`);
         setProcessing(true);
         try {
+          // Designs downloaded from the orders are checked and previewed by a job first.
+          if (!(await designsReady(res._id))) return navigate(`/prints/${res._id}`);
           await call(api.POST("/api/print/{id}/process", { params: { path: { id: res._id } }, body: {} }));
           navigate(`/prints/${res._id}`, { state: { awaiting: true } });
         } catch {
