@@ -2,12 +2,20 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { FakeWooCommerce, wooOrder } from './fakes/woocommerce.fake';
 import { transparentPng } from './fixtures/images';
+import { OrderSyncService } from '../src/orders/order-sync.service';
 import { OrdersService } from '../src/orders/orders.service';
 import { RealtimeService } from '../src/realtime/realtime.service';
 import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { shopEnv, syncAndWait, wooKeys } from './utils/shops';
 
 const DAY = 86_400_000;
+async function waitUntil(fn: () => Promise<boolean>, ms = 30_000) {
+  const until = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 describe('Orders (e2e)', () => {
   let t: TestApp;
@@ -87,6 +95,13 @@ describe('Orders (e2e)', () => {
     expect(list.data.find((o: any) => o.orderId === '3').shopStatus).toBe('cancelled');
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM order_items`);
     expect(n).toBe(3);
+  });
+
+  it('the scheduled sync queues one job per connected shop (deterministic id), which syncs it', async () => {
+    const before = (await seller.agent.get(`/api/integrations/${wooId}`)).body.data.lastSync;
+    expect(await t.app.get(OrderSyncService).schedule()).toBe(1);
+    await waitUntil(async () => (await seller.agent.get(`/api/integrations/${wooId}`)).body.data.lastSync > before);
+    expect((await seller.agent.get(`/api/integrations/${wooId}`)).body.data.syncStatus).toBe('done');
   });
 
   it('1,000 orders re-synced: no duplicates', async () => {
