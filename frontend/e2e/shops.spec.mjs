@@ -84,6 +84,14 @@ test("shops: connect WooCommerce, sync, select order items, review, create and p
     await page.goto("/orders?status=Completed");
     await page.locator("tr").filter({ hasText: "#1057" }).getByText("Completed").waitFor();
     await shot("orders-completed");
+
+    // Integration detail: name, order count, printed count
+    await page.goto("/integrations");
+    await page.getByRole("link", { name }).click();
+    await page.waitForURL(/\/integrations\/[0-9a-f-]{36}$/);
+    await page.locator(".ant-statistic").filter({ hasText: "Orders" }).getByText("2").waitFor();
+    await page.locator(".ant-statistic").filter({ hasText: "Printed" }).getByText("1").waitFor();
+    await shot("integration-detail");
   } finally {
     woo.stop();
   }
