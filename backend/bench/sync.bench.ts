@@ -6,7 +6,7 @@
  * Needs PostgreSQL (DATABASE_URL); uses Bull when REDIS_URL is set, in-process otherwise.
  */
 import { DataSource } from 'typeorm';
-import { hashPassword } from '../src/auth/password';
+import { hashPassword } from '../src/common/password';
 import { FakeWooCommerce, wooOrder } from '../test/fakes/woocommerce.fake';
 import { BENCH_SELLER, loginBenchSeller, ORIGIN, startBenchApp } from './bench-app';
 

@@ -51,11 +51,11 @@ describe('Orders (e2e)', () => {
       wooOrder({ id: 2, created: new Date(now - 2 * DAY), items: [{ id: 21, name: 'Photo Print - A3', sku: 'PHOTO-A3', size: 'A3', quantity: 2, upload: `${woo.baseUrl}/wp-content/uploads/product_addons_uploads/abc/holiday.png` }] }),
       wooOrder({ id: 3, created: new Date(now - DAY) }),
     ];
-    const emit = jest.spyOn(t.app.get(RealtimeService), 'emitToUser');
+    const emit = jest.spyOn(t.app.get(RealtimeService), 'emit');
     const r = await syncAndWait(seller.agent, wooId);
     expect(r.started).toEqual({ message: 'Order sync started', status: 'queued' });
     await new Promise((res) => setTimeout(res, 200));
-    const events = emit.mock.calls.filter((c) => c[1] === `order-sync-${seller.user._id}`).map((c) => c[2] as any);
+    const events = emit.mock.calls.filter((c) => c[0] === seller.user._id && c[1] === 'order-sync').map((c) => c[2] as any);
     emit.mockRestore();
     expect(events[0]).toEqual({ integrationId: wooId, status: 'running', orders: 0 });
     expect(events.at(-1)).toMatchObject({ integrationId: wooId, status: 'done', orders: 2, created: 2, updated: 0 });

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { CurrentUser, Public } from '../common/decorators';
-import { MessageResponse } from '../users/dto/user.dto';
+import { CurrentUser, Public } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { ConnectResponse, IntegrationBodyDto, IntegrationListResponse, IntegrationResponse, toIntegrationDto, WooAuthCallbackDto } from './dto/integration.dto';
 import { IntegrationsService, MSG } from './integrations.service';

@@ -11,6 +11,10 @@ import { IntegrationBodyDto, SECRET_KEYS, WooAuthCallbackDto } from './dto/integ
 import { Integration, IntegrationSecrets, IntegrationType, KeyValue, keyOf } from './entities/integration.entity';
 import { SecretBox } from './secret-box';
 
+/** What the shop clients return and throw, for the order sync (orders/). */
+export { ShopError } from './clients/shop-client';
+export type { ShopOrder, ShopOrderItem, SyncWindow } from './clients/shop-client';
+
 export const MSG = {
   notFound: 'Integration not found',
   shopExists: 'Shop already exists.',

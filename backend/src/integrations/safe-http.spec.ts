@@ -17,7 +17,6 @@ describe('safe-http', () => {
 });
 
 describe('safeRequest', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { safeRequest } = require('./safe-http') as typeof import('./safe-http');
   const http = require('node:http') as typeof import('node:http');
   let server: import('node:http').Server;

@@ -4,18 +4,13 @@ import { DataSource } from 'typeorm';
 import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { ShopError, ShopOrder, SyncWindow } from '../integrations/clients/shop-client';
-import { IntegrationsService, MSG } from '../integrations/integrations.service';
+import { IntegrationsService, MSG, ShopError, ShopOrder, SyncWindow } from '../integrations/integrations.service';
 import { JOB_RUNNER } from '../queue/queue.tokens';
-import { JobRunner, QueueName } from '../queue/queue.types';
-import { LiveEvents, liveEventName } from '../realtime/events';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
+import { LiveEvents } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
 
-export const SYNC_JOB = 'order-sync';
-export const SYNC_SCHEDULE_JOB = 'order-sync-schedule';
-export interface SyncJobData {
-  integrationId: string;
-}
 /** One sync per shop at a time: a second request while one waits or runs is a no-op. */
 export const syncJobId = (integrationId: string) => `order-sync:${integrationId}`;
 /** Incremental syncs look this far before the last sync, for clock skew between us and the shop. */
@@ -45,7 +40,7 @@ export class OrderSyncService {
   async request(userId: string, integrationId: string): Promise<{ message: string; status: 'queued' | 'running' }> {
     const i = await this.integrations.get(userId, integrationId);
     if (!i.connected) throw new BadRequestException({ message: MSG.notConnected, code: 'not_connected' });
-    const { added } = await this.jobs.add<SyncJobData>(QueueName.Shops, SYNC_JOB, { integrationId }, { jobId: syncJobId(integrationId) });
+    const { added } = await this.jobs.add(JobName.OrderSync, { integrationId }, { jobId: syncJobId(integrationId) });
     if (added) await this.integrations.markSync(integrationId, { syncStatus: 'queued' });
     return added ? { message: 'Order sync started', status: 'queued' } : { message: 'Order sync is already running', status: 'running' };
   }
@@ -54,14 +49,14 @@ export class OrderSyncService {
   async schedule(): Promise<number> {
     let n = 0;
     for (const integrationId of await this.integrations.connectedIds()) {
-      const { added } = await this.jobs.add<SyncJobData>(QueueName.Shops, SYNC_JOB, { integrationId }, { jobId: syncJobId(integrationId) });
+      const { added } = await this.jobs.add(JobName.OrderSync, { integrationId }, { jobId: syncJobId(integrationId) });
       if (added) n++;
     }
     return n;
   }
 
   private emit(userId: string, payload: LiveEvents['order-sync']) {
-    this.realtime.emitToUser(userId, liveEventName('order-sync', userId), payload);
+    this.realtime.emit(userId, 'order-sync', payload);
   }
 
   /** The job: pages through the shop's orders changed since the last sync and upserts them. */

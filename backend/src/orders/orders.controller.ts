@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { MSG } from '../integrations/integrations.service';
 import { User } from '../users/entities/user.entity';
 import { CreateOrderPrintDto, OrderItemIdsDto, OrderListQueryDto, OrderListResponse, OrderPrintResponse, ReviewResponse, SyncResponse } from './dto/order.dto';

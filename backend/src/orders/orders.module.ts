@@ -5,9 +5,10 @@ import { ImagesModule } from '../images/images.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { PrintsModule } from '../prints/prints.module';
 import { JOB_RUNNER } from '../queue/queue.tokens';
-import { JobRunner, QueueName } from '../queue/queue.types';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
 import { SizesModule } from '../sizes/sizes.module';
-import { OrderSyncService, SYNC_JOB, SYNC_SCHEDULE_JOB, SyncJobData } from './order-sync.service';
+import { OrderSyncService } from './order-sync.service';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 
@@ -26,9 +27,8 @@ export class OrdersModule implements OnModuleInit {
   ) {}
 
   async onModuleInit() {
-    if (!this.config.processJobs) return;
-    this.jobs.process<SyncJobData>(QueueName.Shops, SYNC_JOB, (job) => this.sync.run(job.data.integrationId), 2);
-    this.jobs.process(QueueName.Shops, SYNC_SCHEDULE_JOB, () => this.sync.schedule());
-    if (this.config.shops.syncIntervalMs > 0) await this.jobs.repeat(QueueName.Shops, SYNC_SCHEDULE_JOB, this.config.shops.syncIntervalMs);
+    this.jobs.process(JobName.OrderSync, (job) => this.sync.run(job.data.integrationId), { concurrency: 2 });
+    this.jobs.process(JobName.OrderSyncSchedule, () => this.sync.schedule());
+    if (this.config.shops.syncIntervalMs > 0) await this.jobs.repeat(JobName.OrderSyncSchedule, this.config.shops.syncIntervalMs);
   }
 }

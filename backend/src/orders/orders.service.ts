@@ -13,7 +13,7 @@ import { ImagesService } from '../images/images.service';
 import { HttpLimitError, safeRequest } from '../integrations/safe-http';
 import { IntegrationType } from '../integrations/entities/integration.entity';
 import { PrintType } from '../prints/entities/print.entity';
-import { PrintsService } from '../prints/prints.service';
+import { PrintDraftsService } from '../prints/print-drafts.service';
 import { SizesService } from '../sizes/sizes.service';
 import { User } from '../users/entities/user.entity';
 import { CreateOrderPrintDto, OrderDto, OrderItemDto, OrderListQueryDto, ReviewItemDto, UnresolvedItemDto } from './dto/order.dto';
@@ -81,7 +81,7 @@ export class OrdersService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly db: DataSource,
-    private readonly prints: PrintsService,
+    private readonly drafts: PrintDraftsService,
     private readonly images: ImagesService,
     private readonly sizes: SizesService,
   ) {}
@@ -250,7 +250,7 @@ export class OrdersService {
         if (!imageId || !sizeId) unresolved.push({ orderItemId: r.id, title: r.title, problems });
         printItems.push({ imageId, sizeId, quantity: r.quantity, orderItemId: r.id });
       }
-      const print = await this.prints.create(user._id, { printItems }, type);
+      const print = await this.drafts.create(user._id, { printItems }, type);
       return { printId: print._id, type, unresolved };
     } finally {
       await this.db.query(`UPDATE order_items SET claimed_at = NULL WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);

@@ -679,6 +679,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sheet-settings/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sheet a new seller starts with (what "reset to defaults" sets); the same for everyone */
+        get: operations["getSheetDefaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sizes": {
         parameters: {
             query?: never;
@@ -931,7 +948,7 @@ export interface components {
         };
         ImageCategoryListResponse: {
             data: components["schemas"]["ImageCategoryDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImageCategoryRefDto: {
             _id: string;
@@ -987,7 +1004,7 @@ export interface components {
         };
         ImageListResponse: {
             data: components["schemas"]["ImageDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImagePreviewFileDto: {
             /**
@@ -1053,10 +1070,6 @@ export interface components {
              * @example https://shop.example.com
              */
             value: string;
-        };
-        ListPaginationDto: {
-            totalDocuments: number;
-            totalPages: number;
         };
         LoginDto: {
             captchaToken?: string;
@@ -1128,8 +1141,7 @@ export interface components {
             /** @description Items without image or size, to complete on the print */
             unresolved: components["schemas"]["UnresolvedItemDto"][];
         };
-        PaginationDto: Record<string, never>;
-        PaginationResponse: {
+        PaginationDto: {
             totalDocuments: number;
             totalPages: number;
         };
@@ -1257,7 +1269,7 @@ export interface components {
         };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         PrintPreviewDto: {
             /** @description False when an item blocks processing (missing image/size, too large) */
@@ -1382,7 +1394,7 @@ export interface components {
         };
         SheetPresetListResponse: {
             data: components["schemas"]["SheetPresetDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SheetPresetResponse: {
             data: components["schemas"]["SheetPresetDto"];
@@ -1441,7 +1453,7 @@ export interface components {
         };
         SizeListResponse: {
             data: components["schemas"]["SizeDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SizeResponse: {
             data: components["schemas"]["SizeDto"];
@@ -1556,7 +1568,7 @@ export interface components {
         };
         UserListResponse: {
             data: components["schemas"]["UserDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         UserResponse: {
             data: components["schemas"]["UserDto"];
@@ -2889,6 +2901,25 @@ export interface operations {
                 "application/json": components["schemas"]["SheetSettingsInput"];
             };
         };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetSettingsResponse"];
+                };
+            };
+        };
+    };
+    getSheetDefaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {

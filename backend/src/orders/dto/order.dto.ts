@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsIn, IsOptional, IsUUID } from 'class-validator';
-import { ListQueryDto, PaginationDto } from '../../common/pagination';
+import { ListQueryDto } from '../../common/pagination';
+import { PaginatedResponse } from '../../common/responses';
 import { IntegrationType } from '../../integrations/entities/integration.entity';
 import { OrderStatus } from '../entities/order.entity';
 
@@ -92,10 +93,7 @@ export class OrderDto {
   @ApiProperty({ type: [OrderItemDto] }) orderItems: OrderItemDto[];
 }
 
-export class OrderListResponse {
-  @ApiProperty({ type: [OrderDto] }) data: OrderDto[];
-  @ApiProperty({ type: PaginationDto }) pagination: PaginationDto;
-}
+export class OrderListResponse extends PaginatedResponse(OrderDto) {}
 
 export class OrderItemIdsDto {
   @ApiProperty({ type: [String], format: 'uuid' })

@@ -1,7 +1,7 @@
 import { Alert, Form, Input, Modal, Select } from "antd";
 import { useQueryModal } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
-import { FormModal } from "../common/FormModal";
+import { QueryFormModal, type QueryModalForm } from "../common/QueryFormModal";
 import { goToShop, useDeleteIntegration, useIntegrations, useSaveIntegration, type Integration, type IntegrationBody } from "./api";
 
 interface Values {
@@ -58,52 +58,54 @@ function afterSave(res: { connectUrl?: string; message?: string; data: Integrati
   toast.success(res.data.connected ? "Integration connected" : (res.message ?? "Integration saved"));
 }
 
-/** addIntegration */
-export function AddIntegrationModal() {
-  const modal = useQueryModal("addIntegration");
+/**
+ * The app's query-driven modal form (QueryFormModal) around our own save: saving an
+ * integration may answer a `connectUrl` to send the browser to (Etsy consent, WooCommerce
+ * key approval), which Refine's generic form does not carry.
+ */
+function useIntegrationForm(param: string, record: Integration | undefined, editing: boolean): QueryModalForm<Integration, Values> {
+  const modal = useQueryModal(param);
   const [form] = Form.useForm<Values>();
   const save = useSaveIntegration();
+  const key = (k: string) => record?.keys.find((x) => x.key === k)?.value;
+  return {
+    modal,
+    form,
+    record,
+    loading: editing && !record,
+    saving: save.isPending,
+    name: param,
+    initialValues: editing
+      ? record && { name: record.name, type: record.type, baseUrl: key("baseUrl"), consumerKey: key("consumerKey") }
+      : { type: "WordPress" },
+    onFinish: (v) =>
+      save.mutate(
+        { id: editing ? record!._id : undefined, body: toBody(v) },
+        { onSuccess: (res) => { modal.close(); afterSave(res as Parameters<typeof afterSave>[0]); } },
+      ),
+  };
+}
+
+/** addIntegration */
+export function AddIntegrationModal() {
+  const f = useIntegrationForm("addIntegration", undefined, false);
   return (
-    <FormModal<Values>
-      title="Add Integration"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Create"
-      loading={save.isPending}
-      form={form}
-      name="addIntegration"
-      preserve={false}
-      fill={{ type: "WordPress" }}
-      onFinish={(v) => save.mutate({ body: toBody(v) }, { onSuccess: (res) => { modal.close(); afterSave(res as any); } })}
-    >
+    <QueryFormModal form={f} title="Add Integration" okText="Create">
       <Fields />
-    </FormModal>
+    </QueryFormModal>
   );
 }
 
 /** editIntegration={id} */
 export function EditIntegrationModal() {
-  const modal = useQueryModal("editIntegration");
   const { data } = useIntegrations();
-  const record = data?.find((i) => i._id === modal.value);
-  const [form] = Form.useForm<Values>();
-  const save = useSaveIntegration();
-  const key = (k: string) => record?.keys.find((x) => x.key === k)?.value;
+  const id = useQueryModal("editIntegration").value;
+  const record = data?.find((i) => i._id === id);
+  const f = useIntegrationForm("editIntegration", record, true);
   return (
-    <FormModal<Values>
-      title="Edit Integration"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Save"
-      loading={save.isPending}
-      form={form}
-      name="editIntegration"
-      preserve={false}
-      fill={record ? { name: record.name, type: record.type, baseUrl: key("baseUrl"), consumerKey: key("consumerKey") } : null}
-      onFinish={(v) => save.mutate({ id: record!._id, body: toBody(v) }, { onSuccess: (res) => { modal.close(); afterSave(res as any); } })}
-    >
+    <QueryFormModal form={f} title="Edit Integration" okText="Save">
       <Fields editing={record} />
-    </FormModal>
+    </QueryFormModal>
   );
 }
 

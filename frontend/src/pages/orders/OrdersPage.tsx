@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import dayjs from "dayjs";
 import { useNavigate } from "react-router";
 import { api, call } from "../../api/client";
-import type { ApiError } from "../../api/http";
+import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
 import { INTEGRATIONS_KEY, syncErrorText, useIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
 import { ADDRESS_MAX, money, ORDER_STATUSES, reviewUrl, StatusTag, TITLE_MAX, Truncated } from "../../components/orders/orderBits";
@@ -14,7 +14,6 @@ import { useLiveEvent } from "../../providers/live";
 import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
 
-type SyncEvent = { integrationId: string; status: "running" | "done" | "failed"; orders: number; created?: number; message?: string };
 const PAGE_SIZES = [10, 25, 50, 100];
 
 /** Spec §2 Orders (Integration Orders). */
@@ -53,7 +52,7 @@ export function OrdersPage() {
       return p;
     });
 
-  useLiveEvent<SyncEvent>("order-sync", (e) => {
+  useLiveEvent("order-sync", (e) => {
     if (e.status === "running") return setProgress(e.orders);
     setProgress(null);
     void qc.invalidateQueries({ queryKey: INTEGRATIONS_KEY });

@@ -3,7 +3,7 @@ import { Alert, Card, Flex, Table, Typography } from "antd";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, call } from "../../api/client";
-import type { ApiError } from "../../api/http";
+import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
 import type { ReviewItem } from "../../components/integrations/api";
 import { money, StatusTag, TITLE_MAX, Truncated } from "../../components/orders/orderBits";
