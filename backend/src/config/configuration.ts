@@ -86,6 +86,19 @@ const envSchema = z.object({
   SHEET_MAX_WIDTH_IN: z.coerce.number().min(1).max(120).default(64),
   SHEET_MAX_LENGTH_IN: z.coerce.number().min(1).max(1000).default(400),
   SHEET_MAX_DPI: z.coerce.number().int().min(72).max(1200).default(600),
+  // ---- shops (Etsy, WooCommerce) and their orders ----
+  INTEGRATIONS_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  ETSY_KEYSTRING: z.string().optional(),
+  ETSY_SHARED_SECRET: z.string().optional(),
+  ETSY_API_URL: url(['http', 'https']).default('https://api.etsy.com'),
+  ETSY_CONNECT_URL: url(['http', 'https']).default('https://www.etsy.com/oauth/connect'),
+  ORDER_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
+  ORDER_SYNC_FIRST_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  ORDER_SYNC_MAX_RETRY_WAIT_SECONDS: z.coerce.number().min(0).default(60),
+  SHOP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  DESIGN_DOWNLOAD_MAX_MB: z.coerce.number().positive().optional(),
+  DESIGN_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  SHOPS_ALLOW_PRIVATE_URLS: bool.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -156,6 +169,22 @@ export interface AppConfig {
   recovery: { intervalMs: number; graceMs: number };
   /** Upper bounds of sheet settings (the DTO's absolute limits are wider). */
   sheetLimits: { maxWidth: number; maxLength: number; maxDpi: number };
+  /**
+   * Shop integrations. `secretKey` encrypts their secrets at rest. `syncIntervalMs` 0 turns
+   * the scheduled sync off. `allowPrivateUrls` lets shop base URLs and design downloads reach
+   * http, loopback and private addresses (local fakes in tests only).
+   */
+  shops: {
+    secretKey: string;
+    etsy: { keystring?: string; sharedSecret?: string; apiUrl: string; connectUrl: string };
+    syncIntervalMs: number;
+    firstSyncDays: number;
+    maxRetryWaitMs: number;
+    requestTimeoutMs: number;
+    designMaxBytes: number;
+    designTimeoutMs: number;
+    allowPrivateUrls: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -188,8 +217,8 @@ const CAPTCHA_VERIFY_URLS = {
 };
 
 /** A JWT secret that survives restarts on the embedded default without any set-up. */
-function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, '.jwt-secret');
+function persistedSecret(dataDir: string, fileName = '.jwt-secret'): string {
+  const file = join(dataDir, fileName);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
@@ -291,5 +320,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     recovery: { intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000, graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000 },
     sheetLimits: { maxWidth: e.SHEET_MAX_WIDTH_IN, maxLength: e.SHEET_MAX_LENGTH_IN, maxDpi: e.SHEET_MAX_DPI },
+    shops: {
+      secretKey: e.INTEGRATIONS_SECRET_KEY ?? persistedSecret(dataDir, '.integrations-key'),
+      etsy: { keystring: e.ETSY_KEYSTRING, sharedSecret: e.ETSY_SHARED_SECRET, apiUrl: e.ETSY_API_URL.replace(/\/$/, ''), connectUrl: e.ETSY_CONNECT_URL },
+      syncIntervalMs: Math.round(e.ORDER_SYNC_INTERVAL_MINUTES * 60_000),
+      firstSyncDays: e.ORDER_SYNC_FIRST_DAYS,
+      maxRetryWaitMs: Math.round(e.ORDER_SYNC_MAX_RETRY_WAIT_SECONDS * 1000),
+      requestTimeoutMs: e.SHOP_REQUEST_TIMEOUT_MS,
+      designMaxBytes: Math.round((e.DESIGN_DOWNLOAD_MAX_MB ?? e.UPLOAD_MAX_FILE_MB) * 1024 * 1024),
+      designTimeoutMs: e.DESIGN_DOWNLOAD_TIMEOUT_MS,
+      allowPrivateUrls: e.SHOPS_ALLOW_PRIVATE_URLS,
+    },
   };
 }

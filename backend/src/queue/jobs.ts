@@ -16,6 +16,10 @@ export enum JobName {
   PrintRetention = 'print-retention',
   /** Recovery sweep: outbox rows, stuck prints and images, dead run folders (repeating). */
   JobRecovery = 'job-recovery',
+  /** Sync one shop's orders (one per shop at a time: job id `order-sync:{integrationId}`). */
+  OrderSync = 'order-sync',
+  /** Queue an order sync for every connected shop (repeating). */
+  OrderSyncSchedule = 'order-sync-schedule',
 }
 
 /** The payload of each job; a repeating job has none. */
@@ -24,6 +28,8 @@ export interface JobPayloads {
   [JobName.ProcessPrint]: { printId: string; attempt: number };
   [JobName.PrintRetention]: Record<string, never>;
   [JobName.JobRecovery]: Record<string, never>;
+  [JobName.OrderSync]: { integrationId: string };
+  [JobName.OrderSyncSchedule]: Record<string, never>;
 }
 
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -37,4 +43,6 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.ProcessPrint]: QueueName.Prints,
   [JobName.PrintRetention]: QueueName.Maintenance,
   [JobName.JobRecovery]: QueueName.Maintenance,
+  [JobName.OrderSync]: QueueName.Shops,
+  [JobName.OrderSyncSchedule]: QueueName.Shops,
 };

@@ -5,6 +5,7 @@ export enum QueueName {
   Images = 'images',
   Prints = 'prints',
   Maintenance = 'maintenance',
+  Shops = 'shops',
 }
 
 export interface JobContext<T> {

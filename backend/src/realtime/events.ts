@@ -56,6 +56,16 @@ export interface LiveEvents {
   image: { status: LiveImage['status']; data: LiveImage };
   /** A size was created, changed or deleted. */
   size: { action: 'created' | 'updated' | 'deleted'; data: LiveSize };
+  /** A shop's order sync: queued/running (with the orders seen so far), done (counts) or failed (message). */
+  'order-sync': {
+    integrationId: string;
+    status: 'running' | 'done' | 'failed';
+    orders: number;
+    created?: number;
+    updated?: number;
+    lastSync?: string | null;
+    message?: string;
+  };
 }
 
 export type LiveTopic = keyof LiveEvents;

@@ -98,7 +98,7 @@ export class PrintListQueryDto extends ListQueryDto {
 
   @ApiPropertyOptional({ enum: PrintType })
   @IsOptional()
-  @IsIn(Object.values(PrintType), { message: 'type must be Manual or Etsy' })
+  @IsIn(Object.values(PrintType), { message: 'type must be Manual, Etsy or WooCommerce' })
   type?: PrintType;
 
   @ApiPropertyOptional({ description: 'ISO date or date-time; a bare date means the start of that day (UTC)' })

@@ -16,6 +16,7 @@ export enum PrintStatus {
 export enum PrintType {
   Manual = 'Manual',
   Etsy = 'Etsy',
+  WooCommerce = 'WooCommerce',
 }
 
 /** One rendered gang sheet of a print, as stored. */
@@ -52,7 +53,7 @@ export class Print {
   @Column({ name: 'user_id', type: 'uuid' })
   userId: string;
 
-  @Column({ type: 'varchar', length: 10, default: PrintType.Manual })
+  @Column({ type: 'varchar', length: 12, default: PrintType.Manual })
   type: PrintType;
 
   @Column({ type: 'varchar', length: 12, default: PrintStatus.InDraft })
