@@ -15,6 +15,8 @@ import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
 import { PrintsModule } from './prints/prints.module';
 import { SheetSettingsModule } from './sheet-settings/sheet-settings.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { StatisticsModule } from './statistics/statistics.module';
 
 /** One module graph for the API, the worker and the tests; only the entry points differ. */
 @Module({})
@@ -37,6 +39,8 @@ export class AppModule {
         SizesModule,
         SheetSettingsModule,
         PrintsModule,
+        NotificationsModule,
+        StatisticsModule,
       ],
       controllers: [HealthController],
     };

@@ -25,6 +25,7 @@ import { RegisterDto, ResetPasswordDto, UpdateProfileDto } from './dto/auth.dto'
 import { AuthToken, AuthTokenKind } from './entities/auth-token.entity';
 import { Session } from './entities/session.entity';
 import { LoginFailuresService } from './login-failures.service';
+import { NotificationsService } from '../notifications/notifications.service';
 import { checkPassword, hashPassword } from './password';
 
 export const SESSION_COOKIE = 'gs_session';
@@ -57,6 +58,7 @@ export class AuthService {
     private readonly mail: MailService,
     private readonly failures: LoginFailuresService,
     private readonly realtime: RealtimeService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /**
@@ -404,6 +406,8 @@ export class AuthService {
           'If this was not you, someone who knows your password did it: contact the administrator of this site at once.',
         ]),
       );
+      // notifications hook: e-mail changed
+      await this.notifications.notify(user._id, { type: 'profile', message: `Your e-mail address was changed to ${updated.email}. Confirm it with the link we sent there.` });
     }
     return updated;
   }

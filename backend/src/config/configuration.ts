@@ -86,6 +86,9 @@ const envSchema = z.object({
   SHEET_MAX_WIDTH_IN: z.coerce.number().min(1).max(120).default(64),
   SHEET_MAX_LENGTH_IN: z.coerce.number().min(1).max(1000).default(400),
   SHEET_MAX_DPI: z.coerce.number().int().min(72).max(1200).default(600),
+  NOTIFICATION_RETENTION_DAYS: z.coerce.number().positive().default(90),
+  NOTIFICATION_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
+  NOTIFICATION_EXPIRY_WARNING_HOURS: z.coerce.number().positive().default(48),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -156,6 +159,11 @@ export interface AppConfig {
   recovery: { intervalMs: number; graceMs: number };
   /** Upper bounds of sheet settings (the DTO's absolute limits are wider). */
   sheetLimits: { maxWidth: number; maxLength: number; maxDpi: number };
+  /**
+   * The bell: notifications older than `retentionDays` are pruned by a sweep every
+   * `sweepIntervalMs`, which also warns `expiryWarningHours` before a print's files are deleted.
+   */
+  notifications: { retentionDays: number; sweepIntervalMs: number; expiryWarningHours: number };
 }
 
 export class ConfigError extends Error {}
@@ -291,5 +299,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     recovery: { intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000, graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000 },
     sheetLimits: { maxWidth: e.SHEET_MAX_WIDTH_IN, maxLength: e.SHEET_MAX_LENGTH_IN, maxDpi: e.SHEET_MAX_DPI },
+    notifications: {
+      retentionDays: e.NOTIFICATION_RETENTION_DAYS,
+      sweepIntervalMs: e.NOTIFICATION_SWEEP_INTERVAL_SECONDS * 1000,
+      expiryWarningHours: e.NOTIFICATION_EXPIRY_WARNING_HOURS,
+    },
   };
 }

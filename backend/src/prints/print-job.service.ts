@@ -8,6 +8,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
 import { MailService } from '../mail/mail.service';
+import { NotificationsService } from '../notifications/notifications.service';
 import { JobContext } from '../queue/queue.types';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
@@ -58,6 +59,7 @@ export class PrintJobService {
     private readonly realtime: RealtimeService,
     private readonly mail: MailService,
     private readonly cancellations: PrintCancellations,
+    private readonly notifications: NotificationsService,
   ) {}
 
   async run(job: JobContext<ProcessJobData>): Promise<ProcessOutcome> {
@@ -136,6 +138,8 @@ export class PrintJobService {
       await progress('done', 100);
       this.realtime.emitToUser(print.userId, `print-${print.userId}`, { printId, status: PrintStatus.Completed, fileId: toFileDtos(printId, files) });
       await this.notify(print.userId, printId, null);
+      // notifications hook: print completed
+      await this.notifications.notify(print.userId, { type: 'print', message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`, attachmentId: printId, dedupeKey: `print.completed:${printId}:${attempt}` });
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
     } catch (e) {
@@ -231,6 +235,8 @@ export class PrintJobService {
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
     this.realtime.emitToUser(userId, `print-${userId}`, { printId, status: PrintStatus.Error, message: text });
     await this.notify(userId, printId, text);
+    // notifications hook: print failed, with its reason
+    await this.notifications.notify(userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
   }
 
   /** Retention: sheet files of Completed prints go PRINT_RETENTION_DAYS after printedAt; the row stays. */

@@ -13,6 +13,17 @@ export interface LiveFile {
   bytes: number;
 }
 
+export type NotificationType = 'print' | 'image' | 'size' | 'payment' | 'profile';
+
+export interface LiveNotification {
+  _id: string;
+  type: NotificationType;
+  message: string;
+  attachmentId: string | null;
+  status: 'unread' | 'read';
+  createdAt: string;
+}
+
 export interface LiveEvents {
   /** A print changed status (Completed with its files, Error with its reason, back to In Draft). */
   print: { printId: string; status: string; fileId?: LiveFile[]; message?: string };
@@ -22,6 +33,8 @@ export interface LiveEvents {
   image: { status: string; data: { _id: string; status: string } & Record<string, unknown> };
   /** A size was created, changed or deleted. */
   size: { action: string; data: { _id: string } & Record<string, unknown> };
+  /** A notification was stored for the user (the bell adds it and bumps its count). */
+  notification: LiveNotification;
 }
 
 export type LiveTopic = keyof LiveEvents;
