@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import { io, type Socket } from "socket.io-client";
 
 /** Per-user realtime events (spec §4 Realtime). */
-export type LiveTopic = "print" | "size" | "print-update" | "payment";
+export type LiveTopic = "print" | "size" | "print-update" | "payment" | "notification";
 export const liveEventName = (topic: LiveTopic, userId: string) => `${topic}-${userId}`;
 
 const LiveContext = createContext<{ socket: Socket | null; userId: string | null }>({ socket: null, userId: null });
