@@ -55,11 +55,14 @@ export function NotificationBell() {
     enabled: open,
   });
   const refresh = () => client.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
-  useLiveEvent<AppNotification>("notification", (n) => {
+  // What a notification reports (credit added, a payment, a print charged or refunded) may
+  // change the header's credit balance too.
+  const refreshProfile = () => void client.invalidateQueries({ queryKey: PROFILE_KEY });
+  useLiveEvent<AppNotification>("notification", () => {
     void refresh();
-    // Credit added by an admin, a payment: the header balance changes too.
-    if (n.type === "profile" || n.type === "payment") void client.invalidateQueries({ queryKey: PROFILE_KEY });
+    refreshProfile();
   });
+  useLiveEvent("print", refreshProfile);
 
   const markRead = useMutation({
     mutationFn: (id: string) => call(api.PUT("/api/notifications/{id}/read", { params: { path: { id } } })),
