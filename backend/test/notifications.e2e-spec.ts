@@ -1,5 +1,9 @@
+import sharp from 'sharp';
 import { DataSource } from 'typeorm';
+import { ImagesService } from '../src/images/images.service';
 import { NotificationsService } from '../src/notifications/notifications.service';
+import { PrintJobService } from '../src/prints/print-job.service';
+import { addDesign, addSize } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 describe('Notifications (e2e)', () => {
@@ -119,5 +123,38 @@ describe('Notifications (e2e)', () => {
     expect(await notifications.warnExpiringFiles()).toBe(0);
     const list = (await s.agent.get('/api/notifications').expect(200)).body.data;
     expect(list).toEqual([expect.objectContaining({ type: 'print', attachmentId: due, message: expect.stringMatching(/deleted in (2[0-9]|1[0-9]) hours/) })]);
+  });
+
+  it('hooks: a failed print (with its reason), an image that could not be prepared, refused uploads, a size used by drafts', async () => {
+    const s = await signUpAndLogin(t, 'nt_hooks');
+    const [{ id: printId }] = await db.query(`INSERT INTO prints (user_id, status, attempt) VALUES ($1, 'Processing', 1) RETURNING id`, [s.user._id]);
+    await t.app.get(PrintJobService).fail(printId, 1, 'The file of design "x" is missing.');
+    // A second report of the same failure (Bull's onFailed after the job's own) stores nothing more.
+    await t.app.get(PrintJobService).fail(printId, 1, 'again');
+
+    const image = await addDesign(t, s.user._id, { name: 'broken' });
+    await t.app.get(ImagesService).previewFailed(image._id, new Error('decode failed'));
+
+    // One good file and one that is not an image: the upload succeeds and the refusal is notified.
+    const good = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 10, g: 20, b: 30, alpha: 1 } } }).png().toBuffer();
+    await s.agent.post('/api/images/bulk-upload').attach('files', good, 'good.png').attach('files', Buffer.from('not an image at all'), 'notes.png').expect(201);
+
+    const size = await addSize(t, s.user._id, 'Chest', 4);
+    await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 1 }] }).expect(201);
+    await s.agent.put(`/api/sizes/${size._id}`).send({ name: 'Chest', value: 5 }).expect(200);
+    const unused = await addSize(t, s.user._id, 'Unused', 2);
+    await s.agent.put(`/api/sizes/${unused._id}`).send({ name: 'Unused', value: 3 }).expect(200);
+
+    const list = (await s.agent.get('/api/notifications?limit=20').expect(200)).body.data;
+    const by = (type: string) => list.filter((n: any) => n.type === type);
+    expect(by('print')).toEqual([expect.objectContaining({ attachmentId: printId, message: 'Your print could not be processed: The file of design "x" is missing.' })]);
+    expect(by('image')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ attachmentId: image._id, message: 'The image "broken" could not be prepared. Delete it and upload it again.' }),
+        expect.objectContaining({ attachmentId: null, message: expect.stringMatching(/^"notes\.png" was not uploaded: /) }),
+      ]),
+    );
+    expect(by('image')).toHaveLength(2);
+    expect(by('size')).toEqual([expect.objectContaining({ attachmentId: size._id, message: 'Size "Chest" is now 5 in; 1 unprocessed print uses it.' })]);
   });
 });
