@@ -87,7 +87,7 @@ export function NotificationBell() {
     <List
       size="small"
       className="gs-notifications"
-      style={{ width: 360, maxHeight: 420, overflowY: "auto" }}
+      style={{ width: "min(360px, calc(100vw - 48px))", maxHeight: 420, overflowY: "auto" }}
       dataSource={items}
       renderItem={(n) => (
         <List.Item
