@@ -14,7 +14,7 @@
  *   npm run bench:stats        (BENCH_PRINTS=100000, BENCH_REQUESTS=200, BENCH_NAIVE_RUNS=5)
  */
 import { DataSource } from 'typeorm';
-import { hashPassword } from '../src/auth/password';
+import { hashPassword } from '../src/common/password';
 import { Image } from '../src/images/entities/image.entity';
 import { Print, PrintStatus } from '../src/prints/entities/print.entity';
 import { StatisticsService } from '../src/statistics/statistics.service';

@@ -109,7 +109,7 @@ describe('Realtime across API nodes and a worker (e2e)', () => {
     for (const cookie of [undefined, forged, ended]) {
       const s = io(`http://127.0.0.1:${portB}`, { transports: ['websocket'], extraHeaders: cookie ? { cookie, origin: ORIGIN } : { origin: ORIGIN }, reconnection: false });
       sockets.push(s);
-      await new Promise((resolve) => s.on('connect', resolve).on('connect_error', resolve));
+      await new Promise<void>((resolve) => s.on('connect', () => resolve()).on('connect_error', () => resolve()));
       await expect(refused(s)).resolves.toBeTruthy();
       expect(s.connected).toBe(false);
     }

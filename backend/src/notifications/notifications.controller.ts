@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Put, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
-import { MessageResponse } from '../users/dto/user.dto';
+import { CurrentUser } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { MarkAllReadResponse, NotificationListQueryDto, NotificationListResponse, NotificationResponse, toNotificationDto } from './dto/notification.dto';
 import { NotificationsService } from './notifications.service';

@@ -1,7 +1,10 @@
-import { Global, Inject, Logger, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
+import { JobName } from '../queue/jobs';
+import { JOB_RUNNER } from '../queue/queue.module';
+import { JobRunner } from '../queue/queue.types';
 import { Notification } from './entities/notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
@@ -18,45 +21,31 @@ import { NotificationsService } from './notifications.service';
   providers: [NotificationsService],
   exports: [NotificationsService],
 })
-export class NotificationsModule implements OnModuleInit, OnModuleDestroy {
+export class NotificationsModule implements OnModuleInit {
   private readonly logger = new Logger('Notifications');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly notifications: NotificationsService,
   ) {}
 
   /**
-   * The sweep (prune old notifications, warn about print files about to be deleted) runs on
-   * a timer in every process that runs jobs. Both halves are idempotent (a DELETE by age, and
-   * warnings stored once by their dedupe key), so several nodes sweeping is harmless; a Bull
-   * repeatable job would add a third repeatable to the maintenance queue, which made Bull
-   * fail on close (see docs/notifications.md).
+   * The sweep (prune old notifications, warn about print files about to be deleted) is a
+   * repeating job on the maintenance queue, so it runs on one node at a time. Both halves are
+   * idempotent anyway (a DELETE by age, and warnings stored once by their dedupe key).
    */
-  onModuleInit() {
-    if (!this.config.processJobs) return;
-    this.timer = setInterval(() => void this.sweep(), this.config.notifications.sweepIntervalMs);
-    this.timer.unref();
+  async onModuleInit() {
+    this.jobs.process(JobName.NotificationSweep, () => this.sweep());
+    await this.jobs.repeat(JobName.NotificationSweep, this.config.notifications.sweepIntervalMs);
   }
 
   async sweep() {
-    if (this.running) return;
-    this.running = (async () => {
-      try {
-        await this.notifications.prune();
-        await this.notifications.warnExpiringFiles();
-      } catch (e) {
-        this.logger.error(`sweep failed: ${e}`);
-      }
-    })();
-    await this.running;
-    this.running = undefined;
-  }
-
-  async onModuleDestroy() {
-    clearInterval(this.timer);
-    await this.running;
+    try {
+      await this.notifications.prune();
+      await this.notifications.warnExpiringFiles();
+    } catch (e) {
+      this.logger.error(`sweep failed: ${e}`);
+    }
   }
 }

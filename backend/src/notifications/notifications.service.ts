@@ -5,7 +5,7 @@ import { paginate } from '../common/pagination';
 import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { liveEventName, NotificationType } from '../realtime/events';
+import { NotificationType } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { NotificationListQueryDto, toNotificationDto } from './dto/notification.dto';
 import { Notification } from './entities/notification.entity';
@@ -50,7 +50,7 @@ export class NotificationsService {
       );
       if (!rows.length) return null;
       const saved = await this.notifications.findOneByOrFail({ _id: rows[0].id });
-      this.realtime.emitToUser(userId, liveEventName('notification', userId), toNotificationDto(saved));
+      this.realtime.emit(userId, 'notification', toNotificationDto(saved));
       return saved;
     } catch (e) {
       this.logger.warn(`notification for user ${userId} (${n.type}) not stored: ${e}`);

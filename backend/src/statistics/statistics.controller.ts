@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { User } from '../users/entities/user.entity';
 import { StatisticsResponse } from './statistics.dto';
 import { StatisticsService } from './statistics.service';

@@ -613,6 +613,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sheet-settings/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sheet a new seller starts with (what "reset to defaults" sets); the same for everyone */
+        get: operations["getSheetDefaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sizes": {
         parameters: {
             query?: never;
@@ -858,7 +875,7 @@ export interface components {
         };
         ImageCategoryListResponse: {
             data: components["schemas"]["ImageCategoryDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImageCategoryRefDto: {
             _id: string;
@@ -914,7 +931,7 @@ export interface components {
         };
         ImageListResponse: {
             data: components["schemas"]["ImageDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImagePreviewFileDto: {
             /**
@@ -930,10 +947,6 @@ export interface components {
         ImagesResponse: {
             data: components["schemas"]["ImageDto"][];
             message?: string;
-        };
-        ListPaginationDto: {
-            totalDocuments: number;
-            totalPages: number;
         };
         LoginDto: {
             captchaToken?: string;
@@ -962,13 +975,13 @@ export interface components {
         };
         NotificationListResponse: {
             data: components["schemas"]["NotificationDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         NotificationResponse: {
             data: components["schemas"]["NotificationDto"];
             message?: string;
         };
-        PaginationResponse: {
+        PaginationDto: {
             totalDocuments: number;
             totalPages: number;
         };
@@ -1096,7 +1109,7 @@ export interface components {
         };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         PrintPreviewDto: {
             /** @description False when an item blocks processing (missing image/size, too large) */
@@ -1186,7 +1199,7 @@ export interface components {
         };
         SheetPresetListResponse: {
             data: components["schemas"]["SheetPresetDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SheetPresetResponse: {
             data: components["schemas"]["SheetPresetDto"];
@@ -1245,7 +1258,7 @@ export interface components {
         };
         SizeListResponse: {
             data: components["schemas"]["SizeDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SizeResponse: {
             data: components["schemas"]["SizeDto"];
@@ -1371,7 +1384,7 @@ export interface components {
         };
         UserListResponse: {
             data: components["schemas"]["UserDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         UserResponse: {
             data: components["schemas"]["UserDto"];
@@ -2524,6 +2537,25 @@ export interface operations {
                 "application/json": components["schemas"]["SheetSettingsInput"];
             };
         };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetSettingsResponse"];
+                };
+            };
+        };
+    };
+    getSheetDefaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {

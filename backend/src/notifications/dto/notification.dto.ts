@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ListPaginationDto } from '../../images/dto/image.dto';
+import { PaginatedResponse } from '../../common/responses';
 import type { LiveNotification, NotificationType } from '../../realtime/events';
 import { Notification } from '../entities/notification.entity';
 
@@ -51,10 +51,7 @@ export class NotificationListQueryDto {
   status?: 'unread' | 'read';
 }
 
-export class NotificationListResponse {
-  @ApiProperty({ type: [NotificationDto] }) data: NotificationDto[];
-  @ApiProperty({ type: ListPaginationDto }) pagination: ListPaginationDto;
-}
+export class NotificationListResponse extends PaginatedResponse(NotificationDto) {}
 
 export class NotificationResponse {
   @ApiProperty({ type: NotificationDto }) data: NotificationDto;

@@ -58,7 +58,7 @@ export function NotificationBell() {
   // What a notification reports (credit added, a payment, a print charged or refunded) may
   // change the header's credit balance too.
   const refreshProfile = () => void client.invalidateQueries({ queryKey: PROFILE_KEY });
-  useLiveEvent<AppNotification>("notification", () => {
+  useLiveEvent("notification", () => {
     void refresh();
     refreshProfile();
   });

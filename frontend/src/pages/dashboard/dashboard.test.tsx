@@ -2,9 +2,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
-import { DashboardPage } from "../../pages/dashboard/DashboardPage";
-import { NotificationBell } from "../layout/NotificationBell";
-import { STAT_CARDS } from "./statCards";
+import { DashboardPage } from "./DashboardPage";
+import { NotificationBell } from "../../components/layout/NotificationBell";
+import { STAT_CARDS } from "../../components/dashboard/statCards";
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
