@@ -1,10 +1,7 @@
-import { Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { JobName } from '../queue/jobs';
-import { JOB_RUNNER } from '../queue/queue.module';
-import { JobRunner } from '../queue/queue.types';
 import { Notification } from './entities/notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
@@ -21,31 +18,45 @@ import { NotificationsService } from './notifications.service';
   providers: [NotificationsService],
   exports: [NotificationsService],
 })
-export class NotificationsModule implements OnModuleInit {
+export class NotificationsModule implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Notifications');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly notifications: NotificationsService,
   ) {}
 
   /**
-   * The sweep (prune old notifications, warn about print files about to be deleted) is a
-   * repeating job on the maintenance queue, so it runs on one node at a time. Both halves are
-   * idempotent anyway (a DELETE by age, and warnings stored once by their dedupe key).
+   * The sweep (prune old notifications, warn about print files about to be deleted) runs on
+   * a timer in every process that runs jobs. Both halves are idempotent (a DELETE by age, and
+   * warnings stored once by their dedupe key), so several nodes sweeping is harmless; a Bull
+   * repeatable job would add a third repeatable to the maintenance queue, which made Bull
+   * fail on close (see docs/notifications.md).
    */
-  async onModuleInit() {
-    this.jobs.process(JobName.NotificationSweep, () => this.sweep());
-    await this.jobs.repeat(JobName.NotificationSweep, this.config.notifications.sweepIntervalMs);
+  onModuleInit() {
+    if (!this.config.processJobs) return;
+    this.timer = setInterval(() => void this.sweep(), this.config.notifications.sweepIntervalMs);
+    this.timer.unref();
   }
 
   async sweep() {
-    try {
-      await this.notifications.prune();
-      await this.notifications.warnExpiringFiles();
-    } catch (e) {
-      this.logger.error(`sweep failed: ${e}`);
-    }
+    if (this.running) return;
+    this.running = (async () => {
+      try {
+        await this.notifications.prune();
+        await this.notifications.warnExpiringFiles();
+      } catch (e) {
+        this.logger.error(`sweep failed: ${e}`);
+      }
+    })();
+    await this.running;
+    this.running = undefined;
+  }
+
+  async onModuleDestroy() {
+    clearInterval(this.timer);
+    await this.running;
   }
 }

@@ -16,8 +16,6 @@ export enum JobName {
   PrintRetention = 'print-retention',
   /** Recovery sweep: outbox rows, stuck prints and images, dead run folders (repeating). */
   JobRecovery = 'job-recovery',
-  /** Notifications: prune old ones, warn about print files about to be deleted (repeating). */
-  NotificationSweep = 'notification-sweep',
 }
 
 /** The payload of each job; a repeating job has none. */
@@ -26,7 +24,6 @@ export interface JobPayloads {
   [JobName.ProcessPrint]: { printId: string; attempt: number };
   [JobName.PrintRetention]: Record<string, never>;
   [JobName.JobRecovery]: Record<string, never>;
-  [JobName.NotificationSweep]: Record<string, never>;
 }
 
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -40,5 +37,4 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.ProcessPrint]: QueueName.Prints,
   [JobName.PrintRetention]: QueueName.Maintenance,
   [JobName.JobRecovery]: QueueName.Maintenance,
-  [JobName.NotificationSweep]: QueueName.Maintenance,
 };
