@@ -17,6 +17,8 @@ import { PrintsModule } from './prints/prints.module';
 import { SheetSettingsModule } from './sheet-settings/sheet-settings.module';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { OrdersModule } from './orders/orders.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { StatisticsModule } from './statistics/statistics.module';
 
 /** One module graph for the API, the worker and the tests; only the entry points differ. */
 @Module({})
@@ -41,6 +43,8 @@ export class AppModule {
         PrintsModule,
         IntegrationsModule,
         OrdersModule,
+        NotificationsModule,
+        StatisticsModule,
       ],
       controllers: [HealthController],
     };

@@ -23,6 +23,7 @@ import { RegisterDto, ResetPasswordDto, UpdateProfileDto } from './dto/auth.dto'
 import { AuthToken, AuthTokenKind } from './entities/auth-token.entity';
 import { LoginFailuresService } from './login-failures.service';
 import { checkPassword, hashPassword } from '../common/password';
+import { NotificationsService } from '../notifications/notifications.service';
 
 const TOO_MANY = 'Too many attempts. Please try again later.';
 
@@ -41,6 +42,7 @@ export class AuthService {
     private readonly failures: LoginFailuresService,
     private readonly sessions: SessionService,
     private readonly accounts: UsersService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /**
@@ -258,6 +260,8 @@ export class AuthService {
           'If this was not you, someone who knows your password did it: contact the administrator of this site at once.',
         ]),
       );
+      // notifications hook: e-mail changed
+      await this.notifications.notify(user._id, { type: 'profile', message: `Your e-mail address was changed to ${updated.email}. Confirm it with the link we sent there.` });
     }
     return updated;
   }

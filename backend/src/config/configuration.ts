@@ -99,6 +99,9 @@ const envSchema = z.object({
   DESIGN_DOWNLOAD_MAX_MB: z.coerce.number().positive().optional(),
   DESIGN_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   SHOPS_ALLOW_PRIVATE_URLS: bool.default(false),
+  NOTIFICATION_RETENTION_DAYS: z.coerce.number().positive().default(90),
+  NOTIFICATION_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
+  NOTIFICATION_EXPIRY_WARNING_HOURS: z.coerce.number().positive().default(48),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -185,6 +188,11 @@ export interface AppConfig {
     designTimeoutMs: number;
     allowPrivateUrls: boolean;
   };
+  /**
+   * The bell: notifications older than `retentionDays` are pruned by a sweep every
+   * `sweepIntervalMs`, which also warns `expiryWarningHours` before a print's files are deleted.
+   */
+  notifications: { retentionDays: number; sweepIntervalMs: number; expiryWarningHours: number };
 }
 
 export class ConfigError extends Error {}
@@ -330,6 +338,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       designMaxBytes: Math.round((e.DESIGN_DOWNLOAD_MAX_MB ?? e.UPLOAD_MAX_FILE_MB) * 1024 * 1024),
       designTimeoutMs: e.DESIGN_DOWNLOAD_TIMEOUT_MS,
       allowPrivateUrls: e.SHOPS_ALLOW_PRIVATE_URLS,
+    },
+    notifications: {
+      retentionDays: e.NOTIFICATION_RETENTION_DAYS,
+      sweepIntervalMs: e.NOTIFICATION_SWEEP_INTERVAL_SECONDS * 1000,
+      expiryWarningHours: e.NOTIFICATION_EXPIRY_WARNING_HOURS,
     },
   };
 }

@@ -6,6 +6,7 @@ import { likePattern, paginate } from '../common/pagination';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
+import { NotificationsService } from '../notifications/notifications.service';
 import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
 import { RealtimeService } from '../realtime/realtime.service';
@@ -45,6 +46,7 @@ export class ImagesService implements OnModuleInit {
     private readonly inspector: ImageInspectorService,
     private readonly printUsage: PrintUsageService,
     private readonly realtime: RealtimeService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   onModuleInit() {
@@ -186,6 +188,8 @@ export class ImagesService implements OnModuleInit {
       await this.queuePreview(image);
       data.push(toImageDto(image, category));
     }
+    // notifications hook: upload problem
+    if (errors.length) await this.notifications.notify(user._id, { type: 'image', message: `${errors.length === 1 ? `"${errors[0].name}" was` : `${errors.length} files were`} not uploaded: ${errors.map((e) => e.message).filter((m, i, all) => all.indexOf(m) === i).join(' ')}` });
     return { data, errors };
   }
 
@@ -235,6 +239,8 @@ export class ImagesService implements OnModuleInit {
     this.logger.warn(`preview of ${imageId} failed: ${error.message}`);
     await this.images.update({ _id: imageId }, { status: ImageStatus.Error, error: 'The preview could not be made' });
     await this.notify(imageId);
+    // notifications hook: inspection problem
+    const failed = await this.images.findOne({ where: { _id: imageId } }); if (failed) await this.notifications.notify(failed.userId, { type: 'image', message: `The image "${failed.name}" could not be prepared. Delete it and upload it again.`, attachmentId: imageId, dedupeKey: `image.failed:${imageId}` });
   }
 
   private async notify(imageId: string) {

@@ -7,6 +7,7 @@ import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
 import { ImagesService } from '../images/images.service';
 import { MailService } from '../mail/mail.service';
+import { NotificationsService } from '../notifications/notifications.service';
 import { JobContext } from '../queue/queue.types';
 import { LivePrintStage } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
@@ -62,6 +63,7 @@ export class PrintJobService {
     private readonly mail: MailService,
     private readonly cancellations: PrintCancellations,
     private readonly images: ImagesService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   async run(job: JobContext<ProcessJobData>): Promise<ProcessOutcome> {
@@ -150,6 +152,8 @@ export class PrintJobService {
       await progress('done', 100);
       this.realtime.emit(print.userId, 'print', { printId, status: 'Completed', fileId: toFileDtos(printId, files) });
       await this.notify(print.userId, printId, null);
+      // notifications hook: print completed
+      await this.notifications.notify(print.userId, { type: 'print', message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`, attachmentId: printId, dedupeKey: `print.completed:${printId}:${attempt}` });
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
     } catch (e) {
@@ -244,6 +248,8 @@ export class PrintJobService {
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
     this.realtime.emit(userId, 'print', { printId, status: 'Error', message: text });
     await this.notify(userId, printId, text);
+    // notifications hook: print failed, with its reason
+    await this.notifications.notify(userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
   }
 
   /** Retention: sheet files of Completed prints go PRINT_RETENTION_DAYS after printedAt; the row stays. */

@@ -47,6 +47,17 @@ export interface LiveSize {
   value: number;
 }
 
+export type NotificationType = 'print' | 'image' | 'size' | 'payment' | 'profile';
+
+export interface LiveNotification {
+  _id: string;
+  type: NotificationType;
+  message: string;
+  attachmentId: string | null;
+  status: 'unread' | 'read';
+  createdAt: string;
+}
+
 export interface LiveEvents {
   /** A print changed status: Completed with its files, Error with its reason, or back to In Draft (cancelled). */
   print: LivePrintEvent;
@@ -66,6 +77,8 @@ export interface LiveEvents {
     lastSync?: string | null;
     message?: string;
   };
+  /** A notification was stored for the user (the bell adds it and bumps its count). */
+  notification: LiveNotification;
 }
 
 export type LiveTopic = keyof LiveEvents;

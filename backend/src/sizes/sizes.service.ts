@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likePattern, paginate } from '../common/pagination';
 import { PrintUsageService } from '../images/print-usage.service';
+import { NotificationsService } from '../notifications/notifications.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { SizeBodyDto, SizeListQueryDto, toSizeDto } from './dto/size.dto';
 import { Size } from './entities/size.entity';
@@ -17,6 +18,7 @@ export class SizesService {
     @InjectRepository(Size) private readonly sizes: Repository<Size>,
     private readonly printUsage: PrintUsageService,
     private readonly realtime: RealtimeService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   async list(userId: string, q: SizeListQueryDto) {
@@ -50,6 +52,8 @@ export class SizesService {
     await this.sizes.update({ _id: id, userId }, { name: dto.name, value: dto.value }).catch(rethrowUnique);
     const saved = await this.get(userId, id);
     this.emit(userId, 'updated', saved);
+    // notifications hook: a size that draft prints use was changed
+    const drafts = (await this.printUsage.forSizes([id])).get(id)?.open ?? 0; if (drafts) await this.notifications.notify(userId, { type: 'size', message: `Size "${saved.name}" is now ${saved.value} in; ${drafts === 1 ? '1 unprocessed print uses' : `${drafts} unprocessed prints use`} it.`, attachmentId: id });
     return saved;
   }
 

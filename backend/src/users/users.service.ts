@@ -8,6 +8,7 @@ import { toE164 } from '../common/phone';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
+import { NotificationsService } from '../notifications/notifications.service';
 import { SessionService } from '../session/session.service';
 import { CreateUserDto, UpdateUserDto, UserListQueryDto } from './dto/user.dto';
 import { Role, User, UserStatus } from './entities/user.entity';
@@ -22,6 +23,7 @@ export class UsersService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly sessions: SessionService,
     private readonly credits: CreditsService,
+    private readonly notifications: NotificationsService,
   ) {}
 
   async list(q: UserListQueryDto) {
@@ -121,7 +123,9 @@ export class UsersService {
   }
 
   async setCredit(id: string, availableCredits: number, actor: User): Promise<User> {
-    await this.credits.setAvailable(id, availableCredits, actor._id);
+    const change = await this.credits.setAvailable(id, availableCredits, actor._id);
+    // notifications hook: credit added by an admin
+    if (change && change.availableDelta > 0) await this.notifications.notify(id, { type: 'profile', message: `An administrator added ${change.availableDelta} credits to your account. Available now: ${change.availableAfter}.`, attachmentId: change._id });
     return this.get(id);
   }
 

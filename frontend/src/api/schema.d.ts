@@ -311,6 +311,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["markAllNotificationsRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["deleteNotification"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["markNotificationRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders": {
         parameters: {
             query?: never;
@@ -745,6 +809,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/statistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getStatistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -1096,12 +1176,36 @@ export interface components {
             email: string;
             password: string;
         };
+        MarkAllReadResponse: {
+            message: string;
+            /** @description How many notifications were unread */
+            updated: number;
+        };
         MessageResponse: {
             message: string;
         };
         MoneyDto: {
             amount: number;
             currency: string;
+        };
+        NotificationDto: {
+            _id: string;
+            /** @description The print, image, size or payment id the notification is about */
+            attachmentId: string | null;
+            createdAt: string;
+            message: string;
+            /** @enum {string} */
+            status: "unread" | "read";
+            /** @enum {string} */
+            type: "print" | "image" | "size" | "payment" | "profile";
+        };
+        NotificationListResponse: {
+            data: components["schemas"]["NotificationDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        NotificationResponse: {
+            data: components["schemas"]["NotificationDto"];
+            message?: string;
         };
         OrderDto: {
             _id: string;
@@ -1490,6 +1594,27 @@ export interface components {
         SizeResponse: {
             data: components["schemas"]["SizeDto"];
             message?: string;
+        };
+        StatisticsDto: {
+            /** @description Integration orders Completed (printed) */
+            completedOrders: number;
+            /** @description Integration orders still Pending */
+            pendingOrders: number;
+            /** @description Prints In Draft (the card links to /prints?status=In Draft) */
+            pendingPrints: number;
+            /** @description Distinct images placed on at least one processed (Completed) print */
+            printedImages: number;
+            /** @description Connected shops */
+            totalIntegrations: number;
+            /** @description All integration orders */
+            totalOrders: number;
+            /** @description All prints, whatever their status */
+            totalPrints: number;
+            /** @description Credits spent on processing, net of refunds */
+            usedCredits: number;
+        };
+        StatisticsResponse: {
+            data: components["schemas"]["StatisticsDto"];
         };
         SyncResponse: {
             message: string;
@@ -2238,6 +2363,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Only unread (the bell count) or only read notifications */
+                status?: "unread" | "read";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first; default limit 10. status=unread gives the bell count in pagination.totalDocuments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationListResponse"];
+                };
+            };
+        };
+    };
+    markAllNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkAllReadResponse"];
+                };
+            };
+        };
+    };
+    deleteNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    markNotificationRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationResponse"];
                 };
             };
         };
@@ -3098,6 +3309,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    getStatistics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatisticsResponse"];
                 };
             };
         };

@@ -1,65 +1,139 @@
-import { Badge, Button, Empty, List, Popover, Typography } from "antd";
-import { BellOutlined } from "@ant-design/icons";
+import { useState } from "react";
+import { Badge, Button, Empty, Flex, List, Popover, Tooltip, Typography } from "antd";
+import { BellOutlined, CheckOutlined, DeleteOutlined } from "@ant-design/icons";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import dayjs from "dayjs";
+import { api, call } from "../../api/client";
+import type { components } from "../../api/schema";
+import { PROFILE_KEY } from "../../providers/queryClient";
+import { useLiveEvent } from "../../providers/live";
 
-/** What the spec says a notification carries (no API route serves it yet). */
-export interface AppNotification {
-  _id: string;
-  type: "print" | "image" | "size" | "payment" | "profile";
-  message: string;
-  attachmentId?: string;
-  createdAt: string;
-}
+export type AppNotification = components["schemas"]["NotificationDto"];
+type NotificationList = components["schemas"]["NotificationListResponse"];
+
+export const NOTIFICATIONS_KEY = ["notifications"] as const;
+const PANEL_SIZE = 10;
 
 export const truncate = (text: string, max = 50) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** Where a notification leads; the product names no target for sizes. */
-export function notificationTarget(n: Pick<AppNotification, "type" | "attachmentId">): string | null {
+/**
+ * Where a notification leads: the print, the image's edit modal, the payment history, the
+ * profile (as the product spec says), and, our choice where it says nothing, the size's edit modal.
+ */
+export function notificationTarget(n: { type: AppNotification["type"]; attachmentId?: string | null }): string | null {
   switch (n.type) {
     case "print": return n.attachmentId ? `/prints/${n.attachmentId}` : "/prints";
     case "image": return n.attachmentId ? `/images?editImage=${n.attachmentId}` : "/images";
     case "payment": return "/profile/#payments";
     case "profile": return "/profile";
+    case "size": return n.attachmentId ? `/sizes?editSize=${n.attachmentId}` : "/sizes";
     default: return null;
   }
 }
 
+const EMPTY: NotificationList = { data: [], pagination: { totalDocuments: 0, totalPages: 0 } };
+
 /**
- * Bell with the unread count. The API has no notifications route yet, so nothing is
- * requested and the panel shows its empty state; when `GET /api/notifications` lands,
- * read it here through the typed client (`api.GET`) and its schema type.
+ * The header bell. The badge is the number of unread notifications (pagination.totalDocuments
+ * of the unread list); the panel shows the latest ones, unread in bold, each with mark-read
+ * and delete. A `notification-{userId}` event refreshes both at once.
  */
 export function NotificationBell() {
   const navigate = useNavigate();
-  const data: { data: AppNotification[]; pagination: { totalDocuments: number } } = { data: [], pagination: { totalDocuments: 0 } };
-  const count = data.pagination?.totalDocuments ?? 0;
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const unread = useQuery({
+    queryKey: [...NOTIFICATIONS_KEY, "unread"],
+    queryFn: () => call(api.GET("/api/notifications", { params: { query: { status: "unread", limit: 1 } } }), { silent: true }),
+    retry: false,
+  });
+  const latest = useQuery({
+    queryKey: [...NOTIFICATIONS_KEY, "latest"],
+    queryFn: () => call(api.GET("/api/notifications", { params: { query: { limit: PANEL_SIZE } } }), { silent: true }),
+    retry: false,
+    enabled: open,
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+  // What a notification reports (credit added, a payment, a print charged or refunded) may
+  // change the header's credit balance too.
+  const refreshProfile = () => void client.invalidateQueries({ queryKey: PROFILE_KEY });
+  useLiveEvent("notification", () => {
+    void refresh();
+    refreshProfile();
+  });
+  useLiveEvent("print", refreshProfile);
 
-  const panel = data.data.length ? (
+  const markRead = useMutation({
+    mutationFn: (id: string) => call(api.PUT("/api/notifications/{id}/read", { params: { path: { id } } })),
+    onSettled: refresh,
+  });
+  const markAll = useMutation({ mutationFn: () => call(api.PUT("/api/notifications/read")), onSettled: refresh });
+  const remove = useMutation({
+    mutationFn: (id: string) => call(api.DELETE("/api/notifications/{id}", { params: { path: { id } } })),
+    onSettled: refresh,
+  });
+
+  const count = unread.data?.pagination.totalDocuments ?? 0;
+  const items = (latest.data ?? EMPTY).data;
+  const openTarget = (n: AppNotification) => {
+    if (n.status === "unread") markRead.mutate(n._id);
+    const to = notificationTarget(n);
+    setOpen(false);
+    if (to) navigate(to);
+  };
+
+  const panel = items.length ? (
     <List
       size="small"
-      style={{ width: 320 }}
-      dataSource={data.data}
+      className="gs-notifications"
+      style={{ width: "min(360px, calc(100vw - 48px))", maxHeight: 420, overflowY: "auto" }}
+      dataSource={items}
       renderItem={(n) => (
         <List.Item
+          data-testid="notification-item"
+          data-status={n.status}
           style={{ cursor: "pointer" }}
-          onClick={() => {
-            const to = notificationTarget(n);
-            if (to) navigate(to);
-          }}
+          onClick={() => openTarget(n)}
+          actions={[
+            n.status === "unread" ? (
+              <Tooltip title="Mark as read" key="read">
+                <Button size="small" type="text" icon={<CheckOutlined />} aria-label="Mark as read" onClick={(e) => { e.stopPropagation(); markRead.mutate(n._id); }} />
+              </Tooltip>
+            ) : null,
+            <Tooltip title="Delete" key="delete">
+              <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="Delete notification" onClick={(e) => { e.stopPropagation(); remove.mutate(n._id); }} />
+            </Tooltip>,
+          ].filter(Boolean)}
         >
-          <List.Item.Meta title={truncate(n.message)} description={dayjs(n.createdAt).format("MMM D, YYYY HH:mm")} />
+          <List.Item.Meta
+            title={
+              <Typography.Text strong={n.status === "unread"} title={n.message}>
+                {truncate(n.message)}
+              </Typography.Text>
+            }
+            description={dayjs(n.createdAt).format("MMM D, YYYY HH:mm")}
+          />
         </List.Item>
       )}
     />
   ) : (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="No notifications" style={{ width: 240 }} />
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={latest.isLoading ? "Loading…" : "No notifications"} style={{ width: 240 }} />
+  );
+
+  const title = (
+    <Flex justify="space-between" align="center" gap={16}>
+      <Typography.Text strong>Notifications</Typography.Text>
+      <Button size="small" type="link" disabled={!count || markAll.isPending} onClick={() => markAll.mutate()}>
+        Mark all read
+      </Button>
+    </Flex>
   );
 
   return (
-    <Popover trigger="click" placement="bottomRight" title={<Typography.Text strong>Notifications</Typography.Text>} content={panel}>
+    <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen} title={title} content={panel}>
       <Badge count={count} size="small" showZero color={count ? undefined : "#94a3b8"} offset={[-4, 4]}>
-        <Button type="text" shape="circle" icon={<BellOutlined style={{ fontSize: 18 }} />} aria-label={`Notifications (${count})`} />
+        <Button type="text" shape="circle" icon={<BellOutlined style={{ fontSize: 18 }} />} aria-label={`Notifications (${count})`} data-testid="notification-bell" />
       </Badge>
     </Popover>
   );

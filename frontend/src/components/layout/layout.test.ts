@@ -22,7 +22,7 @@ describe("notifications", () => {
     expect(notificationTarget({ type: "image", attachmentId: "i1" })).toBe("/images?editImage=i1");
     expect(notificationTarget({ type: "payment" })).toBe("/profile/#payments");
     expect(notificationTarget({ type: "profile" })).toBe("/profile");
-    expect(notificationTarget({ type: "size", attachmentId: "s1" })).toBeNull();
+    expect(notificationTarget({ type: "size", attachmentId: "s1" })).toBe("/sizes?editSize=s1");
   });
   it("truncates titles to 50 characters", () => {
     expect(truncate("x".repeat(50))).toBe("x".repeat(50));

@@ -26,7 +26,10 @@ export function PrintsPage() {
   const rows = result.data ?? [];
   // A print that finishes (or fails) while the list is open changes its row.
   const invalidate = useInvalidate();
-  useLiveEvent("print", () => void invalidate({ resource: "print", invalidates: ["list"] }));
+  useLiveEvent("print", (e) => {
+    void invalidate({ resource: "print", invalidates: ["list"] });
+    if (e.status === "Error") toast.error(e.message || "An error occurred");
+  });
   const { startDate, endDate, dateType, status, type } = list.state.filters;
 
   const deleteModal = useQueryModal("deletePrint");

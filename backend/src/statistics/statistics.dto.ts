@@ -1,0 +1,17 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The eight dashboard cards. */
+export class StatisticsDto {
+  @ApiProperty({ description: 'Prints In Draft (the card links to /prints?status=In Draft)' }) pendingPrints: number;
+  @ApiProperty({ description: 'All prints, whatever their status' }) totalPrints: number;
+  @ApiProperty({ description: 'Distinct images placed on at least one processed (Completed) print' }) printedImages: number;
+  @ApiProperty({ description: 'Credits spent on processing, net of refunds' }) usedCredits: number;
+  @ApiProperty({ description: 'Integration orders still Pending' }) pendingOrders: number;
+  @ApiProperty({ description: 'All integration orders' }) totalOrders: number;
+  @ApiProperty({ description: 'Integration orders Completed (printed)' }) completedOrders: number;
+  @ApiProperty({ description: 'Connected shops' }) totalIntegrations: number;
+}
+
+export class StatisticsResponse {
+  @ApiProperty({ type: StatisticsDto }) data: StatisticsDto;
+}
