@@ -1,4 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
 import { AppConfig, loadConfig } from './config/configuration';
@@ -37,6 +40,9 @@ export class AppModule {
         SizesModule,
         SheetSettingsModule,
         PrintsModule,
+        ApiKeysModule,
+        IdempotencyModule,
+        WebhooksModule,
       ],
       controllers: [HealthController],
     };

@@ -5,6 +5,8 @@ import cookieParser from 'cookie-parser';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet from 'helmet';
+import { apiKeyMiddleware } from './api-keys/api-key.middleware';
+import { ApiKeysService } from './api-keys/api-keys.service';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { originCheck } from './common/origin.middleware';
 import { createValidationPipe } from './common/validation';
@@ -38,6 +40,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
     }),
   );
   app.use(cookieParser());
+  app.use(apiKeyMiddleware(app.get(ApiKeysService)));
   app.use(originCheck(config.allowedOrigins));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());

@@ -19,6 +19,7 @@ import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { unlink } from 'node:fs/promises';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { CurrentUser } from '../common/decorators';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
@@ -58,6 +59,7 @@ export class ImagesController {
   }
 
   @Post('bulk-upload')
+  @Idempotent()
   @UseInterceptors(AnyFilesInterceptor())
   @ApiConsumes('multipart/form-data')
   @ApiBody({

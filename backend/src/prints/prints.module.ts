@@ -5,6 +5,7 @@ import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
 import { JobRunner, QueueName } from '../queue/queue.types';
 import { ImagesModule } from '../images/images.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { SheetSettingsModule } from '../sheet-settings/sheet-settings.module';
 import { CpuPool } from '../cpu/cpu-pool';
 import { PRINT_ENGINE, workerEngine } from './engine.adapter';
@@ -17,7 +18,7 @@ import { PrintsController } from './prints.controller';
 import { PROCESS_JOB, ProcessJobData, PrintsService, RETENTION_JOB } from './prints.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule],
+  imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule, WebhooksModule],
   controllers: [PrintsController],
   providers: [
     PrintsService,

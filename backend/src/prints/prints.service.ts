@@ -398,14 +398,18 @@ export class PrintsService {
       if (!items.length) throw new BadRequestException({ message: MSG.noItems, code: 'no_items' });
       if (items.some((i) => !i.image)) throw new BadRequestException({ message: MSG.imageMissing, code: 'image_missing' });
       if (items.some((i) => !i.size)) throw new BadRequestException({ message: MSG.sizeMissing, code: 'size_missing' });
+      // --- public API (issue 13): an image still being inspected does not stop processing; the
+      // job waits for it (PrintJobService.waitForImages) and checks its fit then. A failed one does.
+      const inspected = items.filter((it) => it.image!.status === ImageStatus.Ready && it.image!.trim && it.image!.width && it.image!.height);
       for (const it of items) {
         const img = it.image!;
-        if (img.status !== ImageStatus.Ready || !img.trim || !img.width || !img.height)
-          throw new BadRequestException({ message: notReadyMessage(img), code: 'image_not_ready' });
-        const problem = fitProblem(img.name, img.trim, it.size!.value, settings);
+        if (img.status === ImageStatus.Error) throw new BadRequestException({ message: notReadyMessage(img), code: 'image_not_ready' });
+        if (!inspected.includes(it)) continue;
+        const problem = fitProblem(img.name, img.trim!, it.size!.value, settings);
         if (problem) throw new BadRequestException({ message: problem, code: 'design_too_large' });
       }
-      this.checkBudget(items, settings, free);
+      this.checkBudget(inspected, settings, free);
+      // --- end public API
       const cost = items.reduce((a, i) => a + i.quantity, 0);
       const rows = returned<{ attempt: number }>(
         await m.query(

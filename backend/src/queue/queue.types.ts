@@ -3,6 +3,7 @@ export enum QueueName {
   Images = 'images',
   Prints = 'prints',
   Maintenance = 'maintenance',
+  Webhooks = 'webhooks',
 }
 
 export interface JobContext<T> {
