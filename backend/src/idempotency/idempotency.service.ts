@@ -67,7 +67,7 @@ export class IdempotencyService implements OnModuleInit {
         ),
       );
       if (won.length) return { kind: 'owner' };
-      const [row]: Array<{ fingerprint: string; status_code: number | null; response: StoredResponse | null }> = await this.db.query(
+      const [row]: Array<{ fingerprint: string; status_code: number | null; response: string | null }> = await this.db.query(
         `SELECT fingerprint, status_code, response FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
         [userId, key],
       );
@@ -77,7 +77,8 @@ export class IdempotencyService implements OnModuleInit {
             message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
             code: 'idempotency_key_reused',
           });
-        if (row.status_code !== null && row.response) return { kind: 'replay', response: row.response };
+        // Kept as text, not jsonb: jsonb would reorder the keys and the replay would differ.
+        if (row.status_code !== null && row.response) return { kind: 'replay', response: JSON.parse(row.response) };
       }
       // Still running (or just released after a server error: then the next INSERT wins).
       if (Date.now() > deadline)

@@ -29,7 +29,7 @@ export class PublicApi1763900400000 implements MigrationInterface {
         key varchar(255) NOT NULL,
         fingerprint char(64) NOT NULL,
         status_code integer,
-        response jsonb,
+        response text,
         created_at timestamptz NOT NULL DEFAULT now(),
         completed_at timestamptz,
         PRIMARY KEY (user_id, key)
