@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, ForbiddenException, Injectable, SetMetad
 import { Reflector } from '@nestjs/core';
 import { viaApiKey } from './api-key.middleware';
 
-const SESSION_ONLY = 'sessionOnly';
+export const SESSION_ONLY = 'sessionOnly';
 /** The route needs a signed-in browser: an API key cannot use it (e.g. to mint more keys). */
 export const SessionOnly = () => SetMetadata(SESSION_ONLY, true);
 
