@@ -63,6 +63,6 @@ test("profile: create an API key, use it with Bearer, revoke it; add a webhook a
   await hookRow.getByRole("button", { name: "Send test event" }).click();
   await expectToast(page, "Test event sent");
   await hookRow.locator(".ant-table-row-expand-icon").click();
-  await hooks.getByRole("cell", { name: "ping" }).waitFor();
+  await hooks.getByRole("cell", { name: "ping", exact: true }).waitFor();
   await shot("webhooks", { fullPage: true });
 });

@@ -26,7 +26,12 @@ export function ApiKeysCard() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: KEYS });
 
   const create = async () => {
-    const v = await form.validateFields();
+    let v;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return; // shown under the fields
+    }
     setSaving(true);
     try {
       const res = await call(
@@ -36,6 +41,8 @@ export function ApiKeysCard() {
       form.resetFields();
       setSecret(res.data.secret);
       await refresh();
+    } catch {
+      // call() has shown the server's message
     } finally {
       setSaving(false);
     }
@@ -79,11 +86,11 @@ export function ApiKeysCard() {
             render: (_: unknown, k) => (
               <Space>
                 {k.status === "active" ? (
-                  <Popconfirm title="Revoke this key?" description="Anything using it stops working at once." okText="Revoke" onConfirm={() => revoke(k)}>
+                  <Popconfirm title="Revoke this key?" description="Anything using it stops working at once." okText="Revoke" onConfirm={() => revoke(k).catch(() => undefined)}>
                     <Button danger size="small">Revoke</Button>
                   </Popconfirm>
                 ) : (
-                  <Popconfirm title="Delete this key?" okText="Delete" onConfirm={() => remove(k)}>
+                  <Popconfirm title="Delete this key?" okText="Delete" onConfirm={() => remove(k).catch(() => undefined)}>
                     <Button size="small">Delete</Button>
                   </Popconfirm>
                 )}

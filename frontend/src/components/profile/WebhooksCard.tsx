@@ -32,6 +32,8 @@ function Deliveries({ endpointId }: { endpointId: string }) {
       if (res.data.status === "succeeded") toast.success(res.message ?? "Delivered");
       else toast.error(res.message ?? "Not delivered");
       await queryClient.invalidateQueries({ queryKey: key });
+    } catch {
+      // call() has shown the server's message
     } finally {
       setBusy(null);
     }
@@ -67,7 +69,12 @@ export function WebhooksCard() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: HOOKS });
 
   const add = async () => {
-    const v = await form.validateFields();
+    let v;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return; // shown under the fields
+    }
     setSaving(true);
     try {
       const res = await call(api.POST("/api/webhooks", { body: v }));
@@ -75,6 +82,8 @@ export function WebhooksCard() {
       form.resetFields();
       setSecret(res.data.secret);
       await refresh();
+    } catch {
+      // call() has shown the server's message
     } finally {
       setSaving(false);
     }
@@ -112,14 +121,14 @@ export function WebhooksCard() {
         columns={[
           { title: "URL", dataIndex: "url", render: (u: string, w) => <span><code>{u}</code>{w.description ? <Typography.Text type="secondary"> — {w.description}</Typography.Text> : null}</span> },
           { title: "Events", dataIndex: "events", render: (ev: string[]) => ev.map((e) => <Tag key={e}>{e}</Tag>) },
-          { title: "Active", dataIndex: "active", render: (a: boolean, w) => <Switch size="small" checked={a} onChange={(v) => setActive(w, v)} aria-label="Active" /> },
+          { title: "Active", dataIndex: "active", render: (a: boolean, w) => <Switch size="small" checked={a} onChange={(v) => setActive(w, v).catch(() => undefined)} aria-label="Active" /> },
           {
             title: "",
             key: "actions",
             render: (_: unknown, w) => (
               <Space>
-                <Button size="small" onClick={() => test(w)}>Send test event</Button>
-                <Popconfirm title="Delete this webhook?" description="Its delivery log is deleted too." okText="Delete" onConfirm={() => remove(w)}>
+                <Button size="small" onClick={() => test(w).catch(() => undefined)}>Send test event</Button>
+                <Popconfirm title="Delete this webhook?" description="Its delivery log is deleted too." okText="Delete" onConfirm={() => remove(w).catch(() => undefined)}>
                   <Button size="small" danger>Delete</Button>
                 </Popconfirm>
               </Space>
@@ -129,7 +138,7 @@ export function WebhooksCard() {
       />
       <Modal open={adding} title="Add webhook endpoint" okText="Add" confirmLoading={saving} onOk={add} onCancel={() => setAdding(false)} destroyOnHidden>
         <Form form={form} layout="vertical" initialValues={{ events: ["print.completed", "print.failed"] }} preserve={false}>
-          <Form.Item name="url" label="URL" rules={[{ required: true, whitespace: true, message: "URL is required" }, { type: "url", message: "Enter a valid URL, e.g. https://example.com/webhooks/gangsheet" }]}>
+          <Form.Item name="url" label="URL" rules={[{ required: true, whitespace: true, message: "URL is required" }, { validator: (_, v?: string) => (!v || /^https?:\/\/[^\s/]+/i.test(v.trim()) ? Promise.resolve() : Promise.reject(new Error("Enter a valid URL, e.g. https://example.com/webhooks/gangsheet"))) }]}>
             <Input placeholder="https://shop.example.com/hooks/gangsheet" autoFocus />
           </Form.Item>
           <Form.Item name="events" label="Events" rules={[{ required: true, type: "array", min: 1, message: "Choose at least one event" }]}>
