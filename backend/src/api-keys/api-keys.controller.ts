@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
-import { MessageResponse } from '../users/dto/user.dto';
+import { CurrentUser } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyListResponse, ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, toApiKeyDto } from './dto/api-key.dto';

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { OpenAPIObject } from '@nestjs/swagger';
-import { IS_PUBLIC, ROLES } from '../common/decorators';
+import { IS_PUBLIC, ROLES } from '../auth/auth.decorators';
 import { SESSION_ONLY } from './session-only.guard';
 
 export const COOKIE_SCHEME = 'cookie';

@@ -5,9 +5,8 @@ import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.tokens';
-import { JobRunner, QueueName } from '../queue/queue.types';
-
-export const IDEMPOTENCY_CLEANUP_JOB = 'idempotency-cleanup';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
 
 /** What the first request answered: a body, or an error (4xx) to be thrown again. */
 export interface StoredResponse {
@@ -39,9 +38,8 @@ export class IdempotencyService implements OnModuleInit {
   ) {}
 
   async onModuleInit() {
-    if (!this.config.processJobs) return;
-    this.jobs.process(QueueName.Maintenance, IDEMPOTENCY_CLEANUP_JOB, () => this.removeExpired());
-    await this.jobs.repeat(QueueName.Maintenance, IDEMPOTENCY_CLEANUP_JOB, 3600_000);
+    this.jobs.process(JobName.IdempotencyCleanup, () => this.removeExpired());
+    await this.jobs.repeat(JobName.IdempotencyCleanup, 3600_000);
   }
 
   private get ttlSeconds() {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
-import { MessageResponse } from '../users/dto/user.dto';
+import { CurrentUser } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import {
   CreatedWebhookResponse,

@@ -7,7 +7,8 @@ import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.tokens';
-import { JobContext, JobRunner, QueueName } from '../queue/queue.types';
+import { JobName } from '../queue/jobs';
+import { JobContext, JobRunner } from '../queue/queue.types';
 import { CreateWebhookDto, DeliveryListQueryDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { DeliveryStatus, WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
@@ -15,8 +16,6 @@ import { PING_EVENT, WebhookEnvelope, WebhookEvent, WebhookEventData } from './w
 import { sendWebhook, signature } from './webhook-sender';
 import { checkWebhookUrl, WebhookTargetError } from './webhook-target';
 
-export const DELIVERY_JOB = 'deliver';
-export const WEBHOOK_SWEEP_JOB = 'webhook-sweep';
 export interface DeliveryJobData {
   deliveryId: string;
 }
@@ -45,16 +44,12 @@ export class WebhooksService implements OnModuleInit {
   ) {}
 
   async onModuleInit() {
-    if (!this.config.processJobs) return;
-    this.jobs.process<DeliveryJobData>(
-      QueueName.Webhooks,
-      DELIVERY_JOB,
-      (job) => this.runDelivery(job),
-      4,
-      (job, error) => this.giveUp(job.data.deliveryId, error.message),
-    );
-    this.jobs.process(QueueName.Maintenance, WEBHOOK_SWEEP_JOB, () => this.sweep());
-    await this.jobs.repeat(QueueName.Maintenance, WEBHOOK_SWEEP_JOB, this.config.recovery.intervalMs);
+    this.jobs.process(JobName.WebhookDelivery, (job) => this.runDelivery(job), {
+      concurrency: 4,
+      onFailed: (job, error) => this.giveUp(job.data.deliveryId, error.message),
+    });
+    this.jobs.process(JobName.WebhookSweep, () => this.sweep());
+    await this.jobs.repeat(JobName.WebhookSweep, this.config.recovery.intervalMs);
   }
 
   // ---- endpoints ----
@@ -156,7 +151,7 @@ export class WebhooksService implements OnModuleInit {
   async dispatch(deliveryIds: string[]): Promise<void> {
     for (const id of deliveryIds) {
       try {
-        await this.jobs.add<DeliveryJobData>(QueueName.Webhooks, DELIVERY_JOB, { deliveryId: id }, {
+        await this.jobs.add(JobName.WebhookDelivery, { deliveryId: id }, {
           jobId: deliveryJobId(id),
           attempts: MAX_ATTEMPTS,
           backoffMs: this.config.webhooks.backoffMs,
@@ -247,7 +242,7 @@ export class WebhooksService implements OnModuleInit {
         await this.giveUp(r.id, 'retry window passed');
         continue;
       }
-      if ((await this.jobs.state(QueueName.Webhooks, deliveryJobId(r.id))) !== 'live') {
+      if ((await this.jobs.state(JobName.WebhookDelivery, deliveryJobId(r.id))) !== 'live') {
         await this.dispatch([r.id]);
         n++;
       }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
-import { PaginationResponse } from '../../users/dto/user.dto';
+import { PaginatedResponse } from '../../common/responses';
 import { DeliveryStatus, WebhookDelivery } from '../entities/webhook-delivery.entity';
 import { WebhookEndpoint } from '../entities/webhook-endpoint.entity';
 import { WEBHOOK_EVENTS } from '../webhook-events';
@@ -105,10 +105,7 @@ export class WebhookDeliveryDto {
   @ApiProperty() createdAt: Date;
 }
 
-export class WebhookDeliveryListResponse {
-  @ApiProperty({ type: [WebhookDeliveryDto] }) data: WebhookDeliveryDto[];
-  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
-}
+export class WebhookDeliveryListResponse extends PaginatedResponse(WebhookDeliveryDto) {}
 
 export class WebhookDeliveryResponse {
   @ApiProperty({ type: WebhookDeliveryDto }) data: WebhookDeliveryDto;
