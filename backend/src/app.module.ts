@@ -1,4 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
 import { AppConfig, loadConfig } from './config/configuration';
@@ -45,6 +48,9 @@ export class AppModule {
         OrdersModule,
         NotificationsModule,
         StatisticsModule,
+        ApiKeysModule,
+        IdempotencyModule,
+        WebhooksModule,
       ],
       controllers: [HealthController],
     };

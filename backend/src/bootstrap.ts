@@ -5,6 +5,9 @@ import cookieParser from 'cookie-parser';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet from 'helmet';
+import { apiKeyMiddleware } from './api-keys/api-key.middleware';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { documentApiAccess } from './api-keys/openapi-security';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { originCheck } from './common/origin.middleware';
 import { createValidationPipe } from './common/validation';
@@ -38,6 +41,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
     }),
   );
   app.use(cookieParser());
+  app.use(apiKeyMiddleware(app.get(ApiKeysService)));
   app.use(originCheck(config.allowedOrigins));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
@@ -63,9 +67,10 @@ function serveFrontend(app: NestExpressApplication, config: AppConfig) {
 export function buildOpenApi(app: INestApplication): OpenAPIObject {
   const doc = new DocumentBuilder()
     .setTitle('GangSheet Studio API')
-    .setDescription('Cookie-authenticated JSON API. Lists answer {data, pagination}; errors {statusCode, message, code?}.')
+    .setDescription(
+      'JSON API of the web app and of integrations. Authenticate with the browser session cookie or an API key (Authorization: Bearer gsk_…; press Authorize to try routes with yours). Lists answer {data, pagination}; errors {statusCode, message, code?}. POST routes that create or spend accept an Idempotency-Key. Guide: docs/api.md.',
+    )
     .setVersion('1.0')
-    .addCookieAuth('gs_session')
     .build();
-  return SwaggerModule.createDocument(app, doc, { operationIdFactory: (_c, method) => method });
+  return documentApiAccess(app, SwaggerModule.createDocument(app, doc, { operationIdFactory: (_c, method) => method }));
 }

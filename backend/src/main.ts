@@ -21,7 +21,11 @@ async function bootstrap() {
   }
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: false });
   configureApp(app);
-  SwaggerModule.setup('api/docs', app, buildOpenApi(app), { jsonDocumentUrl: 'api/docs/openapi.json' });
+  SwaggerModule.setup('api/docs', app, buildOpenApi(app), {
+    jsonDocumentUrl: 'api/docs/openapi.json',
+    // Authorize → api-key: paste a key once and "Try it out" sends it with every call.
+    swaggerOptions: { persistAuthorization: true },
+  });
   await app.get(UsersService).ensureFirstAdmin();
   await app.listen(config.port);
   const mode = config.database.url ? 'PostgreSQL' : `embedded PGlite (${config.database.pgliteDir})`;

@@ -13,7 +13,9 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
 
   canActivate(context: ExecutionContext) {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    return isPublic ? true : super.canActivate(context);
+    // Authenticated by an API key already (api-keys/api-key.middleware): the cookie is not consulted.
+    if (isPublic || context.switchToHttp().getRequest().apiKey) return true;
+    return super.canActivate(context);
   }
 
   handleRequest<TUser = User>(err: unknown, user: TUser | false): TUser {

@@ -102,6 +102,14 @@ const envSchema = z.object({
   NOTIFICATION_RETENTION_DAYS: z.coerce.number().positive().default(90),
   NOTIFICATION_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   NOTIFICATION_EXPIRY_WARNING_HOURS: z.coerce.number().positive().default(48),
+  PRINT_IMAGE_WAIT_SECONDS: z.coerce.number().min(1).default(600),
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  API_KEY_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
+  WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce.number().min(1).default(86_400),
+  WEBHOOK_BACKOFF_SECONDS: z.coerce.number().positive().default(30),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -167,6 +175,8 @@ export interface AppConfig {
     maxPixels: number;
     /** Free space DATA_DIR must keep beyond what a print will write. */
     minFreeBytes: number;
+    /** How long a processing job waits for its images' inspection before failing the print. */
+    imageWaitMs: number;
   };
   /** The recovery sweep (lost jobs, stuck prints and images, leftover run folders). */
   recovery: { intervalMs: number; graceMs: number };
@@ -193,6 +203,13 @@ export interface AppConfig {
    * `sweepIntervalMs`, which also warns `expiryWarningHours` before a print's files are deleted.
    */
   notifications: { retentionDays: number; sweepIntervalMs: number; expiryWarningHours: number };
+  /** The public API: requests per API key per window, how long an Idempotency-Key is remembered. */
+  api: { keyRateLimit: number; keyRateWindowMs: number; idempotencyTtlMs: number };
+  /**
+   * Webhook deliveries: retried with exponential backoff from `backoffMs` while younger than
+   * `retryWindowMs`; `allowPrivate` lets endpoints on private/loopback addresses (tests only).
+   */
+  webhooks: { retryWindowMs: number; backoffMs: number; timeoutMs: number; allowPrivate: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -325,6 +342,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxResumes: e.PRINT_MAX_RESUMES,
       maxPixels: e.PRINT_MAX_PIXELS,
       minFreeBytes: Math.round(e.PRINT_MIN_FREE_MB * 1024 * 1024),
+      imageWaitMs: e.PRINT_IMAGE_WAIT_SECONDS * 1000,
     },
     recovery: { intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000, graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000 },
     sheetLimits: { maxWidth: e.SHEET_MAX_WIDTH_IN, maxLength: e.SHEET_MAX_LENGTH_IN, maxDpi: e.SHEET_MAX_DPI },
@@ -343,6 +361,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       retentionDays: e.NOTIFICATION_RETENTION_DAYS,
       sweepIntervalMs: e.NOTIFICATION_SWEEP_INTERVAL_SECONDS * 1000,
       expiryWarningHours: e.NOTIFICATION_EXPIRY_WARNING_HOURS,
+    },
+    api: {
+      keyRateLimit: e.API_KEY_RATE_LIMIT,
+      keyRateWindowMs: e.API_KEY_RATE_WINDOW_SECONDS * 1000,
+      idempotencyTtlMs: e.IDEMPOTENCY_TTL_HOURS * 3600_000,
+    },
+    webhooks: {
+      retryWindowMs: e.WEBHOOK_RETRY_WINDOW_SECONDS * 1000,
+      backoffMs: e.WEBHOOK_BACKOFF_SECONDS * 1000,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
     },
   };
 }

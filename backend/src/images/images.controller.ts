@@ -18,6 +18,7 @@ import {
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 import { CurrentUser } from '../auth/auth.decorators';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
@@ -57,6 +58,7 @@ export class ImagesController {
   }
 
   @Post('bulk-upload')
+  @Idempotent()
   @UseInterceptors(AnyFilesInterceptor())
   @ApiConsumes('multipart/form-data')
   @ApiBody({

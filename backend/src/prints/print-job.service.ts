@@ -26,6 +26,10 @@ import { MSG } from './prints.rules';
 import { StoredLayout, storedLayout } from './stored-layout';
 import { PrintCancellations, PrintCancelled } from './print-cancellations';
 import { gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { ImageStatus } from '../images/entities/image.entity';
+import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
+import { fitProblem } from './design-fit';
 
 /** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
 export const RUN_PREFIX = '.run-';
@@ -64,6 +68,7 @@ export class PrintJobService {
     private readonly cancellations: PrintCancellations,
     private readonly images: ImagesService,
     private readonly notifications: NotificationsService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   async run(job: JobContext<ProcessJobData>): Promise<ProcessOutcome> {
@@ -96,6 +101,7 @@ export class PrintJobService {
     try {
       await progress('trim', 0);
       const settings = print.settings!;
+      if (!(await this.waitForImages(printId, attempt, settings, abort.signal))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
       const designs = await this.designs(printId, settings.nesting === 'shape');
       lap('trim');
       await progress('layout', 5);
@@ -151,6 +157,7 @@ export class PrintJobService {
       await this.removeRuns(attemptKey);
       await progress('done', 100);
       this.realtime.emit(print.userId, 'print', { printId, status: 'Completed', fileId: toFileDtos(printId, files) });
+      await this.publishCompleted(print.userId, printId, files);
       await this.notify(print.userId, printId, null);
       // notifications hook: print completed
       await this.notifications.notify(print.userId, { type: 'print', message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`, attachmentId: printId, dedupeKey: `print.completed:${printId}:${attempt}` });
@@ -250,7 +257,59 @@ export class PrintJobService {
     await this.notify(userId, printId, text);
     // notifications hook: print failed, with its reason
     await this.notifications.notify(userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
+    await this.webhooks
+      .publish(userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true })
+      .catch((e) => this.logger.warn(`webhook print.failed for ${printId}: ${e}`));
   }
+
+  // --- public API (issue 13) ---
+
+  /**
+   * A print processed while some of its images were still being inspected waits here until
+   * they are ready (then checks that each design fits the sheet); an image that fails
+   * inspection, or is not ready within PRINT_IMAGE_WAIT_SECONDS, fails the print with its
+   * reason (refunded by fail()). Polls the rows, so it works whichever process inspects them.
+   */
+  private async waitForImages(printId: string, attempt: number, settings: SheetSettingsValues, signal: AbortSignal): Promise<boolean> {
+    const deadline = Date.now() + this.config.prints.imageWaitMs;
+    for (;;) {
+      const rows: Array<{ name: string; status: string; error: string | null; trim: { width: number; height: number } | null; value: number | null }> = await this.db.query(
+        `SELECT img.name, img.status, img.error, img.trim, sz.value FROM print_items i
+           JOIN images img ON img.id = i.image_id LEFT JOIN sizes sz ON sz.id = i.size_id WHERE i.print_id = $1`,
+        [printId],
+      );
+      const failed = rows.find((r) => r.status === ImageStatus.Error);
+      if (failed) throw new PermanentPrintError(`Image "${failed.name}" could not be read${failed.error ? `: ${failed.error}` : ''}. Please replace it.`);
+      if (rows.every((r) => r.status === ImageStatus.Ready)) {
+        for (const r of rows) {
+          const problem = r.trim && r.value !== null ? fitProblem(r.name, r.trim, Number(r.value), settings) : null;
+          if (problem) throw new PermanentPrintError(problem);
+        }
+        return true;
+      }
+      if (Date.now() > deadline) throw new PermanentPrintError('The images of this print were not ready in time. Please try again.');
+      if (signal.aborted || !(await this.stillProcessing(printId, attempt))) return false;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  private async publishCompleted(userId: string, printId: string, files: PrintSheetFile[]) {
+    try {
+      const [row]: Array<{ printed_at: Date }> = await this.db.query(`SELECT printed_at FROM prints WHERE id = $1`, [printId]);
+      const printedAt = row?.printed_at ? new Date(row.printed_at) : new Date();
+      const base = `${this.config.appUrl}/api/print/${printId}/files`;
+      await this.webhooks.publish(userId, 'print.completed', {
+        printId,
+        status: 'Completed',
+        printedAt: printedAt.toISOString(),
+        filesExpireAt: new Date(printedAt.getTime() + this.config.prints.retentionDays * 86_400_000).toISOString(),
+        files: files.map((f) => ({ n: f.n, url: `${base}/${f.n}`, previewUrl: `${base}/${f.n}/preview`, widthPx: f.widthPx, heightPx: f.heightPx, lengthIn: f.lengthIn, bytes: f.bytes })),
+      });
+    } catch (e) {
+      this.logger.warn(`webhook print.completed for ${printId}: ${e}`);
+    }
+  }
+  // --- end public API
 
   /** Retention: sheet files of Completed prints go PRINT_RETENTION_DAYS after printedAt; the row stays. */
   async expireFiles(now = new Date()): Promise<number> {

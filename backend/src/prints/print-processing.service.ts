@@ -5,6 +5,7 @@ import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
+import { ImageStatus } from '../images/entities/image.entity';
 import { CreditReason } from '../credits/entities/credit-transaction.entity';
 import { OutboxService } from '../queue/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
@@ -59,12 +60,18 @@ export class PrintProcessingService {
       assertStatus(print.status, PROCESSABLE, MSG.notProcessable(print.status));
       const items = print.items ?? [];
       if (!items.length) throw new BadRequestException({ message: MSG.noItems, code: 'no_items' });
+      // --- public API (issue 13): an image still being inspected does not stop processing; the
+      // job waits for it (print-job waitForImages) and checks its fit then. A failed one does.
+      const inspected: PrintItem[] = [];
       for (const it of items) {
         const problem = itemProblem(it, settings);
+        if (problem?.code === 'image_not_ready' && it.image!.status !== ImageStatus.Error) continue;
         // The refusal's code for a design too large is design_too_large (the preview's warning says too_large).
         if (problem) throw new BadRequestException({ message: problem.message, code: problem.code === 'too_large' ? 'design_too_large' : problem.code });
+        inspected.push(it);
       }
-      this.checkBudget(items, settings, free);
+      this.checkBudget(inspected, settings, free);
+      // --- end public API
       const cost = items.reduce((a, i) => a + i.quantity, 0);
       const rows = returned<{ attempt: number }>(
         await m.query(

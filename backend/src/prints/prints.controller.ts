@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Pars
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 import { MessageResponse } from '../common/responses';
 import { Role, User } from '../users/entities/user.entity';
 import {
@@ -62,6 +63,7 @@ export class PrintsController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a print (In Draft, Manual); the same image and size twice are merged' })
   @ApiOkResponse({ type: PrintResponse })
   async createPrint(@CurrentUser() user: User, @Body() dto: CreatePrintDto) {
@@ -69,6 +71,7 @@ export class PrintsController {
   }
 
   @Post(':id/printItem')
+  @Idempotent()
   @ApiOperation({ summary: "Add an item; the same image and size again adds to that item's quantity" })
   @ApiOkResponse({ type: PrintResponse })
   async addPrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: PrintItemInput) {
@@ -92,6 +95,7 @@ export class PrintsController {
   }
 
   @Post(':id/proccess')
+  @Idempotent()
   @ApiOperation({ summary: 'Charge the credits and start processing (spelled as the spec; /process is the same)' })
   @ApiOkResponse({ type: PrintResponse })
   async proccessPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
@@ -99,6 +103,7 @@ export class PrintsController {
   }
 
   @Post(':id/process')
+  @Idempotent()
   @ApiOperation({ summary: 'Charge the credits and start processing' })
   @ApiOkResponse({ type: PrintResponse })
   async processPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {

@@ -6,6 +6,7 @@ import { JOB_RUNNER } from '../queue/queue.module';
 import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
 import { ImagesModule } from '../images/images.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { SheetSettingsModule } from '../sheet-settings/sheet-settings.module';
 import { CpuPool } from '../cpu/cpu-pool';
 import { PRINT_ENGINE, workerEngine } from './engine.adapter';
@@ -22,7 +23,7 @@ import { PrintProcessingService } from './print-processing.service';
 import { PrintsService } from './prints.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule],
+  imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule, WebhooksModule],
   controllers: [PrintsController],
   providers: [
     PrintsService,

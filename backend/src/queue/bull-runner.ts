@@ -24,6 +24,10 @@ export class BullRunner implements JobRunner {
     if (!q) {
       q = new Bull(name, this.redisUrl, { prefix: this.prefix, settings: this.settings });
       q.on('error', (e) => this.logger.error(`queue ${name}: ${e.message}`));
+      // Bull names the blocking connection (CLIENT SETNAME, diagnostics only) in a promise
+      // nobody handles: a queue closed right after process() rejects it as unhandled.
+      const setWorkerName = (q as any).setWorkerName.bind(q);
+      (q as any).setWorkerName = () => setWorkerName().catch(() => undefined);
       this.queues.set(name, q);
     }
     return q;

@@ -20,6 +20,12 @@ export enum JobName {
   OrderSync = 'order-sync',
   /** Queue an order sync for every connected shop (repeating). */
   OrderSyncSchedule = 'order-sync-schedule',
+  /** POST one signed webhook delivery; retried with backoff within the retry window. */
+  WebhookDelivery = 'deliver',
+  /** Re-queue webhook deliveries whose job was lost; give up those past the window (repeating). */
+  WebhookSweep = 'webhook-sweep',
+  /** Delete Idempotency-Key records past their time to live (repeating). */
+  IdempotencyCleanup = 'idempotency-cleanup',
 }
 
 /** The payload of each job; a repeating job has none. */
@@ -30,6 +36,9 @@ export interface JobPayloads {
   [JobName.JobRecovery]: Record<string, never>;
   [JobName.OrderSync]: { integrationId: string };
   [JobName.OrderSyncSchedule]: Record<string, never>;
+  [JobName.WebhookDelivery]: { deliveryId: string };
+  [JobName.WebhookSweep]: Record<string, never>;
+  [JobName.IdempotencyCleanup]: Record<string, never>;
 }
 
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -45,4 +54,7 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.JobRecovery]: QueueName.Maintenance,
   [JobName.OrderSync]: QueueName.Shops,
   [JobName.OrderSyncSchedule]: QueueName.Shops,
+  [JobName.WebhookDelivery]: QueueName.Webhooks,
+  [JobName.WebhookSweep]: QueueName.Maintenance,
+  [JobName.IdempotencyCleanup]: QueueName.Maintenance,
 };

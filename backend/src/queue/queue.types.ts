@@ -6,6 +6,7 @@ export enum QueueName {
   Prints = 'prints',
   Maintenance = 'maintenance',
   Shops = 'shops',
+  Webhooks = 'webhooks',
 }
 
 export interface JobContext<T> {

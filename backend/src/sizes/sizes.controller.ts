@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { SizeBodyDto, SizeListQueryDto, SizeListResponse, SizeResponse, toSizeDto } from './dto/size.dto';
@@ -27,6 +28,7 @@ export class SizesController {
   }
 
   @Post()
+  @Idempotent()
   @ApiCreatedResponse({ type: SizeResponse })
   async createSize(@CurrentUser() user: User, @Body() dto: SizeBodyDto) {
     return { data: toSizeDto(await this.sizes.create(user._id, dto)), message: 'Size created' };

@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { ApiKeysCard } from "../../components/profile/ApiKeysCard";
+import { WebhooksCard } from "../../components/profile/WebhooksCard";
 
 /**
  * Extension point for /profile. The credits issue adds the Buy Credits packages and the
@@ -10,4 +12,7 @@ export interface ProfileSection {
   render: () => ReactNode;
 }
 
-export const PROFILE_SECTIONS: ProfileSection[] = [];
+export const PROFILE_SECTIONS: ProfileSection[] = [
+  { id: "api-keys", render: () => <ApiKeysCard /> },
+  { id: "webhooks", render: () => <WebhooksCard /> },
+];

@@ -1,0 +1,45 @@
+import { ForbiddenException, HttpException, HttpStatus, UnauthorizedException } from '@nestjs/common';
+import { NextFunction, Request, Response } from 'express';
+import { ApiKeysService, AuthenticatedKey } from './api-keys.service';
+import { ApiKeyScope } from './entities/api-key.entity';
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export type ApiKeyRequest = Request & { apiKey?: Omit<AuthenticatedKey, 'user'> };
+
+/** True when the request was authenticated with an API key (not a session cookie). */
+export const viaApiKey = (req: unknown): boolean => !!(req as ApiKeyRequest)?.apiKey;
+
+/**
+ * `Authorization: Bearer <key>` on /api: the key alone authenticates the request (a session
+ * cookie sent along is ignored), the owner becomes req.user, the key's scope and rate limit
+ * apply. Runs before the cross-site check, which skips requests authenticated here: a
+ * browser never attaches this header by itself, so such a request carries no ambient
+ * credential another site could abuse.
+ */
+export function apiKeyMiddleware(keys: ApiKeysService) {
+  return (req: ApiKeyRequest, res: Response, next: NextFunction) => {
+    const header = req.headers.authorization;
+    if (header === undefined || !req.path.startsWith('/api/')) return next();
+    void (async () => {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!m) throw new UnauthorizedException({ message: 'The Authorization header must be "Bearer <API key>".', code: 'invalid_api_key' });
+      const key = await keys.authenticate(m[1]);
+      const rate = await keys.rateLimit(key.id);
+      res.setHeader('RateLimit-Limit', String(rate.limit));
+      res.setHeader('RateLimit-Remaining', String(rate.remaining));
+      res.setHeader('RateLimit-Reset', String(rate.resetSeconds));
+      if (!rate.allowed) {
+        res.setHeader('Retry-After', String(rate.resetSeconds));
+        throw new HttpException(
+          { message: `Too many requests with this API key. Try again in ${rate.resetSeconds} s.`, code: 'rate_limited' },
+          HttpStatus.TOO_MANY_REQUESTS,
+        );
+      }
+      if (key.scope === ApiKeyScope.Read && !READ_METHODS.has(req.method))
+        throw new ForbiddenException({ message: 'This API key is read-only. Use a read-write key to make changes.', code: 'read_only_key' });
+      req.user = key.user;
+      req.apiKey = { id: key.id, scope: key.scope };
+    })().then(() => next(), next);
+  };
+}

@@ -1,0 +1,105 @@
+import { BadRequestException, Inject, Injectable, NotFoundException, OnModuleDestroy, UnauthorizedException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { Role, User, UserStatus } from '../users/entities/user.entity';
+import { CreateApiKeyDto } from './dto/api-key.dto';
+import { ApiKey, ApiKeyScope } from './entities/api-key.entity';
+import { KeyRateLimiter, RateLimitResult } from './rate-limiter';
+
+/**
+ * Secrets look like `gsk_` + 40 base64url characters (240 random bits). The fixed prefix lets
+ * secret scanners find leaked keys; the first 12 characters are kept to tell keys apart.
+ */
+export const KEY_PREFIX = 'gsk_';
+const KEY_PATTERN = /^gsk_[A-Za-z0-9_-]{40}$/;
+const SHOWN_CHARS = 12;
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export interface AuthenticatedKey {
+  id: string;
+  scope: ApiKeyScope;
+  user: User;
+}
+
+const unauthorized = (message: string) => new UnauthorizedException({ message, code: 'invalid_api_key' });
+
+@Injectable()
+export class ApiKeysService implements OnModuleDestroy {
+  private readonly limiter: KeyRateLimiter;
+  private readonly redis?: Redis;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    if (config.redis.url) this.redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
+    this.limiter = new KeyRateLimiter(config.api.keyRateLimit, config.api.keyRateWindowMs, this.redis, config.redis.prefix);
+  }
+
+  async onModuleDestroy() {
+    await this.redis?.quit().catch(() => this.redis?.disconnect());
+  }
+
+  list(userId: string): Promise<ApiKey[]> {
+    return this.db.getRepository(ApiKey).find({ where: { userId }, order: { createdAt: 'DESC' } });
+  }
+
+  async create(userId: string, dto: CreateApiKeyDto): Promise<{ key: ApiKey; secret: string }> {
+    const expiresAt = dto.expiresAt ? new Date(dto.expiresAt) : null;
+    if (expiresAt && expiresAt <= new Date()) throw new BadRequestException({ message: 'The expiry date must be in the future', code: 'invalid_expiry' });
+    const count = await this.db.getRepository(ApiKey).count({ where: { userId } });
+    if (count >= 50) throw new BadRequestException({ message: 'You have 50 API keys already. Revoke or delete one first.', code: 'too_many_keys' });
+    const secret = KEY_PREFIX + randomBytes(30).toString('base64url');
+    const repo = this.db.getRepository(ApiKey);
+    const key = await repo.save(
+      repo.create({ userId, name: dto.name, scope: dto.scope, expiresAt, prefix: secret.slice(0, SHOWN_CHARS), secretHash: hashSecret(secret) }),
+    );
+    return { key: await repo.findOneByOrFail({ _id: key._id }), secret };
+  }
+
+  async revoke(userId: string, id: string): Promise<ApiKey> {
+    const repo = this.db.getRepository(ApiKey);
+    const key = await repo.findOne({ where: { _id: id, userId } });
+    if (!key) throw new NotFoundException('API key not found');
+    if (!key.revokedAt) await this.db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [id]);
+    return repo.findOneByOrFail({ _id: id });
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    const res = await this.db.getRepository(ApiKey).delete({ _id: id, userId });
+    if (!res.affected) throw new NotFoundException('API key not found');
+  }
+
+  /**
+   * The key behind a bearer secret, with its owner loaded fresh (so a deactivated user's keys
+   * stop at once). The owner acts as a seller even when an admin: keys never reach admin routes.
+   */
+  async authenticate(secret: string): Promise<AuthenticatedKey> {
+    if (!KEY_PATTERN.test(secret)) throw unauthorized('This is not a GangSheet Studio API key. Send "Authorization: Bearer gsk_…".');
+    const rows: Array<{ id: string; scope: ApiKeyScope; expires_at: Date | null; revoked_at: Date | null; user_id: string }> = await this.db.query(
+      `SELECT id, scope, expires_at, revoked_at, user_id FROM api_keys WHERE secret_hash = $1`,
+      [hashSecret(secret)],
+    );
+    const k = rows[0];
+    if (!k) throw unauthorized('Invalid API key.');
+    if (k.revoked_at) throw unauthorized('This API key has been revoked.');
+    if (k.expires_at && new Date(k.expires_at) <= new Date()) throw unauthorized('This API key has expired.');
+    const user = await this.db.getRepository(User).findOne({ where: { _id: k.user_id } });
+    if (!user || user.status !== UserStatus.Active) throw unauthorized('The account of this API key is deactivated.');
+    // At most one write a minute per key, not one per request.
+    await this.db.query(
+      `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [k.id],
+    );
+    return { id: k.id, scope: k.scope, user: Object.assign(new User(), user, { role: Role.User }) };
+  }
+
+  rateLimit(keyId: string): Promise<RateLimitResult> {
+    return this.limiter.hit(keyId);
+  }
+}

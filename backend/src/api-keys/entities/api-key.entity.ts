@@ -1,0 +1,42 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export enum ApiKeyScope {
+  /** GET/HEAD only. */
+  Read = 'read',
+  /** Everything the seller may do, including spending credits. */
+  ReadWrite = 'read-write',
+}
+
+/** An integrator's key. Only a SHA-256 of the secret is stored; `prefix` is its first characters, for lists. */
+@Entity('api_keys')
+export class ApiKey {
+  @PrimaryGeneratedColumn('uuid', { name: 'id' })
+  _id: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  prefix: string;
+
+  @Column({ name: 'secret_hash', type: 'char', length: 64, select: false })
+  secretHash: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  scope: ApiKeyScope;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,21 @@
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+
+/**
+ * Marks a POST route that creates or spends: an `Idempotency-Key` header makes a retry answer
+ * the first response instead of acting twice. On a route with a file interceptor, put this
+ * ABOVE @UseInterceptors(FilesInterceptor…) so the files are parsed (and fingerprinted) first.
+ */
+export const Idempotent = () =>
+  applyDecorators(
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice.',
+      example: '5f0c2c1e-8d7a-4b8e-9d61-2b7f4f1c9a10',
+    }),
+    ApiResponse({ status: 422, description: 'The Idempotency-Key was used for a different request (code idempotency_key_reused)' }),
+  );

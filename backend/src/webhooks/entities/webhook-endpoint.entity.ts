@@ -1,0 +1,32 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** A seller's receiver of events. The secret signs every delivery (HMAC-SHA256). */
+@Entity('webhook_endpoints')
+export class WebhookEndpoint {
+  @PrimaryGeneratedColumn('uuid', { name: 'id' })
+  _id: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId: string;
+
+  @Column({ type: 'varchar', length: 2000 })
+  url: string;
+
+  @Column({ type: 'varchar', length: 200, default: '' })
+  description: string;
+
+  @Column({ type: 'text', array: true })
+  events: string[];
+
+  @Column({ type: 'varchar', length: 100, select: false })
+  secret: string;
+
+  @Column({ type: 'boolean', default: true })
+  active: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,90 @@
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
+import { User } from '../users/entities/user.entity';
+import {
+  CreatedWebhookResponse,
+  CreateWebhookDto,
+  DeliveryListQueryDto,
+  toDeliveryDto,
+  toWebhookDto,
+  UpdateWebhookDto,
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResponse,
+  WebhookListResponse,
+  WebhookResponse,
+} from './dto/webhook.dto';
+import { WebhooksService } from './webhooks.service';
+
+const endpointId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Webhook not found') });
+const deliveryId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Delivery not found') });
+
+@ApiTags('webhooks')
+@ApiCookieAuth()
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Your webhook endpoints' })
+  @ApiOkResponse({ type: WebhookListResponse })
+  async listWebhooks(@CurrentUser() user: User) {
+    return { data: (await this.webhooks.list(user._id)).map(toWebhookDto) };
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Register an endpoint for events; the signing secret is in this answer only' })
+  @ApiCreatedResponse({ type: CreatedWebhookResponse })
+  async createWebhook(@CurrentUser() user: User, @Body() dto: CreateWebhookDto) {
+    const { endpoint, secret } = await this.webhooks.create(user._id, dto);
+    return { data: { ...toWebhookDto(endpoint), secret }, message: 'Webhook added. Copy the signing secret now: it will not be shown again.' };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One webhook endpoint' })
+  @ApiOkResponse({ type: WebhookResponse })
+  async getWebhook(@CurrentUser() user: User, @Param('id', endpointId) id: string) {
+    return { data: toWebhookDto(await this.webhooks.get(user._id, id)) };
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change the URL, events or description, or pause (active: false)' })
+  @ApiOkResponse({ type: WebhookResponse })
+  async updateWebhook(@CurrentUser() user: User, @Param('id', endpointId) id: string, @Body() dto: UpdateWebhookDto) {
+    return { data: toWebhookDto(await this.webhooks.update(user._id, id, dto)), message: 'Webhook updated' };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Delete an endpoint and its delivery log' })
+  @ApiOkResponse({ type: MessageResponse })
+  async deleteWebhook(@CurrentUser() user: User, @Param('id', endpointId) id: string) {
+    await this.webhooks.remove(user._id, id);
+    return { message: 'Webhook deleted' };
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a signed "ping" event to this endpoint (queued like any delivery)' })
+  @ApiOkResponse({ type: WebhookDeliveryResponse })
+  async testWebhook(@CurrentUser() user: User, @Param('id', endpointId) id: string) {
+    return { data: toDeliveryDto(await this.webhooks.sendTest(user._id, id)), message: 'Test event sent' };
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: 'Delivery log of an endpoint, newest first, with the last status of each' })
+  @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  async listWebhookDeliveries(@CurrentUser() user: User, @Param('id', endpointId) id: string, @Query() q: DeliveryListQueryDto) {
+    const page = await this.webhooks.deliveries(user._id, id, q);
+    return { ...page, data: page.data.map(toDeliveryDto) };
+  }
+
+  @Post('deliveries/:deliveryId/redeliver')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a delivery again now (once); answers with its new last status' })
+  @ApiOkResponse({ type: WebhookDeliveryResponse })
+  async redeliverWebhook(@CurrentUser() user: User, @Param('deliveryId', deliveryId) id: string) {
+    const d = await this.webhooks.redeliver(user._id, id);
+    return { data: toDeliveryDto(d), message: d.status === 'succeeded' && d.lastStatusCode ? `Delivered (HTTP ${d.lastStatusCode})` : `Not delivered: ${d.lastError ?? 'no 2xx answer'}` };
+  }
+}

@@ -1,0 +1,252 @@
+import { BadRequestException, Inject, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { paginate } from '../common/pagination';
+import { returned } from '../common/sql';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { JOB_RUNNER } from '../queue/queue.tokens';
+import { JobName } from '../queue/jobs';
+import { JobContext, JobRunner } from '../queue/queue.types';
+import { CreateWebhookDto, DeliveryListQueryDto, UpdateWebhookDto } from './dto/webhook.dto';
+import { DeliveryStatus, WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
+import { PING_EVENT, WebhookEnvelope, WebhookEvent, WebhookEventData } from './webhook-events';
+import { sendWebhook, signature } from './webhook-sender';
+import { checkWebhookUrl, WebhookTargetError } from './webhook-target';
+
+export interface DeliveryJobData {
+  deliveryId: string;
+}
+export const deliveryJobId = (deliveryId: string) => `webhook:${deliveryId}`;
+/** More than the retry window ever needs; the window, not this, ends the retries. */
+const MAX_ATTEMPTS = 40;
+const MAX_ENDPOINTS = 20;
+
+/** A delivery that failed and will be retried (thrown so the runner applies its backoff). */
+class RetryLater extends Error {}
+
+/**
+ * Webhook endpoints and deliveries. `publish` records one delivery per subscribed endpoint
+ * and queues it; the delivery job POSTs the signed body and, on anything but a 2xx, throws
+ * so the job runner retries it with exponential backoff, until the delivery is older than
+ * WEBHOOK_RETRY_WINDOW_SECONDS: then it is marked failed. Each row keeps its last outcome.
+ */
+@Injectable()
+export class WebhooksService implements OnModuleInit {
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
+  ) {}
+
+  async onModuleInit() {
+    this.jobs.process(JobName.WebhookDelivery, (job) => this.runDelivery(job), {
+      concurrency: 4,
+      onFailed: (job, error) => this.giveUp(job.data.deliveryId, error.message),
+    });
+    this.jobs.process(JobName.WebhookSweep, () => this.sweep());
+    await this.jobs.repeat(JobName.WebhookSweep, this.config.recovery.intervalMs);
+  }
+
+  // ---- endpoints ----
+
+  list(userId: string): Promise<WebhookEndpoint[]> {
+    return this.db.getRepository(WebhookEndpoint).find({ where: { userId }, order: { createdAt: 'DESC' } });
+  }
+
+  async get(userId: string, id: string): Promise<WebhookEndpoint> {
+    const e = await this.db.getRepository(WebhookEndpoint).findOne({ where: { _id: id, userId } });
+    if (!e) throw new NotFoundException('Webhook not found');
+    return e;
+  }
+
+  async create(userId: string, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const url = await this.checkUrl(dto.url);
+    const repo = this.db.getRepository(WebhookEndpoint);
+    if ((await repo.count({ where: { userId } })) >= MAX_ENDPOINTS)
+      throw new BadRequestException({ message: `You have ${MAX_ENDPOINTS} webhooks already. Delete one first.`, code: 'too_many_webhooks' });
+    const secret = 'whsec_' + randomBytes(24).toString('base64url');
+    const saved = await repo.save(repo.create({ userId, url, events: dto.events, description: dto.description ?? '', secret, active: true }));
+    return { endpoint: await this.get(userId, saved._id), secret };
+  }
+
+  async update(userId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpoint> {
+    await this.get(userId, id);
+    const patch: Partial<WebhookEndpoint> = {};
+    if (dto.url !== undefined) patch.url = await this.checkUrl(dto.url);
+    if (dto.events !== undefined) patch.events = dto.events;
+    if (dto.description !== undefined) patch.description = dto.description;
+    if (dto.active !== undefined) patch.active = dto.active;
+    if (Object.keys(patch).length) await this.db.getRepository(WebhookEndpoint).update({ _id: id, userId }, patch);
+    return this.get(userId, id);
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    const res = await this.db.getRepository(WebhookEndpoint).delete({ _id: id, userId });
+    if (!res.affected) throw new NotFoundException('Webhook not found');
+  }
+
+  private async checkUrl(raw: string): Promise<string> {
+    try {
+      return (await checkWebhookUrl(raw, this.config.webhooks.allowPrivate)).toString();
+    } catch (e) {
+      if (e instanceof WebhookTargetError) throw new BadRequestException({ message: e.message, code: 'invalid_webhook_url' });
+      throw e;
+    }
+  }
+
+  // ---- deliveries ----
+
+  async deliveries(userId: string, endpointId: string, q: DeliveryListQueryDto) {
+    await this.get(userId, endpointId);
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 20;
+    const [rows, total] = await this.db.getRepository(WebhookDelivery).findAndCount({
+      where: { endpointId, userId },
+      order: { createdAt: q.sort === 'asc' ? 'ASC' : 'DESC', _id: 'ASC' },
+      skip: (page - 1) * limit,
+      take: limit,
+    });
+    return paginate(rows, total, limit);
+  }
+
+  private async delivery(userId: string, id: string): Promise<WebhookDelivery> {
+    const d = await this.db.getRepository(WebhookDelivery).findOne({ where: { _id: id, userId } });
+    if (!d) throw new NotFoundException('Delivery not found');
+    return d;
+  }
+
+  /**
+   * Records `event` for every active endpoint of the user subscribed to it and queues the
+   * deliveries. With `m`, the rows are written in the caller's transaction and queued by
+   * the caller's `dispatch` after its commit (or by the sweep if the process dies first).
+   */
+  async publish<E extends WebhookEvent>(userId: string, event: E, data: WebhookEventData[E]): Promise<string[]> {
+    const ids = await this.record(this.db.manager, userId, event, data);
+    await this.dispatch(ids);
+    return ids;
+  }
+
+  async record(m: EntityManager, userId: string, event: string, data: unknown, endpointId?: string): Promise<string[]> {
+    const endpoints: Array<{ id: string }> = endpointId
+      ? await m.query(`SELECT id FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [endpointId, userId])
+      : await m.query(`SELECT id FROM webhook_endpoints WHERE user_id = $1 AND active AND $2 = ANY(events)`, [userId, event]);
+    if (!endpoints.length) return [];
+    const envelope: WebhookEnvelope = { id: randomUUID(), type: event, createdAt: new Date().toISOString(), data };
+    const ids: string[] = [];
+    for (const e of endpoints) {
+      const [row]: Array<{ id: string }> = await m.query(
+        `INSERT INTO webhook_deliveries (endpoint_id, user_id, event, event_id, payload) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [e.id, userId, event, envelope.id, JSON.stringify(envelope)],
+      );
+      ids.push(row.id);
+    }
+    return ids;
+  }
+
+  async dispatch(deliveryIds: string[]): Promise<void> {
+    for (const id of deliveryIds) {
+      try {
+        await this.jobs.add(JobName.WebhookDelivery, { deliveryId: id }, {
+          jobId: deliveryJobId(id),
+          attempts: MAX_ATTEMPTS,
+          backoffMs: this.config.webhooks.backoffMs,
+        });
+      } catch (e) {
+        // The row stays pending; the sweep queues it again.
+        this.logger.error(`queueing webhook delivery ${id} failed: ${e}`);
+      }
+    }
+  }
+
+  /** "Send test event": a `ping` to this endpoint only, queued like any delivery. */
+  async sendTest(userId: string, endpointId: string): Promise<WebhookDelivery> {
+    await this.get(userId, endpointId);
+    const [id] = await this.record(this.db.manager, userId, PING_EVENT, { message: 'Test event from GangSheet Studio' }, endpointId);
+    await this.dispatch([id]);
+    return this.delivery(userId, id);
+  }
+
+  /** Sends a delivery again now, once, whatever its state; the log keeps the outcome. */
+  async redeliver(userId: string, deliveryId: string): Promise<WebhookDelivery> {
+    const d = await this.delivery(userId, deliveryId);
+    await this.attempt(d, true);
+    return this.delivery(userId, deliveryId);
+  }
+
+  /** The queue job: one attempt; throws to be retried while inside the window. */
+  async runDelivery(job: JobContext<DeliveryJobData>): Promise<string> {
+    const d = await this.db.getRepository(WebhookDelivery).findOne({ where: { _id: job.data.deliveryId } });
+    if (!d || d.status !== DeliveryStatus.Pending) return 'skipped';
+    const ok = await this.attempt(d, false);
+    if (ok) return 'delivered';
+    const age = Date.now() - new Date(d.createdAt).getTime();
+    if (age >= this.config.webhooks.retryWindowMs) {
+      await this.giveUp(d._id, d.lastError ?? 'no 2xx answer');
+      return 'failed';
+    }
+    throw new RetryLater(`delivery ${d._id} failed (${d.lastError}); retrying`);
+  }
+
+  /** One POST; updates the row with its outcome. A manual redelivery that works marks it delivered. */
+  private async attempt(d: WebhookDelivery, manual: boolean): Promise<boolean> {
+    const [endpoint] = await this.db.query(`SELECT url, secret, active FROM webhook_endpoints WHERE id = $1`, [d.endpointId]);
+    let result: { ok: boolean; status: number | null; error: string | null };
+    if (!endpoint) result = { ok: false, status: null, error: 'The endpoint was deleted' };
+    else if (!endpoint.active && !manual) result = { ok: false, status: null, error: 'The endpoint is paused' };
+    else {
+      const body = JSON.stringify(d.payload);
+      const t = Math.floor(Date.now() / 1000);
+      result = await sendWebhook(
+        endpoint.url,
+        body,
+        { 'GangSheet-Event': d.event, 'GangSheet-Delivery': d._id, 'GangSheet-Signature': signature(endpoint.secret, t, body) },
+        { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.webhooks.allowPrivate },
+      );
+    }
+    const rows = returned<WebhookDelivery>(
+      await this.db.query(
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $2, last_error = $3, last_attempt_at = now(),
+           status = CASE WHEN $4 THEN 'succeeded' ELSE status END,
+           delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END
+         WHERE id = $1 RETURNING id`,
+        [d._id, result.status, result.error?.slice(0, 500) ?? null, result.ok],
+      ),
+    );
+    d.lastError = result.error;
+    if (!rows.length) return true; // deleted meanwhile: nothing left to retry
+    return result.ok;
+  }
+
+  private async giveUp(deliveryId: string, reason: string) {
+    await this.db.query(`UPDATE webhook_deliveries SET status = 'failed', last_error = coalesce(last_error, $2) WHERE id = $1 AND status = 'pending'`, [
+      deliveryId,
+      reason.slice(0, 500),
+    ]);
+    this.logger.warn(`webhook delivery ${deliveryId} given up: ${reason}`);
+  }
+
+  /** Pending deliveries whose job was lost (a crash, the in-process runner restarting) are queued again. */
+  async sweep(): Promise<number> {
+    const rows: Array<{ id: string; created_at: Date }> = await this.db.query(
+      `SELECT id, created_at FROM webhook_deliveries WHERE status = 'pending' AND created_at < now() - make_interval(secs => $1) ORDER BY created_at LIMIT 500`,
+      [this.config.recovery.graceMs / 1000],
+    );
+    let n = 0;
+    for (const r of rows) {
+      if (Date.now() - new Date(r.created_at).getTime() >= this.config.webhooks.retryWindowMs) {
+        await this.giveUp(r.id, 'retry window passed');
+        continue;
+      }
+      if ((await this.jobs.state(JobName.WebhookDelivery, deliveryJobId(r.id))) !== 'live') {
+        await this.dispatch([r.id]);
+        n++;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,163 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { CreditsService } from '../src/credits/credits.service';
+import { WebhookReceiver } from './fakes/webhook-receiver';
+import { addDesign, addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
+import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+
+/** The verification docs/api.md tells integrators to do, written the same way. */
+function verify(secret: string, header: string, body: string, toleranceSeconds = 300): boolean {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
+  const t = Number(parts.t);
+  if (!t || Math.abs(Date.now() / 1000 - t) > toleranceSeconds) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
+  const given = Buffer.from(parts.v1 ?? '', 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+describe('Webhooks (e2e)', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let admin: any;
+  let receiver: WebhookReceiver;
+  let http: () => ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    // A 4 s retry window with 200 ms backoff keeps the give-up test short; the receiver is on
+    // 127.0.0.1, which only WEBHOOK_ALLOW_PRIVATE permits.
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_WINDOW_SECONDS: '4', WEBHOOK_BACKOFF_SECONDS: '0.2', WEBHOOK_TIMEOUT_MS: '2000' });
+    db = t.app.get(DataSource);
+    admin = await adminAgent(t);
+    const server = t.app.getHttpServer();
+    http = () => request(server);
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  async function integrator(name: string, credits = 0) {
+    const s = await signUpAndLogin(t, name);
+    if (credits) await setCredits(t, admin, s.user._id, credits);
+    const key = (await s.agent.post('/api/api-keys').send({ name: 'script', scope: 'read-write' }).expect(201)).body.data.secret as string;
+    return { ...s, auth: { Authorization: `Bearer ${key}` } };
+  }
+
+  async function endpoint(auth: Record<string, string>, path: string, events = ['print.completed', 'print.failed']) {
+    const res = await http().post('/api/webhooks').set(auth).send({ url: receiver.url(path), events, description: 'test' }).expect(201);
+    return res.body.data as { _id: string; secret: string };
+  }
+
+  const deliveries = async (auth: Record<string, string>, id: string) => (await http().get(`/api/webhooks/${id}/deliveries`).set(auth).expect(200)).body.data;
+
+  it('print.completed: signed, verifiable, with file URLs (downloadable with the key) and their expiry', async () => {
+    const s = await integrator('hooked', 10);
+    const ep = await endpoint(s.auth, '/completed');
+    expect(ep.secret).toMatch(/^whsec_/);
+    expect((await http().get('/api/webhooks').set(s.auth).expect(200)).body.data[0].secret).toBeUndefined();
+    const image = await addDesign(t, s.user._id);
+    const size = await addSize(t, s.user._id, 'Adult', 2);
+    const print = await http().post('/api/print').set(s.auth).send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201);
+    await http().post(`/api/print/${print.body.data._id}/process`).set(s.auth).send({}).expect(201);
+    expect((await waitDone(s.agent, print.body.data._id)).status).toBe('Completed');
+    const [hook] = await waitFor(async () => receiver.at('/completed').length > 0 && receiver.at('/completed'), 30_000, 'webhook');
+    expect(hook.headers['gangsheet-event']).toBe('print.completed');
+    expect(verify(ep.secret, String(hook.headers['gangsheet-signature']), hook.body)).toBe(true);
+    expect(verify('whsec_wrong', String(hook.headers['gangsheet-signature']), hook.body)).toBe(false);
+    expect(verify(ep.secret, String(hook.headers['gangsheet-signature']), hook.body.replace('Completed', 'completed'))).toBe(false);
+    const event = JSON.parse(hook.body);
+    expect(event).toMatchObject({ type: 'print.completed', data: { printId: print.body.data._id, status: 'Completed' } });
+    const printedAt = new Date(event.data.printedAt).getTime();
+    expect(new Date(event.data.filesExpireAt).getTime() - printedAt).toBe(7 * 86_400_000);
+    expect(event.data.files).toHaveLength(1);
+    const url = new URL(event.data.files[0].url);
+    expect(url.pathname).toBe(`/api/print/${print.body.data._id}/files/1`);
+    const file = await http().get(url.pathname).set(s.auth).buffer(true).parse(binary).expect(200);
+    expect(file.headers['content-type']).toBe('image/png');
+    expect((file.body as Buffer).length).toBe(event.data.files[0].bytes);
+    const log = await deliveries(s.auth, ep._id);
+    expect(log[0]).toMatchObject({ event: 'print.completed', status: 'succeeded', attempts: 1, lastStatusCode: 200, eventId: event.id });
+  });
+
+  it('retries after 500s with backoff until a 2xx', async () => {
+    const s = await integrator('flaky');
+    const ep = await endpoint(s.auth, '/flaky');
+    receiver.respond = (path, n) => (path === '/flaky' && n < 2 ? 500 : 200);
+    const sent = await http().post(`/api/webhooks/${ep._id}/test`).set(s.auth).expect(200);
+    expect(sent.body.data).toMatchObject({ event: 'ping', status: 'pending' });
+    const d = await waitFor(async () => (await deliveries(s.auth, ep._id)).find((x: any) => x.status !== 'pending'), 20_000, 'delivery');
+    expect(d).toMatchObject({ status: 'succeeded', attempts: 3, lastStatusCode: 200 });
+    const hits = receiver.at('/flaky');
+    expect(hits).toHaveLength(3);
+    // the same event (id) each time, later attempts further apart
+    expect(new Set(hits.map((h) => JSON.parse(h.body).id)).size).toBe(1);
+    expect(hits[2].at - hits[1].at).toBeGreaterThan(hits[1].at - hits[0].at);
+    for (const h of hits) expect(verify(ep.secret, String(h.headers['gangsheet-signature']), h.body)).toBe(true);
+  });
+
+  it('gives up when the retry window has passed; redeliver sends it again and logs the new status', async () => {
+    const s = await integrator('down');
+    const ep = await endpoint(s.auth, '/down');
+    receiver.respond = (path) => (path === '/down' ? 503 : 200);
+    await http().post(`/api/webhooks/${ep._id}/test`).set(s.auth).expect(200);
+    const d = await waitFor(async () => (await deliveries(s.auth, ep._id)).find((x: any) => x.status === 'failed'), 30_000, 'give-up');
+    expect(d.lastStatusCode).toBe(503);
+    expect(d.attempts).toBeGreaterThanOrEqual(3);
+    const firstTry = receiver.at('/down')[0].at;
+    const lastTry = receiver.at('/down').at(-1)!.at;
+    expect(lastTry - firstTry).toBeGreaterThanOrEqual(3000);
+    const attempts = receiver.at('/down').length;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.at('/down')).toHaveLength(attempts); // no more tries after giving up
+
+    receiver.respond = () => 200;
+    const re = await http().post(`/api/webhooks/deliveries/${d._id}/redeliver`).set(s.auth).expect(200);
+    expect(re.body.data).toMatchObject({ status: 'succeeded', lastStatusCode: 200, attempts: attempts + 1 });
+    expect(re.body.message).toBe('Delivered (HTTP 200)');
+    expect(receiver.at('/down')).toHaveLength(attempts + 1);
+    expect(JSON.parse(receiver.at('/down').at(-1)!.body).id).toBe(d.eventId);
+  });
+
+  it('print.failed when an image fails inspection after processing started; the print is refunded', async () => {
+    const s = await integrator('badart', 5);
+    const ep = await endpoint(s.auth, '/failed', ['print.failed']);
+    const image = await addDesign(t, s.user._id, { name: 'broken' });
+    const size = await addSize(t, s.user._id, 'Adult', 2);
+    await db.query(`UPDATE images SET status = 'processing', trim = NULL WHERE id = $1`, [image._id]);
+    const print = await http().post('/api/print').set(s.auth).send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201);
+    const started = await http().post(`/api/print/${print.body.data._id}/process`).set(s.auth).send({}).expect(201);
+    expect(started.body.data.status).toBe('Processing');
+    await db.query(`UPDATE images SET status = 'error', error = 'The preview could not be made' WHERE id = $1`, [image._id]);
+    const done = await waitDone(s.agent, print.body.data._id);
+    expect(done).toMatchObject({ status: 'Error', error: 'Image "broken" could not be read: The preview could not be made. Please replace it.' });
+    const [hook] = await waitFor(async () => receiver.at('/failed').length > 0 && receiver.at('/failed'), 20_000, 'print.failed');
+    expect(JSON.parse(hook.body)).toMatchObject({ type: 'print.failed', data: { printId: print.body.data._id, error: done.error, creditsRefunded: true } });
+    expect(verify(ep.secret, String(hook.headers['gangsheet-signature']), hook.body)).toBe(true);
+    expect((await http().get('/api/profile').set(s.auth).expect(200)).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
+    expect(await t.app.get(CreditsService).consistent(s.user._id)).toBe(true);
+  });
+
+  it('endpoints are validated, per user, and can be paused and deleted', async () => {
+    const a = await integrator('eps-a');
+    const b = await integrator('eps-b');
+    const ep = await endpoint(a.auth, '/a');
+    expect((await http().post('/api/webhooks').set(a.auth).send({ url: 'ftp://x.example', events: ['print.completed'] }).expect(400)).body.code).toBe('invalid_webhook_url');
+    expect((await http().post('/api/webhooks').set(a.auth).send({ url: receiver.url('/x'), events: [] }).expect(400)).body.message).toBe('Choose at least one event');
+    expect((await http().post('/api/webhooks').set(a.auth).send({ url: receiver.url('/x'), events: ['print.exploded'] }).expect(400)).body.message).toMatch(/Events must be among/);
+    await http().get(`/api/webhooks/${ep._id}`).set(b.auth).expect(404);
+    await http().get(`/api/webhooks/${ep._id}/deliveries`).set(b.auth).expect(404);
+    await http().patch(`/api/webhooks/${ep._id}`).set(b.auth).send({ active: false }).expect(404);
+    await http().delete(`/api/webhooks/${ep._id}`).set(b.auth).expect(404);
+    await http().post(`/api/webhooks/${ep._id}/test`).set(a.auth).expect(200);
+    const [d] = await waitFor(async () => {
+      const list = await deliveries(a.auth, ep._id);
+      return list.length && list[0].status !== 'pending' && list;
+    }, 20_000, 'ping');
+    await http().post(`/api/webhooks/deliveries/${d._id}/redeliver`).set(b.auth).expect(404);
+    expect((await http().patch(`/api/webhooks/${ep._id}`).set(a.auth).send({ active: false }).expect(200)).body.data.active).toBe(false);
+    await http().delete(`/api/webhooks/${ep._id}`).set(a.auth).expect(200);
+    await http().get(`/api/webhooks/${ep._id}`).set(a.auth).expect(404);
+  });
+});

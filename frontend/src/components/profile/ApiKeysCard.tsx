@@ -1,0 +1,121 @@
+import { useState } from "react";
+import { Button, Card, DatePicker, Form, Input, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from "antd";
+import { PlusOutlined } from "@ant-design/icons";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import dayjs, { type Dayjs } from "dayjs";
+import { api, call } from "../../api/client";
+import type { components } from "../../api/schema";
+import { toast } from "../../lib/toast";
+import { SecretReveal } from "./SecretReveal";
+
+type ApiKey = components["schemas"]["ApiKeyDto"];
+const KEYS = ["api-keys"];
+
+const SCOPE_LABEL: Record<string, string> = { read: "Read only", "read-write": "Read and write" };
+const STATUS_COLOR: Record<string, string> = { active: "green", expired: "orange", revoked: "default" };
+const when = (d?: string | null) => (d ? dayjs(d).format("MMM D, YYYY HH:mm") : "—");
+
+/** Profile section "API keys": create (secret shown once), list, revoke, delete. */
+export function ApiKeysCard() {
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: KEYS, queryFn: () => call(api.GET("/api/api-keys")) });
+  const [creating, setCreating] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [form] = Form.useForm<{ name: string; scope: "read" | "read-write"; expiresAt?: Dayjs }>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: KEYS });
+
+  const create = async () => {
+    let v;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return; // shown under the fields
+    }
+    setSaving(true);
+    try {
+      const res = await call(
+        api.POST("/api/api-keys", { body: { name: v.name, scope: v.scope, expiresAt: v.expiresAt ? v.expiresAt.endOf("day").toISOString() : undefined } }),
+      );
+      setCreating(false);
+      form.resetFields();
+      setSecret(res.data.secret);
+      await refresh();
+    } catch {
+      // call() has shown the server's message
+    } finally {
+      setSaving(false);
+    }
+  };
+  const revoke = async (k: ApiKey) => {
+    await call(api.POST("/api/api-keys/{id}/revoke", { params: { path: { id: k._id } } }));
+    toast.success("API key revoked");
+    await refresh();
+  };
+  const remove = async (k: ApiKey) => {
+    await call(api.DELETE("/api/api-keys/{id}", { params: { path: { id: k._id } } }));
+    toast.success("API key deleted");
+    await refresh();
+  };
+
+  return (
+    <Card title="API keys" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>Create key</Button>}>
+      <Typography.Paragraph type="secondary">
+        Your own systems call the API with a key: send it as <code>Authorization: Bearer &lt;key&gt;</code>. A read-only key can only read;
+        processing prints spends credits and needs a read-and-write key. Try the API at <a href="/api/docs" target="_blank" rel="noreferrer">/api/docs</a>.
+      </Typography.Paragraph>
+      <Table<ApiKey>
+        rowKey="_id"
+        size="middle"
+        loading={keys.isLoading}
+        dataSource={keys.data?.data ?? []}
+        pagination={false}
+        locale={{ emptyText: "You have no API keys yet." }}
+        scroll={{ x: true }}
+        columns={[
+          { title: "Name", dataIndex: "name" },
+          { title: "Key", dataIndex: "prefix", render: (p: string) => <code>{p}…</code> },
+          { title: "Access", dataIndex: "scope", render: (s: string) => SCOPE_LABEL[s] ?? s },
+          { title: "Created", dataIndex: "createdAt", render: when },
+          { title: "Expires", dataIndex: "expiresAt", render: (d: string | null) => (d ? when(d) : "Never") },
+          { title: "Last used", dataIndex: "lastUsedAt", render: (d: string | null) => (d ? when(d) : "Never") },
+          { title: "Status", dataIndex: "status", render: (s: string) => <Tag color={STATUS_COLOR[s]}>{s[0].toUpperCase() + s.slice(1)}</Tag> },
+          {
+            title: "",
+            key: "actions",
+            render: (_: unknown, k) => (
+              <Space>
+                {k.status === "active" ? (
+                  <Popconfirm title="Revoke this key?" description="Anything using it stops working at once." okText="Revoke" onConfirm={() => revoke(k).catch(() => undefined)}>
+                    <Button danger size="small">Revoke</Button>
+                  </Popconfirm>
+                ) : (
+                  <Popconfirm title="Delete this key?" okText="Delete" onConfirm={() => remove(k).catch(() => undefined)}>
+                    <Button size="small">Delete</Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Modal open={creating} title="Create API key" okText="Create" confirmLoading={saving} onOk={create} onCancel={() => setCreating(false)} destroyOnHidden>
+        <Form form={form} layout="vertical" initialValues={{ scope: "read-write" }} preserve={false}>
+          <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: "Name is required" }, { max: 100, message: "Name must be at most 100 characters" }]}>
+            <Input placeholder="Shop backend" autoFocus />
+          </Form.Item>
+          <Form.Item name="scope" label="Access">
+            <Radio.Group>
+              <Radio value="read-write">Read and write</Radio>
+              <Radio value="read">Read only</Radio>
+            </Radio.Group>
+          </Form.Item>
+          <Form.Item name="expiresAt" label="Expires (optional)">
+            <DatePicker disabledDate={(d) => d.isBefore(dayjs(), "day")} style={{ width: "100%" }} placeholder="Never" />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <SecretReveal title="Your new API key" secret={secret} onClose={() => setSecret(null)} />
+    </Card>
+  );
+}

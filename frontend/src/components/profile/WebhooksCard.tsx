@@ -1,0 +1,155 @@
+import { useState } from "react";
+import { Button, Card, Checkbox, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag, Typography } from "antd";
+import { PlusOutlined } from "@ant-design/icons";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import dayjs from "dayjs";
+import { api, call } from "../../api/client";
+import type { components } from "../../api/schema";
+import { toast } from "../../lib/toast";
+import { SecretReveal } from "./SecretReveal";
+
+type Webhook = components["schemas"]["WebhookDto"];
+type Delivery = components["schemas"]["WebhookDeliveryDto"];
+const HOOKS = ["webhooks"];
+export const WEBHOOK_EVENTS = ["print.completed", "print.failed", "payment.completed", "order.synced"] as const;
+const DELIVERY_COLOR: Record<string, string> = { succeeded: "green", pending: "blue", failed: "red" };
+const when = (d?: string | null) => (d ? dayjs(d).format("MMM D, YYYY HH:mm:ss") : "—");
+
+/** The delivery log of one endpoint, newest first, with Redeliver. */
+function Deliveries({ endpointId }: { endpointId: string }) {
+  const key = ["webhook-deliveries", endpointId];
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: key,
+    queryFn: () => call(api.GET("/api/webhooks/{id}/deliveries", { params: { path: { id: endpointId }, query: { limit: 20 } } })),
+    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3000 : false),
+  });
+  const [busy, setBusy] = useState<string | null>(null);
+  const redeliver = async (d: Delivery) => {
+    setBusy(d._id);
+    try {
+      const res = await call(api.POST("/api/webhooks/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: d._id } } }));
+      if (res.data.status === "succeeded") toast.success(res.message ?? "Delivered");
+      else toast.error(res.message ?? "Not delivered");
+      await queryClient.invalidateQueries({ queryKey: key });
+    } catch {
+      // call() has shown the server's message
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Table<Delivery>
+      rowKey="_id"
+      size="small"
+      loading={list.isLoading}
+      dataSource={list.data?.data ?? []}
+      pagination={false}
+      locale={{ emptyText: "No deliveries yet." }}
+      columns={[
+        { title: "Event", dataIndex: "event" },
+        { title: "Status", dataIndex: "status", render: (s: string) => <Tag color={DELIVERY_COLOR[s]}>{s}</Tag> },
+        { title: "Attempts", dataIndex: "attempts" },
+        { title: "Last answer", key: "last", render: (_: unknown, d) => (d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? "—")) },
+        { title: "Last attempt", dataIndex: "lastAttemptAt", render: when },
+        { title: "", key: "a", render: (_: unknown, d) => <Button size="small" loading={busy === d._id} onClick={() => redeliver(d)}>Redeliver</Button> },
+      ]}
+    />
+  );
+}
+
+/** Profile section "Webhooks": endpoints that receive signed events, with their delivery log. */
+export function WebhooksCard() {
+  const queryClient = useQueryClient();
+  const hooks = useQuery({ queryKey: HOOKS, queryFn: () => call(api.GET("/api/webhooks")) });
+  const [adding, setAdding] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [form] = Form.useForm<components["schemas"]["CreateWebhookDto"]>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: HOOKS });
+
+  const add = async () => {
+    let v;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return; // shown under the fields
+    }
+    setSaving(true);
+    try {
+      const res = await call(api.POST("/api/webhooks", { body: v }));
+      setAdding(false);
+      form.resetFields();
+      setSecret(res.data.secret);
+      await refresh();
+    } catch {
+      // call() has shown the server's message
+    } finally {
+      setSaving(false);
+    }
+  };
+  const setActive = async (w: Webhook, active: boolean) => {
+    await call(api.PATCH("/api/webhooks/{id}", { params: { path: { id: w._id } }, body: { active } }));
+    await refresh();
+  };
+  const test = async (w: Webhook) => {
+    await call(api.POST("/api/webhooks/{id}/test", { params: { path: { id: w._id } } }));
+    toast.success("Test event sent");
+    await queryClient.invalidateQueries({ queryKey: ["webhook-deliveries", w._id] });
+  };
+  const remove = async (w: Webhook) => {
+    await call(api.DELETE("/api/webhooks/{id}", { params: { path: { id: w._id } } }));
+    toast.success("Webhook deleted");
+    await refresh();
+  };
+
+  return (
+    <Card title="Webhooks" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>Add endpoint</Button>}>
+      <Typography.Paragraph type="secondary">
+        We POST events to your URL as they happen, signed with the endpoint&apos;s secret (header <code>GangSheet-Signature</code>).
+        Failed deliveries are retried for 24 hours; expand an endpoint to see its deliveries.
+      </Typography.Paragraph>
+      <Table<Webhook>
+        rowKey="_id"
+        size="middle"
+        loading={hooks.isLoading}
+        dataSource={hooks.data?.data ?? []}
+        pagination={false}
+        locale={{ emptyText: "You have no webhooks yet." }}
+        expandable={{ expandedRowRender: (w) => <Deliveries endpointId={w._id} />, expandRowByClick: false }}
+        scroll={{ x: true }}
+        columns={[
+          { title: "URL", dataIndex: "url", render: (u: string, w) => <span><code>{u}</code>{w.description ? <Typography.Text type="secondary"> — {w.description}</Typography.Text> : null}</span> },
+          { title: "Events", dataIndex: "events", render: (ev: string[]) => ev.map((e) => <Tag key={e}>{e}</Tag>) },
+          { title: "Active", dataIndex: "active", render: (a: boolean, w) => <Switch size="small" checked={a} onChange={(v) => setActive(w, v).catch(() => undefined)} aria-label="Active" /> },
+          {
+            title: "",
+            key: "actions",
+            render: (_: unknown, w) => (
+              <Space>
+                <Button size="small" onClick={() => test(w).catch(() => undefined)}>Send test event</Button>
+                <Popconfirm title="Delete this webhook?" description="Its delivery log is deleted too." okText="Delete" onConfirm={() => remove(w).catch(() => undefined)}>
+                  <Button size="small" danger>Delete</Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Modal open={adding} title="Add webhook endpoint" okText="Add" confirmLoading={saving} onOk={add} onCancel={() => setAdding(false)} destroyOnHidden>
+        <Form form={form} layout="vertical" initialValues={{ events: ["print.completed", "print.failed"] }} preserve={false}>
+          <Form.Item name="url" label="URL" rules={[{ required: true, whitespace: true, message: "URL is required" }, { validator: (_, v?: string) => (!v || /^https?:\/\/[^\s/]+/i.test(v.trim()) ? Promise.resolve() : Promise.reject(new Error("Enter a valid URL, e.g. https://example.com/webhooks/gangsheet"))) }]}>
+            <Input placeholder="https://shop.example.com/hooks/gangsheet" autoFocus />
+          </Form.Item>
+          <Form.Item name="events" label="Events" rules={[{ required: true, type: "array", min: 1, message: "Choose at least one event" }]}>
+            <Checkbox.Group options={WEBHOOK_EVENTS.map((e) => ({ label: e, value: e }))} />
+          </Form.Item>
+          <Form.Item name="description" label="Description (optional)" rules={[{ max: 200, message: "The description must be at most 200 characters" }]}>
+            <Input placeholder="Order system" />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <SecretReveal title="Signing secret of your webhook" secret={secret} onClose={() => setSecret(null)} />
+    </Card>
+  );
+}
