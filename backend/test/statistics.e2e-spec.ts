@@ -61,7 +61,7 @@ describe('Statistics (e2e)', () => {
       totalPrints: 9,
       printedImages: 2,
       usedCredits: 25,
-      // Orders and integrations: the shops feature provides these counts; see the next test.
+      // Orders and integrations: none yet (counted in the next test).
       pendingOrders: 0,
       totalOrders: 0,
       completedOrders: 0,
@@ -71,12 +71,43 @@ describe('Statistics (e2e)', () => {
     expect(theirsStats).toMatchObject({ pendingPrints: 5, totalPrints: 5, printedImages: 1, usedCredits: 0 });
   });
 
-  // Wired to OrdersService.countsFor at merge: give the seller 2 Pending + 1 Completed +
-  // 1 Partially Completed orders on 2 integrations (another user's order too), then expect
-  // pendingOrders 2, totalOrders 4, completedOrders 1, totalIntegrations 2.
-  it('order and integration cards are present (counts come from the orders feature)', async () => {
+  it('order and integration cards count the caller’s orders by status', async () => {
     const s = await signUpAndLogin(t, 'st_orders');
+    const other = await signUpAndLogin(t, 'st_orders_other');
+    const integration = async (userId: string, name: string) =>
+      (await db.query(`INSERT INTO integrations (user_id, name, type) VALUES ($1, $2, 'WordPress') RETURNING id`, [userId, name]))[0].id as string;
+    const order = async (userId: string, integrationId: string, n: number, items: number) => {
+      const [o] = await db.query(
+        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, integration_order_created_date)
+         VALUES ($1, $2, $3::text, $3::text, 'processing', now()) RETURNING id`,
+        [userId, integrationId, String(n)],
+      );
+      const rows = await db.query(
+        `INSERT INTO order_items (order_id, user_id, external_id, title, quantity)
+         SELECT $1::uuid, $2, $1::text || '-' || g, 'Design ' || g, 1 FROM generate_series(1, $3::int) g RETURNING id`,
+        [o.id, userId, items],
+      );
+      return rows.map((r: { id: string }) => r.id as string);
+    };
+    const printItems = async (userId: string, status: string, itemIds: string[]) => {
+      const [p] = await db.query(`INSERT INTO prints (user_id, status) VALUES ($1, $2) RETURNING id`, [userId, status]);
+      for (const id of itemIds) await db.query(`INSERT INTO print_items (print_id, quantity, order_item_id) VALUES ($1, 1, $2)`, [p.id, id]);
+    };
+
+    // 2 Pending, 1 Completed, 1 Partially Completed, 1 In Draft on 2 integrations; another user's order.
+    const a = await integration(s.user._id, 'Shop A');
+    const b = await integration(s.user._id, 'Shop B');
+    await order(s.user._id, a, 1, 2);
+    await order(s.user._id, b, 2, 1);
+    await printItems(s.user._id, 'Completed', await order(s.user._id, a, 3, 2));
+    const partial = await order(s.user._id, b, 4, 2);
+    await printItems(s.user._id, 'Completed', [partial[0]]);
+    await printItems(s.user._id, 'In Draft', await order(s.user._id, a, 5, 1));
+    await order(other.user._id, await integration(other.user._id, 'Theirs'), 6, 1);
+
     const stats = (await s.agent.get('/api/statistics').expect(200)).body.data;
-    for (const k of ['pendingOrders', 'totalOrders', 'completedOrders', 'totalIntegrations']) expect(stats[k]).toBe(0);
+    expect(stats).toMatchObject({ pendingOrders: 2, totalOrders: 5, completedOrders: 1, totalIntegrations: 2 });
+    const theirs = (await other.agent.get('/api/statistics').expect(200)).body.data;
+    expect(theirs).toMatchObject({ pendingOrders: 1, totalOrders: 1, completedOrders: 0, totalIntegrations: 1 });
   });
 });

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { OrdersModule } from '../orders/orders.module';
 import { StatisticsController } from './statistics.controller';
 import { StatisticsService } from './statistics.service';
 
-@Module({ controllers: [StatisticsController], providers: [StatisticsService], exports: [StatisticsService] })
+@Module({ imports: [OrdersModule], controllers: [StatisticsController], providers: [StatisticsService], exports: [StatisticsService] })
 export class StatisticsModule {}
