@@ -15,6 +15,7 @@ import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
 import { PrintsModule } from './prints/prints.module';
 import { SheetSettingsModule } from './sheet-settings/sheet-settings.module';
+import { PaymentsModule } from './payments/payments.module';
 
 /** One module graph for the API, the worker and the tests; only the entry points differ. */
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
         SizesModule,
         SheetSettingsModule,
         PrintsModule,
+        PaymentsModule,
       ],
       controllers: [HealthController],
     };

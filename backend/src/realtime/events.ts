@@ -22,6 +22,8 @@ export interface LiveEvents {
   image: { status: string; data: { _id: string; status: string } & Record<string, unknown> };
   /** A size was created, changed or deleted. */
   size: { action: string; data: { _id: string } & Record<string, unknown> };
+  /** A payment was completed, cancelled or refunded; availableCredits is the new balance. */
+  payment: { paymentId: string; status: string; credits: number; availableCredits: number; message: string };
 }
 
 export type LiveTopic = keyof LiveEvents;
