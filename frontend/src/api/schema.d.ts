@@ -21,6 +21,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/buyCredits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start buying a package: a Pending payment and the provider's checkout link */
+        post: operations["buyCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/completedTransfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin: every user's completed payments (refunded ones too, with any unrecovered credits) */
+        get: operations["completedTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forgot-password": {
         parameters: {
             query?: never;
@@ -224,6 +258,90 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Own payment history (sort=desc&sortBy=purchaseDate by default) */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/bank-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bank-transfer details from configuration */
+        get: operations["bankDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/manual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Admin: add a package of credit to a user (a Completed payment of type Manual) */
+        post: operations["addManual"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/packages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The credit packages at the prices this user pays now, and whether the first-month discount applies */
+        get: operations["packages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -688,6 +806,16 @@ export interface components {
         AuthConfigResponse: {
             data: components["schemas"]["AuthConfigDto"];
         };
+        BankDetailsData: {
+            accountNumber: string;
+            /** @description False when no bank details are configured */
+            available: boolean;
+            bankName: string;
+            iban: string;
+        };
+        BankDetailsResponse: {
+            data: components["schemas"]["BankDetailsData"];
+        };
         BulkDeleteImagesDto: {
             ids: string[];
         };
@@ -709,6 +837,20 @@ export interface components {
         };
         BulkUpdateImagesDto: {
             images: components["schemas"]["BulkImageCategoryDto"][];
+        };
+        BuyCreditsData: {
+            /** @description Where the browser goes to approve the payment */
+            link: string;
+            paymentId: string;
+            /** @enum {string} */
+            status: "Pending";
+        };
+        BuyCreditsDto: {
+            /** @enum {string} */
+            sku: "credits500" | "credits1000" | "credits5000";
+        };
+        BuyCreditsResponse: {
+            data: components["schemas"]["BuyCreditsData"];
         };
         CaptchaConfigDto: {
             /** @enum {string} */
@@ -756,6 +898,29 @@ export interface components {
         CreditDto: {
             availableCredits: number;
             usedCredits: number;
+        };
+        CreditPackageDto: {
+            credits: number;
+            /** @description What this user pays now */
+            currentPrice: number;
+            listPrice: number;
+            /** @description Discounted (first-month) price */
+            price: number;
+            /** @enum {string} */
+            sku: "credits500" | "credits1000" | "credits5000";
+        };
+        CreditPackagesData: {
+            currency: string;
+            /** @description The first-month discount applies to this user now */
+            discountActive: boolean;
+            /** Format: date-time */
+            discountEndsAt: string;
+            packages: components["schemas"]["CreditPackageDto"][];
+            /** @enum {string} */
+            provider: "paypal" | "test" | "none";
+        };
+        CreditPackagesResponse: {
+            data: components["schemas"]["CreditPackagesData"];
         };
         FileRefDto: {
             name?: string;
@@ -861,12 +1026,55 @@ export interface components {
             email: string;
             password: string;
         };
+        ManualPaymentDto: {
+            /** @enum {string} */
+            sku: "credits500" | "credits1000" | "credits5000";
+            /** Format: uuid */
+            userId: string;
+        };
         MessageResponse: {
             message: string;
         };
         PaginationResponse: {
             totalDocuments: number;
             totalPages: number;
+        };
+        PaymentDto: {
+            _id: string;
+            /** Format: date-time */
+            completedAt: string | null;
+            credits: number;
+            currency: string;
+            /** @description Credits a refund could not take back (already spent) */
+            debtCredits: number;
+            packageSku: string;
+            paymentMethod: string;
+            paymentSystemReferenceId: string | null;
+            /** @description In the payment currency (USD by default) */
+            price: number;
+            /** Format: date-time */
+            purchaseDate: string;
+            /** Format: date-time */
+            refundedAt: string | null;
+            /** @enum {string} */
+            status: "Pending" | "Completed" | "Cancelled" | "Refunded";
+            /** @enum {string} */
+            type: "Manual" | "PayPal" | "Test checkout";
+            userId: components["schemas"]["PaymentUserDto"];
+        };
+        PaymentListResponse: {
+            data: components["schemas"]["PaymentDto"][];
+            pagination: components["schemas"]["PaginationResponse"];
+        };
+        PaymentResponse: {
+            data: components["schemas"]["PaymentDto"];
+            message?: string;
+        };
+        PaymentUserDto: {
+            _id: string;
+            firstName: string;
+            lastName: string;
+            username: string;
         };
         PreviewDraftDto: {
             /**
@@ -1288,6 +1496,55 @@ export interface operations {
             };
         };
     };
+    buyCredits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyCreditsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuyCreditsResponse"];
+                };
+            };
+        };
+    };
+    completedTransfers: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: "asc" | "desc";
+                sortBy?: "purchaseDate" | "price" | "credits" | "status";
+                search?: string;
+                status?: "Pending" | "Completed" | "Cancelled" | "Refunded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentListResponse"];
+                };
+            };
+        };
+    };
     forgotPassword: {
         parameters: {
             query?: never;
@@ -1697,6 +1954,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: "asc" | "desc";
+                sortBy?: "purchaseDate" | "price" | "credits" | "status";
+                search?: string;
+                status?: "Pending" | "Completed" | "Cancelled" | "Refunded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentListResponse"];
+                };
+            };
+        };
+    };
+    bankDetails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankDetailsResponse"];
+                };
+            };
+        };
+    };
+    addManual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManualPaymentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
+        };
+    };
+    packages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditPackagesResponse"];
+                };
+            };
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
         };
