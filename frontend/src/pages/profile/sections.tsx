@@ -1,4 +1,7 @@
 import type { ReactNode } from "react";
+import { BuyCreditsSection } from "../../components/payments/BuyCreditsSection";
+import { PaymentHistory } from "../../components/payments/PaymentHistory";
+import { BankTransferModal, BuyCreditModal, PaymentResultModal } from "../../components/payments/PaymentModals";
 
 /**
  * Extension point for /profile. The credits issue adds the Buy Credits packages and the
@@ -10,4 +13,17 @@ export interface ProfileSection {
   render: () => ReactNode;
 }
 
-export const PROFILE_SECTIONS: ProfileSection[] = [];
+export const PROFILE_SECTIONS: ProfileSection[] = [
+  { id: "buy-credits", render: () => <BuyCreditsSection /> },
+  {
+    id: "payments",
+    render: () => (
+      <>
+        <PaymentHistory />
+        <BuyCreditModal />
+        <BankTransferModal />
+        <PaymentResultModal />
+      </>
+    ),
+  },
+];
