@@ -6,6 +6,8 @@ import { addCreditPackage, buyCredits, money, REDIRECT_TOAST, useRefreshPayments
 import { PayPalMark } from "./PayPalMark";
 import "./payments.css";
 
+export const REDIRECT_DELAY_MS = 1200;
+
 /**
  * The three packages. For the signed-in user: pick one, then the PayPal button opens the
  * checkout (toast, then the redirect). With `forUser` (admin, user detail): each package
@@ -24,8 +26,9 @@ export function BuyCreditsSection({ forUser, onAdded, bare }: { forUser?: { _id:
       const res = await buyCredits(selected);
       if (res.link && res.status === "Pending") {
         toast.info(REDIRECT_TOAST);
-        window.location.assign(res.link);
-        return; // stays busy while the browser leaves
+        // A moment to read the toast, then the provider's page (busy until the browser leaves).
+        setTimeout(() => window.location.assign(res.link), REDIRECT_DELAY_MS);
+        return;
       }
     } catch {
       /* toasted by call() */

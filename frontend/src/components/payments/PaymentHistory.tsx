@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Button, Card, Empty, Table, Tag, Typography } from "antd";
 import type { ColumnsType } from "antd/es/table";
+import { Link } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
 import { openModalParams } from "../../lib/queryModal";
 import { EMPTY_HISTORY, money, statusColor, usePaymentHistory, type Payment } from "./api";
@@ -34,7 +35,7 @@ export function PaymentHistory() {
       title: "",
       render: (_, p) => (
         <>
-          <Button type="link" size="small" href={`/payment/${p._id}`}>Details</Button>
+          <Link to={`/payment/${p._id}`}><Button type="link" size="small">Details</Button></Link>
           {p.status === "Pending" && (
             <Button type="link" size="small" onClick={() => setParams((q) => openModalParams(q, "bankTransfer", p._id))}>Bank transfer</Button>
           )}
