@@ -175,8 +175,10 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
     paypal.approve(orderId);
     paypal.captureNow(orderId); // the browser never came back
     const event = paypal.captureEvent(orderId);
+    // 25 redeliveries of one event and 25 distinct events about the same capture, all at once
+    const events = Array.from({ length: 50 }, (_, i) => (i % 2 ? event : paypal.captureEvent(orderId)));
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: 50 }, () => paypal.deliver(webhookUrl, event)));
+    const results = await Promise.all(events.map((e) => paypal.deliver(webhookUrl, e)));
     const ms = performance.now() - started;
     const rows = await ledger(user._id);
     // eslint-disable-next-line no-console

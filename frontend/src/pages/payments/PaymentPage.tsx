@@ -40,7 +40,7 @@ function OnePayment({ id }: { id: string }) {
   if (UUID.test(id) && isLoading) return <FullScreenSpinner />;
   if (!data || isError) {
     return (
-      <PageShell title="Payment Failed" crumbs={[{ title: "Payment" }]}>
+      <PageShell title="Payment Failed" crumbs={[{ title: "Payment" }]} heading="Payment">
         <Result
           status="error"
           title="Payment Failed"
