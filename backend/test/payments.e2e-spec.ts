@@ -2,8 +2,10 @@ import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CreditsService } from '../src/credits/credits.service';
 import { CreditReason } from '../src/credits/entities/credit-transaction.entity';
+import { PaymentsService } from '../src/payments/payments.service';
 import { RealtimeService } from '../src/realtime/realtime.service';
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, FakePayPal } from './fakes/paypal.fake';
+import { addDesign, addSize, waitDone } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 type Agent = Awaited<ReturnType<typeof signUpAndLogin>>['agent'];
@@ -244,6 +246,24 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
     expect(all.body.data).toEqual([expect.objectContaining({ _id: paymentId, status: 'Refunded', debtCredits: 300 })]);
   });
 
+  it('reconciliation completes an approved payment whose buyer and webhook never came; gives up abandoned checkouts', async () => {
+    const lost = await startPurchase('wanderer');
+    paypal.approve(lost.orderId); // approved at PayPal, then the browser was closed
+    const open = await startPurchase('lingerer'); // still on PayPal's page
+    const payments = t.app.get(PaymentsService);
+    await payments.reconcile(0);
+    expect((await lost.agent.get(`/api/payment/${lost.paymentId}`)).body.data.status).toBe('Completed');
+    expect(await balance(lost.agent)).toBe(500);
+    expect((await open.agent.get(`/api/payment/${open.paymentId}`)).body.data.status).toBe('Pending');
+    // the buyer returns late: nothing more
+    await lost.agent.get(`/api/checkout/return?token=${lost.orderId}&PayerID=X`).expect(302);
+    expect(await ledger(lost.user._id)).toHaveLength(1);
+    // hours later the unapproved checkout is given up
+    await payments.reconcile(0, 0);
+    expect((await open.agent.get(`/api/payment/${open.paymentId}`)).body.data.status).toBe('Cancelled');
+    expect(await ledger(open.user._id)).toHaveLength(0);
+  });
+
   it('admin adds a package: a Completed Manual payment and a ledger row with the admin as actor', async () => {
     const { agent, user } = await signUpAndLogin(t, 'gifted');
     await agent.post('/api/payment/manual').send({ userId: user._id, sku: 'credits1000' }).expect(403);
@@ -295,6 +315,21 @@ describe('Payments with the built-in test checkout (e2e)', () => {
     // no PayPal here: its webhook does not exist
     await t.agent().post('/api/webhooks/paypal').send({}).expect(404);
     expect((await agent.get('/api/payment/bank-details')).body.data.available).toBe(false);
+  });
+
+  it('credits bought on the test checkout pay for a print', async () => {
+    const { agent, user, email } = await signUpAndLogin(t, 'printer');
+    const res = await agent.post('/api/buyCredits').send({ sku: 'credits500' }).expect(200);
+    const page = await agent.get(res.body.data.link).expect(200);
+    await agent.get(page.text.match(/id="approve" href="([^"]+)"/)![1].replace(/&amp;/g, '&')).expect(302);
+    const image = await addDesign(t, user._id);
+    const size = await addSize(t, user._id, 'Front', 4);
+    const p = (await agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 3 }] }).expect(201)).body.data;
+    await agent.post(`/api/print/${p._id}/proccess`).send({}).expect(201);
+    expect((await waitDone(agent, p._id)).status).toBe('Completed');
+    expect((await agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 497, usedCredits: 3 });
+    // the job's last step (its mail) is done before the app closes
+    await t.mail.waitFor(email, /Your print is ready/);
   });
 });
 

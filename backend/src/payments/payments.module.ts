@@ -1,9 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { JOB_RUNNER } from '../queue/queue.module';
+import { JobRunner, QueueName } from '../queue/queue.types';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CheckoutController } from './checkout.controller';
 import { PaymentsController } from './payments.controller';
-import { PaymentsService } from './payments.service';
+import { PaymentsService, RECONCILE_JOB } from './payments.service';
 import { PAYMENT_PROVIDER, PaymentProvider } from './providers/payment-provider';
 import { PayPalProvider } from './providers/paypal.provider';
 import { TestCheckoutProvider } from './providers/test-checkout.provider';
@@ -26,4 +28,21 @@ import { TestCheckoutProvider } from './providers/test-checkout.provider';
   ],
   exports: [PaymentsService],
 })
-export class PaymentsModule {}
+export class PaymentsModule implements OnModuleInit {
+  private readonly logger = new Logger('Payments');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
+    private readonly payments: PaymentsService,
+  ) {}
+
+  /** Nodes that run jobs reconcile unfinished payments on the recovery interval (one node at a time). */
+  async onModuleInit() {
+    if (!this.config.processJobs || this.config.payments.provider === 'none') return;
+    this.jobs.process(QueueName.Maintenance, RECONCILE_JOB, () =>
+      this.payments.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`)),
+    );
+    await this.jobs.repeat(QueueName.Maintenance, RECONCILE_JOB, this.config.recovery.intervalMs);
+  }
+}

@@ -40,6 +40,9 @@ interface WebhookEvent {
 }
 
 const ledgerReference = (paymentId: string) => `payment:${paymentId}`;
+/** A checkout still not approved after this long is given up (PayPal lets unapproved orders lapse after hours). */
+const ABANDON_MS = 6 * 3600_000;
+export const RECONCILE_JOB = 'payments-reconcile';
 
 /**
  * Credit packages bought through a checkout provider, and credit added by an admin.
@@ -347,6 +350,43 @@ export class PaymentsService {
       default:
         return { action: 'ignored' };
     }
+  }
+
+  /**
+   * The safety net for payments nobody finished: the buyer approved but never came back
+   * and the webhook was lost (or there is no webhook, as with the test checkout). Pending
+   * payments older than `graceMs` are looked up at the provider: approved orders are
+   * captured, captured ones completed; orders still open after `abandonMs`, or gone, are
+   * Cancelled. Runs on the maintenance queue on one node at a time; safe to run twice.
+   */
+  async reconcile(graceMs = this.config.recovery.graceMs, abandonMs = ABANDON_MS): Promise<{ completed: number; cancelled: number }> {
+    const provider = this.provider;
+    const out = { completed: 0, cancelled: 0 };
+    if (!provider) return out;
+    const pending: Array<{ id: string; ref: string | null; age_ms: number }> = await this.db.query(
+      `SELECT id, payment_system_reference_id AS ref, (EXTRACT(EPOCH FROM now() - purchase_date) * 1000)::float8 AS age_ms
+       FROM payments WHERE status = 'Pending' AND payment_method = $1 AND purchase_date < now() - make_interval(secs => $2)
+       ORDER BY purchase_date LIMIT 200`,
+      [provider.method, graceMs / 1000],
+    );
+    for (const p of pending) {
+      try {
+        const state = p.ref && provider.lookup ? await provider.lookup(p.ref) : { state: 'open' as const };
+        if (state.state === 'approved' && p.ref) {
+          if ((await this.handleReturn(p.ref)).result === 'Completed') out.completed++;
+        } else if (state.state === 'completed') {
+          const payment = await this.db.getRepository(Payment).findOneByOrFail({ _id: p.id });
+          if (this.amountMatches(payment, state.amount, state.currency) && (await this.complete(p.id, state.captureId))) out.completed++;
+        } else if (state.state === 'gone' || state.state === 'declined' || (state.state === 'open' && p.age_ms > abandonMs)) {
+          await this.cancel(p.id);
+          out.cancelled++;
+        }
+      } catch (err) {
+        this.logger.warn(`Reconciling payment ${p.id} failed: ${(err as Error).message}`);
+      }
+    }
+    if (out.completed || out.cancelled) this.logger.log(`Reconciled payments: ${out.completed} completed, ${out.cancelled} cancelled`);
+    return out;
   }
 
   /** Admin "Add credit to {user}" with a package: a Completed Manual payment and its ledger row (actor: the admin). */

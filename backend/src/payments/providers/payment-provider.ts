@@ -33,7 +33,14 @@ export interface PaymentProvider {
   createOrder(input: CreateOrderInput): Promise<CheckoutOrder>;
   /** Idempotent per payment: a retry returns the first result. */
   capture(orderId: string, paymentId: string): Promise<CaptureResult>;
+  /**
+   * Where an order stands at the provider, for the reconciliation of payments whose
+   * buyer never came back and whose webhook never arrived. Absent: nothing to ask.
+   */
+  lookup?(orderId: string): Promise<OrderState>;
 }
+
+export type OrderState = CaptureResult | { state: 'approved' } | { state: 'open' } | { state: 'gone' };
 
 /** Thrown when the provider cannot be reached or answers something we cannot use. */
 export class ProviderError extends Error {}

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { PaymentMethod, PaymentType } from '../entities/payment.entity';
-import { CaptureResult, CheckoutOrder, CreateOrderInput, PaymentProvider, ProviderError } from './payment-provider';
+import { CaptureResult, CheckoutOrder, CreateOrderInput, OrderState, PaymentProvider, ProviderError } from './payment-provider';
 
 export interface PayPalConfig {
   clientId: string;
@@ -114,6 +114,16 @@ export class PayPalProvider implements PaymentProvider {
     }
     if (status === 422 || status === 404) return { state: 'declined', reason: issue };
     throw new ProviderError(`capture answered ${status}: ${describe(body)}`);
+  }
+
+  async lookup(orderId: string): Promise<OrderState> {
+    const { status, body } = await this.request<PayPalOrder & PayPalError>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`);
+    if (status === 404) return { state: 'gone' };
+    if (status !== 200) throw new ProviderError(`get order answered ${status}: ${describe(body)}`);
+    if (body.status === 'APPROVED') return { state: 'approved' };
+    if (body.status === 'COMPLETED') return this.captureOf(body);
+    if (body.status === 'VOIDED') return { state: 'gone' };
+    return { state: 'open' };
   }
 
   /** Only a SUCCESS from PayPal's verify-webhook-signature counts. */
