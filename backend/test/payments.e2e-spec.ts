@@ -246,6 +246,23 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
     expect(all.body.data).toEqual([expect.objectContaining({ _id: paymentId, status: 'Refunded', debtCredits: 300 })]);
   });
 
+  it('a refund that overtakes its capture is refused (PayPal delivers it again) and applied once the capture is in', async () => {
+    const { agent, user, orderId, paymentId } = await startPurchase('overtaken');
+    paypal.approve(orderId);
+    paypal.captureNow(orderId);
+    const capture = paypal.captureEvent(orderId);
+    const refund = paypal.refundEvent(orderId);
+    expect(await paypal.deliver(webhookUrl, refund)).toMatchObject({ status: 409, body: { code: 'payment_pending' } });
+    expect((await agent.get(`/api/payment/${paymentId}`)).body.data.status).toBe('Pending');
+    expect((await paypal.deliver(webhookUrl, capture)).body.action).toBe('completed');
+    expect((await paypal.deliver(webhookUrl, refund)).body.action).toBe('refunded');
+    expect((await agent.get(`/api/payment/${paymentId}`)).body.data).toMatchObject({ status: 'Refunded', debtCredits: 0 });
+    expect(await balance(agent)).toBe(0);
+    const events = await db.query(`SELECT event_type FROM payment_events WHERE payment_id = $1 ORDER BY received_at`, [paymentId]);
+    expect(events.map((e: any) => e.event_type)).toEqual(['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.REFUNDED']);
+    expect(await t.app.get(CreditsService).consistent(user._id)).toBe(true);
+  });
+
   it('reconciliation completes an approved payment whose buyer and webhook never came; gives up abandoned checkouts', async () => {
     const lost = await startPurchase('wanderer');
     paypal.approve(lost.orderId); // approved at PayPal, then the browser was closed

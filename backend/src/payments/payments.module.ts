@@ -40,9 +40,9 @@ export class PaymentsModule implements OnModuleInit {
   /** Nodes that run jobs reconcile unfinished payments on the recovery interval (one node at a time). */
   async onModuleInit() {
     if (!this.config.processJobs || this.config.payments.provider === 'none') return;
-    this.jobs.process(QueueName.Maintenance, RECONCILE_JOB, () =>
+    this.jobs.process(QueueName.Payments, RECONCILE_JOB, () =>
       this.payments.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`)),
     );
-    await this.jobs.repeat(QueueName.Maintenance, RECONCILE_JOB, this.config.recovery.intervalMs);
+    await this.jobs.repeat(QueueName.Payments, RECONCILE_JOB, this.config.recovery.intervalMs);
   }
 }

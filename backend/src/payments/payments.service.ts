@@ -1,4 +1,4 @@
-import { BadGatewayException, BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadGatewayException, BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { paginate } from '../common/pagination';
@@ -210,7 +210,6 @@ export class PaymentsService {
    */
   async complete(paymentId: string, captureId: string, eventId?: { id: string; type: string }): Promise<boolean> {
     const done = await this.db.transaction(async (m) => {
-      if (eventId && !(await this.recordEvent(m, eventId.id, eventId.type, paymentId))) return null;
       const rows = returned<{ id: string; user_id: string; credits: number }>(
         await m.query(
           `UPDATE payments SET status = 'Completed', capture_id = COALESCE(capture_id, $2), completed_at = now(), updated_at = now()
@@ -219,6 +218,7 @@ export class PaymentsService {
         ),
       );
       if (!rows.length) return null;
+      if (eventId) await this.recordEvent(m, eventId.id, eventId.type, paymentId);
       const tx = await this.credits.apply(
         {
           userId: rows[0].user_id,
@@ -244,7 +244,6 @@ export class PaymentsService {
    */
   async refund(paymentId: string, eventId?: { id: string; type: string }): Promise<boolean> {
     const done = await this.db.transaction(async (m) => {
-      if (eventId && !(await this.recordEvent(m, eventId.id, eventId.type, paymentId))) return null;
       const rows = returned<{ user_id: string; credits: number }>(
         await m.query(
           `UPDATE payments SET status = 'Refunded', refunded_at = now(), updated_at = now()
@@ -253,6 +252,7 @@ export class PaymentsService {
         ),
       );
       if (!rows.length) return null;
+      if (eventId) await this.recordEvent(m, eventId.id, eventId.type, paymentId);
       const { user_id: userId, credits } = rows[0];
       const [user] = await m.query(`SELECT available_credits FROM users WHERE id = $1 FOR UPDATE`, [userId]);
       const take = Math.min(credits, user.available_credits);
@@ -287,7 +287,10 @@ export class PaymentsService {
     return true;
   }
 
-  /** Records a provider event id once; false when it was seen before (a replay). */
+  /**
+   * Records the provider event that changed a payment, in the same transaction as the
+   * change (an audit trail; replays are already no-ops because the status moved on).
+   */
   private async recordEvent(m: EntityManager, id: string, type: string, paymentId: string): Promise<boolean> {
     const rows = await m.query(
       `INSERT INTO payment_events (id, event_type, payment_id) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING id`,
@@ -345,6 +348,11 @@ export class PaymentsService {
         const payment =
           (captureId ? await repo.findOneBy({ paymentMethod: PaymentMethod.PayPal, captureId }) : null) ?? (await byCustomId());
         if (!payment) return { action: 'ignored' };
+        if (payment.status === PaymentStatus.Pending) {
+          // The capture is not recorded yet (its webhook or the return is still on the way):
+          // a non-2xx answer makes PayPal deliver the refund again later.
+          throw new ConflictException({ message: 'Payment not completed yet; deliver the refund again later', code: 'payment_pending' });
+        }
         return { action: (await this.refund(payment._id, eventRef)) ? 'refunded' : 'unchanged' };
       }
       default:

@@ -3,6 +3,8 @@ export enum QueueName {
   Images = 'images',
   Prints = 'prints',
   Maintenance = 'maintenance',
+  /** Payment reconciliation (one processor per queue keeps Bull's shutdown clean). */
+  Payments = 'payments',
 }
 
 export interface JobContext<T> {

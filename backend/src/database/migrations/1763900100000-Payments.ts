@@ -6,8 +6,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * unique index on (reason, reference). The status change Pending → Completed is one
  * conditional UPDATE in the same transaction, so concurrent completions serialise on the
  * row and only the first one finds it Pending.
- * payment_events records every provider event id we acted on (webhooks are delivered
- * more than once); a replay inserts nothing and changes nothing.
+ * payment_events records the provider event (webhook id) that changed a payment, in
+ * the same transaction as the change: an audit trail. A redelivered event changes
+ * nothing because the payment's status has already moved on.
  */
 export class Payments1763900100000 implements MigrationInterface {
   name = 'Payments1763900100000';
