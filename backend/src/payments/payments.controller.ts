@@ -8,6 +8,7 @@ import {
   BuyCreditsResponse,
   CreditPackagesResponse,
   ManualPaymentDto,
+  PackagesQueryDto,
   PaymentListQueryDto,
   PaymentListResponse,
   PaymentResponse,
@@ -33,10 +34,13 @@ export class PaymentsController {
   }
 
   @Get('payment/packages')
-  @ApiOperation({ summary: 'The credit packages at the prices this user pays now, and whether the first-month discount applies' })
+  @ApiOperation({
+    summary: 'The credit packages at the prices this user pays now, and whether the first-month discount applies; admins may ask for another user (userId)',
+  })
   @ApiOkResponse({ type: CreditPackagesResponse })
-  packages(@CurrentUser() user: User) {
-    return { data: this.payments.packagesFor(user) };
+  async packages(@CurrentUser() user: User, @Query() q: PackagesQueryDto) {
+    const forUser = q.userId && q.userId !== user._id ? await this.payments.userForAdmin(user, q.userId) : user;
+    return { data: this.payments.packagesFor(forUser) };
   }
 
   @Get('payment/bank-details')

@@ -1,4 +1,4 @@
-import { BadGatewayException, BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadGatewayException, BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { paginate } from '../common/pagination';
@@ -9,7 +9,7 @@ import { CreditsService } from '../credits/credits.service';
 import { CreditReason } from '../credits/entities/credit-transaction.entity';
 import { RealtimeService } from '../realtime/realtime.service';
 import { liveEventName } from '../realtime/events';
-import { User } from '../users/entities/user.entity';
+import { Role, User } from '../users/entities/user.entity';
 import { PaymentListQueryDto, toPaymentDto } from './dto/payment.dto';
 import { Payment, PaymentMethod, PaymentStatus, PaymentType } from './entities/payment.entity';
 import { discountActive, discountEndsAt, findPackage, PACKAGES, priceFor, SKUS } from './packages';
@@ -82,6 +82,14 @@ export class PaymentsService {
       discountEndsAt: discountEndsAt(user.createdAt, days),
       provider: this.providerName,
     };
+  }
+
+  /** Another user's account, for an admin pricing packages on that user's page. */
+  async userForAdmin(actor: User, userId: string): Promise<User> {
+    if (actor.role !== Role.Admin) throw new ForbiddenException('You are not authorized to view this page');
+    const user = await this.db.getRepository(User).findOneBy({ _id: userId });
+    if (!user) throw new NotFoundException('User not found');
+    return user;
   }
 
   bankDetails() {

@@ -322,7 +322,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The credit packages at the prices this user pays now, and whether the first-month discount applies */
+        /** The credit packages at the prices this user pays now, and whether the first-month discount applies; admins may ask for another user (userId) */
         get: operations["packages"];
         put?: never;
         post?: never;
@@ -2028,7 +2028,10 @@ export interface operations {
     };
     packages: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Admin: price the packages for this user */
+                userId?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -17,6 +17,13 @@ export class ManualPaymentDto extends BuyCreditsDto {
   userId: string;
 }
 
+export class PackagesQueryDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Admin: price the packages for this user' })
+  @IsOptional()
+  @IsUUID('all', { message: 'userId must be a user id' })
+  userId?: string;
+}
+
 export class PaymentListQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: ['purchaseDate', 'price', 'credits', 'status'] })
   @IsOptional()

@@ -14,7 +14,7 @@ export const REDIRECT_DELAY_MS = 1200;
  * has an Add button that credits that user at once (a Manual payment).
  */
 export function BuyCreditsSection({ forUser, onAdded, bare }: { forUser?: { _id: string; username: string }; onAdded?: () => void; bare?: boolean }) {
-  const { data, isLoading } = usePackages();
+  const { data, isLoading } = usePackages(forUser?._id);
   const [selected, setSelected] = useState<Sku>("credits500");
   const [busy, setBusy] = useState<string | null>(null);
   const refresh = useRefreshPayments();
@@ -51,7 +51,8 @@ export function BuyCreditsSection({ forUser, onAdded, bare }: { forUser?: { _id:
     }
   };
 
-  const discount = !admin && !!data?.discountActive;
+  // For an admin these are the prices of that user (what the Manual payment records).
+  const discount = !!data?.discountActive;
   const content = (
     <>
       <Row gutter={[16, 16]}>
@@ -59,7 +60,7 @@ export function BuyCreditsSection({ forUser, onAdded, bare }: { forUser?: { _id:
           <Col xs={24} md={8} key={p.sku}>
             <PackageCard
               pkg={p}
-              discount={admin ? p.currentPrice < p.listPrice : discount}
+              discount={discount}
               selected={!admin && selected === p.sku}
               onSelect={admin ? undefined : () => setSelected(p.sku as Sku)}
               action={

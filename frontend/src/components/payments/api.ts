@@ -28,10 +28,11 @@ export function statusColor(status: string): string {
 export const money = (value: number, currency = "USD") =>
   new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: value % 1 ? 2 : 0 }).format(value);
 
-export function usePackages() {
+/** The packages at the signed-in user's prices, or (admin) at another user's. */
+export function usePackages(userId?: string) {
   return useQuery({
-    queryKey: PACKAGES_KEY,
-    queryFn: async () => (await call(api.GET("/api/payment/packages"))).data,
+    queryKey: [...PACKAGES_KEY, userId ?? "me"],
+    queryFn: async () => (await call(api.GET("/api/payment/packages", { params: { query: userId ? { userId } : {} } }))).data,
     staleTime: 60_000,
   });
 }
