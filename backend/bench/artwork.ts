@@ -33,7 +33,7 @@ function star(cx: number, cy: number, ro: number, ri: number, n: number, rot: nu
 export function makeArtwork(kind: Kind, rng: Rng, size = 1200): Artwork {
   const c = col(rng);
   const c2 = col(rng);
-  let w = size;
+  const w = size;
   let h = size;
   let body = '';
   switch (kind) {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
-import { hashPassword } from '../src/auth/password';
+import { hashPassword } from '../src/common/password';
 import { configureApp } from '../src/bootstrap';
 import { loadConfig } from '../src/config/configuration';
 import { MailCatcher } from '../test/utils/mail-catcher';

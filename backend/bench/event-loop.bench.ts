@@ -11,7 +11,7 @@
 import autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
 import { BENCH_SELLER, loginBenchSeller, ORIGIN, startBenchApp } from './bench-app';
-import { hashPassword } from '../src/auth/password';
+import { hashPassword } from '../src/common/password';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);

@@ -13,7 +13,7 @@
 import autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
 import { BENCH_SELLER, loginBenchSeller, startBenchApp } from './bench-app';
-import { hashPassword } from '../src/auth/password';
+import { hashPassword } from '../src/common/password';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);

@@ -11,7 +11,8 @@
  * 3. Time to the final layout of a 300-copy order at 2 s / 10 s / 30 s budgets.
  *
  * Env: NEST_MS, ART_MS, PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list),
- * NEST_CELLS (ESICUP grid cells across the strip).
+ * NEST_CELLS (ESICUP grid cells across the strip), NEST_COMPACT (share of the ESICUP time for the
+ * experimental overlap-minimisation compaction, default off).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -42,7 +43,11 @@ function runEsicup(): void {
   for (const name of INSTANCES) {
     const inst = parseEsicup(fs.readFileSync(path.join(DATA, `${name}.json`), 'utf8'));
     const t0 = performance.now();
-    const sol = nestEsicup(inst, { timeLimitMs: NEST_MS, cellsAcross: process.env.NEST_CELLS ? Number(process.env.NEST_CELLS) : undefined });
+    const sol = nestEsicup(inst, {
+      timeLimitMs: NEST_MS,
+      cellsAcross: process.env.NEST_CELLS ? Number(process.env.NEST_CELLS) : undefined,
+      compactShare: process.env.NEST_COMPACT ? Number(process.env.NEST_COMPACT) : undefined,
+    });
     const dt = (performance.now() - t0) / 1000;
     const chk = checkEsicupSolution(inst, sol);
     const density = itemArea(inst) / (inst.strip_height * sol.length);

@@ -54,7 +54,7 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
   }
 
   it('happy path: order with our id, approve, return captures, credits once, history and admin list', async () => {
-    const emit = jest.spyOn(t.app.get(RealtimeService), 'emitToUser');
+    const emit = jest.spyOn(t.app.get(RealtimeService), 'emit');
     const { agent, user, orderId, paymentId, link } = await startPurchase('happy');
     expect(link).toBe(`${paypal.url}/checkoutnow?token=${orderId}`);
     const create = paypal.requests.find((r) => r.path === '/v2/checkout/orders')!;
@@ -73,7 +73,7 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
     expect(await balance(agent)).toBe(500);
     expect(await ledger(user._id)).toHaveLength(1);
     expect(await t.app.get(CreditsService).consistent(user._id)).toBe(true);
-    expect(emit).toHaveBeenCalledWith(user._id, `payment-${user._id}`, expect.objectContaining({ paymentId, status: 'Completed', availableCredits: 500 }));
+    expect(emit).toHaveBeenCalledWith(user._id, 'payment', expect.objectContaining({ paymentId, status: 'Completed', availableCredits: 500 }));
     emit.mockRestore();
 
     // The browser comes back again (reload, second tab): nothing more.
@@ -183,7 +183,6 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
     const results = await Promise.all(events.map((e) => paypal.deliver(webhookUrl, e)));
     const ms = performance.now() - started;
     const rows = await ledger(user._id);
-    // eslint-disable-next-line no-console
     console.log(`50 concurrent deliveries: ${Math.round(ms)} ms, statuses ${JSON.stringify(countBy(results.map((r) => r.status)))}, actions ${JSON.stringify(countBy(results.map((r) => r.body.action)))}, ledger rows ${rows.length}`);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => r.body.action === 'completed')).toHaveLength(1);

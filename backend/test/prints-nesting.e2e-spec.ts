@@ -50,7 +50,7 @@ describe('Prints: true-shape nesting (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  const items = () => images.map((im, i) => ({ imageId: im._id, sizeId, quantity: 7 }));
+  const items = () => images.map((im) => ({ imageId: im._id, sizeId, quantity: 7 }));
 
   it('measures the ink mask of transparent art at upload', async () => {
     const rows: Array<{ mask: { width: number; height: number; data: string } | null }> = await db.query(`SELECT mask FROM images WHERE user_id = $1`, [s.user._id]);

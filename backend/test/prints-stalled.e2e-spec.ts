@@ -13,6 +13,7 @@ import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/crea
 import { REDIS_URL } from './utils/test-env';
 import { JOB_RUNNER } from '../src/queue/queue.module';
 import { JobRunner } from '../src/queue/queue.types';
+import { JobName } from '../src/queue/jobs';
 
 jest.setTimeout(240_000);
 
@@ -124,7 +125,7 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
     const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 5 }] }).expect(201)).body.data;
     await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
     const jobs = t.app.get(PrintJobService);
-    const ctx = () => ({ id: `print:${p._id}:1`, name: 'process-print', data: { printId: p._id, attempt: 1 }, attemptsMade: 0, progress: async () => undefined });
+    const ctx = () => ({ id: `print:${p._id}:1`, name: JobName.ProcessPrint, data: { printId: p._id, attempt: 1 }, attemptsMade: 0, progress: async () => undefined });
     const outcomes = await Promise.all([jobs.run(ctx()), jobs.run(ctx())]);
     expect(outcomes.map((o) => o.outcome).sort()).toEqual(['completed', 'skipped']);
     const done = (await s.agent.get(`/api/print/${p._id}`)).body.data;

@@ -4,6 +4,8 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { CreditsService } from '../src/credits/credits.service';
 import { Image } from '../src/images/entities/image.entity';
+import { SHEET_DEFAULTS } from '../src/gangsheet';
+import { liveEventName } from '../src/realtime/events';
 import { RealtimeService } from '../src/realtime/realtime.service';
 import { StorageService } from '../src/storage/storage.service';
 import { addDesign, addSize, binary, cancelWhileRendering, setCredits, waitDone, waitFor } from './prints.fixtures';
@@ -22,10 +24,10 @@ describe('Prints (e2e)', () => {
     admin = await adminAgent(t);
     db = t.app.get(DataSource);
     const rt = t.app.get(RealtimeService);
-    const original = rt.emitToUser.bind(rt);
-    jest.spyOn(rt, 'emitToUser').mockImplementation((userId, event, payload) => {
-      events.push({ userId, event, payload });
-      original(userId, event, payload);
+    const original = rt.emit.bind(rt);
+    jest.spyOn(rt, 'emit').mockImplementation((userId, topic, payload) => {
+      events.push({ userId, event: liveEventName(topic, userId), payload });
+      original(userId, topic, payload);
     });
   });
   afterAll(() => t.close());
@@ -43,6 +45,15 @@ describe('Prints (e2e)', () => {
   const setStatus = (id: string, status: string) => db.query(`UPDATE prints SET status = $2 WHERE id = $1`, [id, status]);
 
   describe('sheet settings and presets', () => {
+    it('GET /api/sheet-settings/defaults → the engine\'s defaults, whatever the seller saved', async () => {
+      const { agent } = await signUpAndLogin(t, 'sheetdefaults');
+      await agent.put('/api/sheet-settings').send({ gap: 0.5, dpi: 150 }).expect(200);
+      const res = await agent.get('/api/sheet-settings/defaults').expect(200);
+      expect(res.body.data).toEqual({ ...SHEET_DEFAULTS });
+      expect(res.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape' });
+      await t.agent().get('/api/sheet-settings/defaults').expect(401);
+    });
+
     it('GET /api/sheet-settings → defaults; PUT changes only what is sent', async () => {
       const { agent } = await signUpAndLogin(t, 'sheets');
       const def = await agent.get('/api/sheet-settings').expect(200);

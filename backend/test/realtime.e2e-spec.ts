@@ -40,8 +40,8 @@ describe('Realtime (e2e, socket.io over the Redis adapter)', () => {
     // Let both joins land.
     await new Promise((r) => setTimeout(r, 200));
     const received = new Promise((resolve) => a.on(`print-${alice.user._id}`, resolve));
-    t.app.get(RealtimeService).emitToUser(alice.user._id, `print-${alice.user._id}`, { status: 'Completed' });
-    await expect(received).resolves.toEqual({ status: 'Completed' });
+    t.app.get(RealtimeService).emit(alice.user._id, 'print', { printId: 'p1', status: 'In Draft' });
+    await expect(received).resolves.toEqual({ printId: 'p1', status: 'In Draft' });
     await new Promise((r) => setTimeout(r, 200));
     expect(bobGot).toEqual([]);
 

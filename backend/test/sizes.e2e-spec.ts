@@ -36,12 +36,12 @@ describe('Sizes (e2e)', () => {
 
   let adultId: string;
   it('POST /api/sizes → 201 (numeric strings accepted), emits size-{userId}', async () => {
-    const emit = jest.spyOn(t.app.get(RealtimeService), 'emitToUser');
+    const emit = jest.spyOn(t.app.get(RealtimeService), 'emit');
     const res = await seller.agent.post('/api/sizes').send({ name: ' Adult front ', value: '11.5' }).expect(201);
     expect(res.body).toMatchObject({ message: 'Size created', data: { name: 'Adult front', value: 11.5 } });
     expect(Object.keys(res.body.data).sort()).toEqual(['_id', 'createdAt', 'name', 'updatedAt', 'value']);
     adultId = res.body.data._id;
-    expect(emit).toHaveBeenCalledWith(seller.user._id, `size-${seller.user._id}`, { action: 'created', data: expect.objectContaining({ _id: adultId, name: 'Adult front', value: 11.5 }) });
+    expect(emit).toHaveBeenCalledWith(seller.user._id, 'size', { action: 'created', data: expect.objectContaining({ _id: adultId, name: 'Adult front', value: 11.5 }) });
     emit.mockRestore();
     const dup = await seller.agent.post('/api/sizes').send({ name: 'adult FRONT', value: 3 }).expect(409);
     expect(dup.body).toMatchObject({ message: 'Size already exists', code: 'size_exists' });
@@ -92,9 +92,9 @@ describe('Sizes (e2e)', () => {
     await seller.agent.get(`/api/sizes/${adultId}`).expect(200);
 
     const youth = (await seller.agent.get('/api/sizes?search=Youth').expect(200)).body.data[0]._id;
-    const emit = jest.spyOn(t.app.get(RealtimeService), 'emitToUser');
+    const emit = jest.spyOn(t.app.get(RealtimeService), 'emit');
     expect((await seller.agent.delete(`/api/sizes/${youth}`).expect(200)).body.message).toBe('Size deleted');
-    expect(emit).toHaveBeenCalledWith(seller.user._id, `size-${seller.user._id}`, expect.objectContaining({ action: 'deleted' }));
+    expect(emit).toHaveBeenCalledWith(seller.user._id, 'size', expect.objectContaining({ action: 'deleted' }));
     emit.mockRestore();
     await seller.agent.get(`/api/sizes/${youth}`).expect(404);
   });

@@ -2,11 +2,13 @@ import { BadRequestException, Body, Controller, Get, HttpCode, Post, Put, Query,
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle, ThrottlerGuard } from '@nestjs/throttler';
 import { Request, Response } from 'express';
-import { CurrentUser, Public } from '../common/decorators';
-import { MessageResponse, toUserDto, UserResponse } from '../users/dto/user.dto';
+import { CurrentUser, Public } from './auth.decorators';
+import { MessageResponse } from '../common/responses';
+import { toUserDto, UserResponse } from '../users/dto/user.dto';
 import { User } from '../users/entities/user.entity';
 import { AuthService } from './auth.service';
-import { CaptchaService } from './captcha.service';
+import { CaptchaGuard, captchaFailed, CaptchaService, RequireCaptcha } from './captcha.service';
+import { SessionService } from '../session/session.service';
 import {
   AuthConfigResponse,
   CaptchaResponse,
@@ -25,6 +27,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly captcha: CaptchaService,
+    private readonly sessions: SessionService,
   ) {}
 
   @Public()
@@ -36,12 +39,12 @@ export class AuthController {
   }
 
   @Public()
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(ThrottlerGuard, CaptchaGuard)
+  @RequireCaptcha('Please verify captcha')
   @Post('register')
   @ApiOperation({ summary: 'Signs up; answers the same whether or not the e-mail already has an account (the mail tells the owner)' })
   @ApiOkResponse({ type: MessageResponse })
-  async register(@Body() dto: RegisterDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    await this.requireCaptcha(req, res, dto.captchaToken, 'Please verify captcha');
+  async register(@Body() dto: RegisterDto) {
     await this.auth.register(dto);
     return { message: 'User registered successfully' };
   }
@@ -59,14 +62,14 @@ export class AuthController {
   @Public()
   // Per IP only here: wrong passwords are counted per (account, IP) by AuthService.login.
   @SkipThrottle({ account: true })
-  @UseGuards(ThrottlerGuard)
+  @UseGuards(ThrottlerGuard, CaptchaGuard)
+  @RequireCaptcha('Please verify the captcha')
   @Post('login')
   @HttpCode(200)
   @ApiOkResponse({ type: UserResponse })
   async login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    await this.requireCaptcha(req, res, dto.captchaToken, 'Please verify the captcha');
     const user = await this.auth.login(dto.email, dto.password, req.ip);
-    await this.auth.issueSession(req, res, user);
+    await this.sessions.issueSession(req, res, user);
     return { data: toUserDto(user) };
   }
 
@@ -75,7 +78,7 @@ export class AuthController {
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponse })
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    await this.auth.endSession(req, res);
+    await this.sessions.endSession(req, res);
     return { message: 'Logged out' };
   }
 
@@ -107,8 +110,8 @@ export class AuthController {
   @ApiOkResponse({ type: CaptchaResponse })
   async verifyCaptcha(@Body() dto: VerifyCaptchaDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const ok = await this.captcha.verify(dto.token, req.ip);
-    if (!ok) throw new BadRequestException({ message: 'Captcha verification failed. Please try again.', code: 'captcha_failed' });
-    if (this.captcha.enabled) await this.auth.issueCaptchaPass(req, res);
+    if (!ok) throw captchaFailed();
+    if (this.captcha.enabled) await this.captcha.issueCaptchaPass(req, res);
     return { data: { success: true } };
   }
 
@@ -125,18 +128,5 @@ export class AuthController {
   async updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto, @Req() req: Request) {
     const updated = await this.auth.updateProfile(user, dto, req.ip);
     return { data: toUserDto(updated), message: 'Profile Updated Successfully' };
-  }
-
-  private async requireCaptcha(req: Request, res: Response, token: string | undefined, missing: string) {
-    if (!this.captcha.enabled) return;
-    if (token) {
-      if (!(await this.captcha.verify(token, req.ip))) {
-        throw new BadRequestException({ message: 'Captcha verification failed. Please try again.', code: 'captcha_failed' });
-      }
-      return;
-    }
-    if (!(await this.auth.hasCaptchaPass(req))) throw new BadRequestException({ message: missing, code: 'captcha_required' });
-    // One pass, one attempt.
-    this.auth.clearCaptchaPass(req, res);
   }
 }

@@ -2,7 +2,6 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Module } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { APP_GUARD } from '@nestjs/core';
-import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -11,21 +10,20 @@ import { AppConfig } from '../config/configuration';
 import { User } from '../users/entities/user.entity';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { CaptchaService } from './captcha.service';
+import { CaptchaGuard, CaptchaService } from './captcha.service';
 import { AuthToken } from './entities/auth-token.entity';
-import { Session } from './entities/session.entity';
+import { SessionModule } from '../session/session.module';
+import { UsersModule } from '../users/users.module';
 import { LoginFailuresService } from './login-failures.service';
 import { JwtAuthGuard, RolesGuard } from './guards';
 import { JwtStrategy } from './jwt.strategy';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([User, AuthToken, Session]),
+    TypeOrmModule.forFeature([User, AuthToken]),
     PassportModule,
-    JwtModule.registerAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ secret: config.auth.jwtSecret }),
-    }),
+    SessionModule,
+    UsersModule,
     // Sign-in endpoints are limited per client IP and per account (the e-mail or username
     // in the body), so neither spraying one account nor one IP trying many works. The
     // client IP is req.ip: forwarded headers count only from TRUST_PROXY peers.
@@ -65,6 +63,7 @@ import { JwtStrategy } from './jwt.strategy';
     AuthService,
     LoginFailuresService,
     CaptchaService,
+    CaptchaGuard,
     JwtStrategy,
     { provide: APP_GUARD, useClass: JwtAuthGuard },
     { provide: APP_GUARD, useClass: RolesGuard },

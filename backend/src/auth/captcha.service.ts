@@ -1,6 +1,18 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BadRequestException, CanActivate, ExecutionContext, Inject, Injectable, Logger, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { JwtService } from '@nestjs/jwt';
+import { Request, Response } from 'express';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
+import { SessionService } from '../session/session.service';
+
+export const CAPTCHA_COOKIE = 'gs_captcha';
+const CAPTCHA_MESSAGE = 'captchaMessage';
+
+/** The route (login, register) needs a captcha when one is configured; `missing` is the message when none was sent. */
+export const RequireCaptcha = (missing: string) => SetMetadata(CAPTCHA_MESSAGE, missing);
+
+export const captchaFailed = () => new BadRequestException({ message: 'Captcha verification failed. Please try again.', code: 'captcha_failed' });
 
 /**
  * Server-side captcha check. reCAPTCHA v2 and Turnstile share the siteverify protocol:
@@ -10,7 +22,11 @@ import { AppConfig } from '../config/configuration';
 export class CaptchaService {
   private readonly logger = new Logger('Captcha');
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly jwt: JwtService,
+    private readonly sessions: SessionService,
+  ) {}
 
   get enabled(): boolean {
     return this.config.captcha.provider !== 'none';
@@ -43,5 +59,59 @@ export class CaptchaService {
       this.logger.warn(`siteverify unreachable: ${e}`);
       return false;
     }
+  }
+
+  /** After /verify-captcha succeeds, the next login/register may rely on this short-lived cookie. */
+  async issueCaptchaPass(req: Request, res: Response) {
+    const token = await this.jwt.signAsync({ cap: 1 }, { expiresIn: '5m' });
+    res.cookie(CAPTCHA_COOKIE, token, { ...this.sessions.cookieFlags(req), maxAge: 5 * 60_000 });
+  }
+
+  async hasCaptchaPass(req: Request): Promise<boolean> {
+    const token = req.cookies?.[CAPTCHA_COOKIE];
+    if (!token) return false;
+    try {
+      const p = await this.jwt.verifyAsync<{ cap?: number }>(token);
+      return p.cap === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  clearCaptchaPass(req: Request, res: Response) {
+    res.clearCookie(CAPTCHA_COOKIE, this.sessions.cookieFlags(req));
+  }
+
+  /**
+   * A captcha for this request: its token (`captchaToken` in the body) checked with the
+   * provider, or else the pass cookie of an earlier /verify-captcha, used up here (one pass,
+   * one attempt).
+   */
+  async require(req: Request, res: Response, missing: string): Promise<void> {
+    if (!this.enabled) return;
+    const token = typeof req.body?.captchaToken === 'string' && req.body.captchaToken ? (req.body.captchaToken as string) : undefined;
+    if (token) {
+      if (!(await this.verify(token, req.ip))) throw captchaFailed();
+      return;
+    }
+    if (!(await this.hasCaptchaPass(req))) throw new BadRequestException({ message: missing, code: 'captcha_required' });
+    this.clearCaptchaPass(req, res);
+  }
+}
+
+/** Enforces @RequireCaptcha(message) on a route (see CaptchaService.require). */
+@Injectable()
+export class CaptchaGuard implements CanActivate {
+  constructor(
+    private readonly captcha: CaptchaService,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const missing = this.reflector.get<string | undefined>(CAPTCHA_MESSAGE, ctx.getHandler());
+    if (missing === undefined) return true;
+    const http = ctx.switchToHttp();
+    await this.captcha.require(http.getRequest<Request>(), http.getResponse<Response>(), missing);
+    return true;
   }
 }

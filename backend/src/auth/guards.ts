@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { IS_PUBLIC, ROLES } from '../common/decorators';
+import { IS_PUBLIC, ROLES } from './auth.decorators';
 import { Role, User } from '../users/entities/user.entity';
 
 /** Global: every route needs a session unless marked @Public(). */

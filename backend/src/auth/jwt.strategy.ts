@@ -4,13 +4,13 @@ import { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { AuthService, SESSION_COOKIE, SessionPayload } from './auth.service';
+import { SESSION_COOKIE, SessionPayload, SessionService } from '../session/session.service';
 
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
-    private readonly auth: AuthService,
+    private readonly sessions: SessionService,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromExtractors([(req: Request) => req?.cookies?.[SESSION_COOKIE] ?? null]),
@@ -21,7 +21,7 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
 
   /** Runs on every request: an inactive user or an outdated session is logged out at once. */
   async validate(payload: SessionPayload) {
-    const user = await this.auth.userForSession(payload);
+    const user = await this.sessions.userForSession(payload);
     if (!user) throw new UnauthorizedException('Your session has ended. Please log in again.');
     return user;
   }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { PaginationDto } from './responses';
 
 export class ListQueryDto {
   @ApiPropertyOptional({ default: 1, minimum: 1 })
@@ -34,11 +35,6 @@ export class ListQueryDto {
   @IsString()
   @MaxLength(200)
   search?: string;
-}
-
-export class PaginationDto {
-  totalDocuments: number;
-  totalPages: number;
 }
 
 export interface Paginated<T> {

@@ -61,6 +61,51 @@ export function alphaBoundingBox(alpha: Uint8Array, width: number, height: numbe
   return { left, top, width: right - left + 1, height: bottom - top + 1 };
 }
 
+/** A design's trim: the bounds of its visible art and, when it has transparency, its ink over them. */
+export interface TrimResult {
+  trim: TrimBox;
+  /** null when no pixel is transparent: the design's shape is its rectangle. */
+  mask: DesignMask | null;
+}
+
+/**
+ * The one trim rule, from an alpha plane (one byte per pixel): the bounds of alpha > 0 and
+ * the ink mask over them; null when fully transparent. `source` is for a plane rasterised
+ * at `scale` times the design's own pixels (an SVG measured large): the bounds are mapped
+ * back to the design's pixels rounding outwards, so no art is lost, and the mask spans the
+ * same region of the plane.
+ */
+export function trimAlpha(
+  alpha: Uint8Array,
+  width: number,
+  height: number,
+  source: { width: number; height: number; scale: number } = { width, height, scale: 1 },
+): TrimResult | null {
+  const box = alphaBoundingBox(alpha, width, height);
+  if (!box) return null;
+  const opaque = box.width === width && box.height === height && !alpha.some((a) => a === 0);
+  if (opaque) return { trim: { left: 0, top: 0, width: source.width, height: source.height }, mask: null };
+  const { scale } = source;
+  if (scale === 1) return { trim: box, mask: alphaMask(alpha, width, box) };
+  const l = Math.floor(box.left / scale);
+  const t = Math.floor(box.top / scale);
+  const trim = {
+    left: l,
+    top: t,
+    width: Math.min(source.width - l, Math.ceil((box.left + box.width) / scale) - l),
+    height: Math.min(source.height - t, Math.ceil((box.top + box.height) / scale) - t),
+  };
+  const left = Math.floor(trim.left * scale);
+  const top = Math.floor(trim.top * scale);
+  const region = {
+    left,
+    top,
+    width: Math.max(1, Math.min(width, Math.ceil((trim.left + trim.width) * scale)) - left),
+    height: Math.max(1, Math.min(height, Math.ceil((trim.top + trim.height) * scale)) - top),
+  };
+  return { trim, mask: alphaMask(alpha, width, region) };
+}
+
 export interface InspectOptions {
   /** Storage root; the path must resolve inside it. */
   root: string;
@@ -78,10 +123,10 @@ export async function inspectDesign(file: string, opts: InspectOptions): Promise
   let trim: TrimBox = { left: 0, top: 0, width: d.width, height: d.height };
   let mask: DesignMask | undefined;
   if (d.alpha) {
-    const box = alphaBoundingBox(d.alpha, d.width, d.height);
-    if (!box) throw new Error(`${file}: the image is fully transparent`);
-    trim = box;
-    mask = alphaMask(d.alpha, d.width, trim);
+    const t = trimAlpha(d.alpha, d.width, d.height);
+    if (!t) throw new Error(`${file}: the image is fully transparent`);
+    trim = t.trim;
+    mask = t.mask ?? undefined;
   }
   return {
     widthPx: d.width,

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { ListQueryDto } from '../common/pagination';
-import { MessageResponse } from '../users/dto/user.dto';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { ImageCategoryBodyDto, ImageCategoryListResponse, ImageCategoryResponse } from './dto/image-category.dto';
 import { ImageCategoriesService } from './image-categories.service';

@@ -6,17 +6,10 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import sharp, { SharpOptions } from 'sharp';
-import { alphaBoundingBox, alphaMask, DesignMask } from '../gangsheet';
+import { TrimResult, trimAlpha } from '../gangsheet';
 import { detectKind, ImageKind, svgProblem, UploadError } from './image-content';
 
 sharp.cache(false);
-
-export interface TrimBox {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
 
 export type Inspection = { ok: true; kind: ImageKind; width: number; height: number } | { ok: false; error: string };
 
@@ -62,21 +55,16 @@ export async function inspectUpload(path: string, bytes: number, maxPixels: numb
   return { ok: true, kind, width, height };
 }
 
-/** What the layout needs of a design's art: its visible bounds and, with transparency, its ink. */
-export interface ArtMeasure {
-  /** Bounds of alpha > 0 in source pixels; the whole canvas for images without transparency. */
-  trim: TrimBox;
-  /**
-   * Ink mask over `trim` for true-shape nesting (the engine's alphaMask, so the same rule as
-   * its own inspectDesign); null when the image is fully opaque: its shape is the rectangle.
-   */
-  mask: DesignMask | null;
-}
+/**
+ * What the layout needs of a design's art: its visible bounds and, with transparency, its
+ * ink (null mask: fully opaque, its shape is the rectangle). The engine's trim rule.
+ */
+export type ArtMeasure = TrimResult;
 
 /**
- * Measures the visible art (null: fully transparent). Both come from one decoded alpha plane;
- * SVGs are measured rasterised (long side about SVG_MEASURE_SIZE) and the bounds mapped back
- * to the SVG's own pixels, rounding outwards so no art is lost.
+ * Measures the visible art (null: fully transparent) with the engine's trimAlpha. SVGs are
+ * measured rasterised (long side about SVG_MEASURE_SIZE) and the bounds mapped back to the
+ * SVG's own pixels.
  */
 export async function measureArt(path: string, kind: ImageKind, width: number, height: number, maxPixels: number): Promise<ArtMeasure | null> {
   const scale = kind === 'svg' ? svgScale(width, height, SVG_MEASURE_SIZE) : 1;
@@ -86,29 +74,7 @@ export async function measureArt(path: string, kind: ImageKind, width: number, h
     .extractChannel(3)
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const box = alphaBoundingBox(data, info.width, info.height);
-  if (!box) return null;
-  const opaque = box.width === info.width && box.height === info.height && !data.some((a) => a === 0);
-  if (opaque) return { trim: { left: 0, top: 0, width, height }, mask: null };
-  if (scale === 1) return { trim: box, mask: alphaMask(data, info.width, box) };
-  const l = Math.floor(box.left / scale);
-  const t = Math.floor(box.top / scale);
-  const trim = {
-    left: l,
-    top: t,
-    width: Math.min(width - l, Math.ceil((box.left + box.width) / scale) - l),
-    height: Math.min(height - t, Math.ceil((box.top + box.height) / scale) - t),
-  };
-  // The mask spans the stored (outward-rounded) trim, measured on the same region of the raster.
-  const left = Math.floor(trim.left * scale);
-  const top = Math.floor(trim.top * scale);
-  const region = {
-    left,
-    top,
-    width: Math.max(1, Math.min(info.width, Math.ceil((trim.left + trim.width) * scale)) - left),
-    height: Math.max(1, Math.min(info.height, Math.ceil((trim.top + trim.height) * scale)) - top),
-  };
-  return { trim, mask: alphaMask(data, info.width, region) };
+  return trimAlpha(data, info.width, info.height, { width, height, scale });
 }
 
 /** A WebP thumbnail (long side PREVIEW_SIZE, transparency kept, sRGB). SVGs become pixels here. */

@@ -18,8 +18,7 @@ import {
 import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { unlink } from 'node:fs/promises';
-import { CurrentUser } from '../common/decorators';
+import { CurrentUser } from '../auth/auth.decorators';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
 import {
@@ -36,7 +35,7 @@ import {
   UploadResponse,
 } from './dto/image.dto';
 import { ImagesService } from './images.service';
-import { SpooledFile } from './upload-storage';
+import { discardSpooled, SpooledFile } from './upload-storage';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Image not found') });
 const FILE_FIELDS = new Set(['files', 'files[]', 'file']);
@@ -96,7 +95,7 @@ export class ImagesController {
         : `${plural(result.data.length, 'image')} uploaded. Previews are being made; you will see them shortly.`;
       return { ...result, message };
     } finally {
-      await Promise.all(all.map((f) => (f.path ? unlink(f.path).catch(() => undefined) : undefined)));
+      await discardSpooled(all);
     }
   }
 

@@ -1,13 +1,13 @@
 import { ConflictException, Inject, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { copyFile, rename, unlink } from 'node:fs/promises';
-import { DataSource, In, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { likePattern, paginate } from '../common/pagination';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
-import { JobRunner, QueueName } from '../queue/queue.types';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { Role, User } from '../users/entities/user.entity';
@@ -16,16 +16,10 @@ import { ImageCategory } from './entities/image-category.entity';
 import { Image, ImageStatus } from './entities/image.entity';
 import { EXTENSION, ImageKind, MIME, UploadError } from './image-content';
 import { ImageInspectorService } from './image-inspector.service';
-import { PrintUsage, PrintUsageService } from './print-usage.service';
+import { PrintUsageService } from './print-usage.service';
 import { SpooledFile } from './upload-storage';
 
-export const PREVIEW_JOB = 'preview';
-export interface PreviewJob {
-  imageId: string;
-}
 export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
-/** Realtime event sent to the owner when an image's preview is ready or failed. */
-export const imageEvent = (userId: string) => `image-${userId}`;
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const SORT_COLUMNS = { name: 'lower(i.name)', createdAt: 'i.created_at', score: 'i.score', usedInPrint: 'i.used_in_print' } as const;
@@ -54,14 +48,9 @@ export class ImagesService implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    if (!this.config.processJobs) return;
-    this.jobs.process<PreviewJob>(
-      QueueName.Images,
-      PREVIEW_JOB,
-      (job) => this.makePreview(job.data.imageId),
-      1,
-      (job, error) => this.previewFailed(job.data.imageId, error),
-    );
+    this.jobs.process(JobName.ImagePreview, (job) => this.makePreview(job.data.imageId), {
+      onFailed: (job, error) => this.previewFailed(job.data.imageId, error),
+    });
   }
 
   async list(userId: string, q: ImageListQueryDto) {
@@ -132,10 +121,6 @@ export class ImagesService implements OnModuleInit {
   }
 
   /** How prints use these images (see PrintUsageService). */
-  usage(imageIds: string[]): Promise<Map<string, PrintUsage>> {
-    return this.printUsage.forImages(imageIds);
-  }
-
   private async category(userId: string, id: string | null | undefined): Promise<ImageCategory | null> {
     if (!id) return null;
     const category = await this.categories.findOne({ where: { _id: id, userId } });
@@ -168,7 +153,7 @@ export class ImagesService implements OnModuleInit {
       const id = randomUUID();
       const key = `users/${user._id}/images/${id}.${EXTENSION[inspection.kind]}`;
       try {
-        await this.moveIntoStorage(file.path, key);
+        await this.storage.adopt(file.path, key);
       } catch (e) {
         this.logger.error(`storing ${name}: ${e}`);
         errors.push({ name, message: 'The file could not be stored. Please try again.' });
@@ -204,23 +189,18 @@ export class ImagesService implements OnModuleInit {
     return { data, errors };
   }
 
-  private async moveIntoStorage(tmpPath: string, key: string) {
-    const target = await this.storage.prepare(key);
-    try {
-      await rename(tmpPath, target);
-    } catch (e: any) {
-      if (e.code !== 'EXDEV') throw e;
-      await copyFile(tmpPath, target).catch(async (err) => {
-        await unlink(target).catch(() => undefined);
-        throw err;
-      });
-    }
+  /**
+   * Counts printed copies on the images' `usedInPrint` (the library's "used in print" sort),
+   * inside the caller's transaction: the print job calls it when a print completes.
+   */
+  async addPrintedCopies(m: EntityManager, copiesByImage: ReadonlyMap<string, number>): Promise<void> {
+    for (const [imageId, n] of copiesByImage) await m.increment(Image, { _id: imageId }, 'usedInPrint', n);
   }
 
   /** Also used by the recovery sweep for an image whose job was lost. */
   async queuePreview(image: Image) {
     try {
-      await this.jobs.add<PreviewJob>(QueueName.Images, PREVIEW_JOB, { imageId: image._id }, { jobId: previewJobId(image._id), attempts: 2 });
+      await this.jobs.add(JobName.ImagePreview, { imageId: image._id }, { jobId: previewJobId(image._id), attempts: 2 });
     } catch (e) {
       this.logger.error(`queueing preview of ${image._id}: ${e}`);
       image.status = ImageStatus.Error;
@@ -259,7 +239,7 @@ export class ImagesService implements OnModuleInit {
 
   private async notify(imageId: string) {
     const image = await this.images.findOne({ where: { _id: imageId }, relations: { category: true } });
-    if (image) this.realtime.emitToUser(image.userId, imageEvent(image.userId), { status: image.status, data: toImageDto(image) });
+    if (image) this.realtime.emit(image.userId, 'image', { status: image.status, data: toImageDto(image) });
   }
 
   async update(userId: string, id: string, dto: UpdateImageDto): Promise<Image> {

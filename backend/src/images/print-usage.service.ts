@@ -4,19 +4,19 @@ import { DataSource, EntityManager } from 'typeorm';
 
 /** How prints use an image or a size. */
 export interface PrintUsage {
-  /** Prints that can still change (In Draft, Processing, Deleted = waiting to be re-processed, or any unknown state). */
+  /** Prints that can still change (In Draft, Processing, Deleted = waiting to be re-processed, Error). */
   open: number;
   /** Prints that are finished (Completed, Cancelled): they keep what they used. */
   finished: number;
 }
 
-const FINISHED = new Set(['completed', 'cancelled', 'canceled']);
+/** The print statuses that keep their items as they are (the values of PrintStatus). */
+const FINISHED = ['Completed', 'Cancelled'];
 
 /**
- * Reads `print_items` joined with `prints`, which belong to the Prints feature. Until its
- * migration has run the tables do not exist and nothing is in use. Statuses are compared
- * loosely ("In Draft", "in_draft", "Completed") so the check does not depend on how that
- * feature spells them; an unknown status counts as open, the safe side.
+ * Whether images and sizes are used by prints, for the "in use" rules of deleting them. It
+ * reads the prints tables with one query instead of asking the prints feature, which itself
+ * depends on images and sizes (asking it would make a module cycle); see docs/architecture.md.
  */
 @Injectable()
 export class PrintUsageService {
@@ -33,21 +33,16 @@ export class PrintUsageService {
   private async usage(column: 'image_id' | 'size_id', ids: string[], manager: EntityManager) {
     const result = new Map<string, PrintUsage>();
     if (!ids.length) return result;
-    const [{ ready }] = await manager.query(
-      `SELECT to_regclass('print_items') IS NOT NULL AND to_regclass('prints') IS NOT NULL AS ready`,
-    );
-    if (!ready) return result;
-    const rows: { id: string; status: string | null; prints: number }[] = await manager.query(
-      `SELECT pi.${column} AS id, p.status::text AS status, count(DISTINCT p.id)::int AS prints
+    const rows: { id: string; finished: boolean; prints: number }[] = await manager.query(
+      `SELECT pi.${column} AS id, p.status = ANY($2) AS finished, count(DISTINCT p.id)::int AS prints
          FROM print_items pi JOIN prints p ON p.id = pi.print_id
         WHERE pi.${column} = ANY($1::uuid[])
-        GROUP BY pi.${column}, p.status`,
-      [ids],
+        GROUP BY 1, 2`,
+      [ids, FINISHED],
     );
     for (const r of rows) {
       const u = result.get(r.id) ?? { open: 0, finished: 0 };
-      const status = (r.status ?? '').toLowerCase().replace(/[^a-z]/g, '');
-      if (FINISHED.has(status)) u.finished += r.prints;
+      if (r.finished) u.finished += r.prints;
       else u.open += r.prints;
       result.set(r.id, u);
     }

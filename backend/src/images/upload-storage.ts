@@ -79,3 +79,8 @@ export class SpoolStorage implements StorageEngine {
     );
   }
 }
+
+/** Removes the temporary files of a request's uploads (whatever was not taken into storage). */
+export async function discardSpooled(files: readonly SpooledFile[]): Promise<void> {
+  await Promise.all(files.map((f) => (f.path ? unlink(f.path).catch(() => undefined) : undefined)));
+}

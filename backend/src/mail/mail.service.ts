@@ -12,6 +12,9 @@ export interface Mail {
   html?: string;
 }
 
+export { mailTemplates } from './mail-templates';
+export type { MailContent } from './mail-templates';
+
 /** SMTP when SMTP_URL is set; otherwise each message is written to DATA_DIR/outbox as an .eml file. */
 @Injectable()
 export class MailService {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
-import { Public } from '../common/decorators';
+import { Public } from '../auth/auth.decorators';
 import { PaymentsService, PaymentResult } from './payments.service';
 import { WebhookHeaders } from './providers/paypal.provider';
 

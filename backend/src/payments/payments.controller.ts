@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Roles } from '../common/decorators';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Role, User } from '../users/entities/user.entity';
 import {
   BankDetailsResponse,

@@ -1,11 +1,12 @@
 import { Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { JOB_RUNNER } from '../queue/queue.module';
-import { JobRunner, QueueName } from '../queue/queue.types';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CheckoutController } from './checkout.controller';
 import { PaymentsController } from './payments.controller';
-import { PaymentsService, RECONCILE_JOB } from './payments.service';
+import { PaymentsService } from './payments.service';
 import { PAYMENT_PROVIDER, PaymentProvider } from './providers/payment-provider';
 import { PayPalProvider } from './providers/paypal.provider';
 import { TestCheckoutProvider } from './providers/test-checkout.provider';
@@ -39,10 +40,10 @@ export class PaymentsModule implements OnModuleInit {
 
   /** Nodes that run jobs reconcile unfinished payments on the recovery interval (one node at a time). */
   async onModuleInit() {
-    if (!this.config.processJobs || this.config.payments.provider === 'none') return;
-    this.jobs.process(QueueName.Payments, RECONCILE_JOB, () =>
+    if (this.config.payments.provider === 'none') return;
+    this.jobs.process(JobName.PaymentReconcile, () =>
       this.payments.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`)),
     );
-    await this.jobs.repeat(QueueName.Payments, RECONCILE_JOB, this.config.recovery.intervalMs);
+    await this.jobs.repeat(JobName.PaymentReconcile, this.config.recovery.intervalMs);
   }
 }

@@ -8,12 +8,11 @@ import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
 import { CreditReason } from '../credits/entities/credit-transaction.entity';
 import { RealtimeService } from '../realtime/realtime.service';
-import { liveEventName } from '../realtime/events';
 import { Role, User } from '../users/entities/user.entity';
 import { PaymentListQueryDto, toPaymentDto } from './dto/payment.dto';
 import { Payment, PaymentMethod, PaymentStatus, PaymentType } from './entities/payment.entity';
 import { discountActive, discountEndsAt, findPackage, PACKAGES, priceFor, SKUS } from './packages';
-import { PAYMENT_PROVIDER, PaymentProvider, ProviderError } from './providers/payment-provider';
+import { PAYMENT_PROVIDER, PaymentProvider } from './providers/payment-provider';
 import { PayPalProvider, WebhookHeaders } from './providers/paypal.provider';
 
 export type PaymentResult = 'Completed' | 'Pending' | 'Cancelled';
@@ -42,7 +41,6 @@ interface WebhookEvent {
 const ledgerReference = (paymentId: string) => `payment:${paymentId}`;
 /** A checkout still not approved after this long is given up (PayPal lets unapproved orders lapse after hours). */
 const ABANDON_MS = 6 * 3600_000;
-export const RECONCILE_JOB = 'payments-reconcile';
 
 /**
  * Credit packages bought through a checkout provider, and credit added by an admin.
@@ -486,7 +484,7 @@ export class PaymentsService {
    */
   private async settled(e: PaymentSettledEvent) {
     const p = e.payment;
-    this.realtime.emitToUser(p.userId, liveEventName('payment', p.userId), {
+    this.realtime.emit(p.userId, 'payment', {
       paymentId: p._id,
       status: p.status,
       credits: p.credits,

@@ -1,4 +1,4 @@
-import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
+import { designFit, FitSheet } from './engine.adapter';
 
 /** Printed size of one copy, inches: the size value is the width of the trimmed art. */
 export function printedSize(trim: { width: number; height: number }, widthIn: number) {
@@ -6,17 +6,12 @@ export function printedSize(trim: { width: number; height: number }, widthIn: nu
 }
 
 /**
- * Whether one copy fits inside the sheet's margins (rotated if allowed), in whole pixels as
- * the engine decides it. A problem message for the seller, or null.
+ * Whether one copy fits inside the sheet's margins (rotated if allowed), decided by the
+ * engine's fit check exactly as its layout will. A problem message for the seller, or null.
  */
-export function fitProblem(name: string, trim: { width: number; height: number }, widthIn: number, s: SheetSettingsValues): string | null {
-  const px = (v: number) => Math.round(v * s.dpi);
-  const w = Math.max(1, px(widthIn));
-  const h = Math.max(1, Math.round((widthIn * s.dpi * trim.height) / trim.width));
-  const pw = px(s.width) - 2 * px(s.margin);
-  const pl = px(s.maxLength) - 2 * px(s.margin);
-  const fits = (w <= pw && h <= pl) || (s.rotate && h <= pw && w <= pl);
-  if (fits) return null;
-  const inch = (v: number) => +(v / s.dpi).toFixed(2);
-  return `Design "${name}" is ${inch(w)} x ${inch(h)} in and does not fit a ${s.width} x ${s.maxLength} in sheet with ${s.margin} in margins.`;
+export function fitProblem(name: string, trim: { width: number; height: number }, widthIn: number, s: FitSheet): string | null {
+  const fit = designFit({ widthPx: trim.width, heightPx: trim.height, width: widthIn }, s);
+  if (fit.fits) return null;
+  const inch = (v: number) => +v.toFixed(2);
+  return `Design "${name}" is ${inch(fit.width)} x ${inch(fit.height)} in and does not fit a ${s.width} x ${s.maxLength} in sheet with ${s.margin} in margins.`;
 }

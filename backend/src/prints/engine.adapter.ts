@@ -7,6 +7,8 @@
 import type { CpuPool } from '../cpu/cpu-pool';
 import {
   compareNesting,
+  designFit,
+  FitSheet,
   designReport,
   DesignMask,
   DesignDecodeError,
@@ -26,7 +28,8 @@ import {
 } from '../gangsheet';
 
 export type { LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry, DesignMask, NestingComparison };
-export { LOW_DPI_THRESHOLD };
+export { LOW_DPI_THRESHOLD, designFit };
+export type { FitSheet };
 
 export interface EngineDesign {
   /** Our id (the print item id), echoed in placements. */

@@ -1,4 +1,3 @@
-import { statfs } from 'node:fs/promises';
 import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { printedSize } from './design-fit';
 
@@ -33,12 +32,6 @@ export function estimateWork(items: Array<{ trim: { width: number; height: numbe
   const length = Math.max(area / usable, tallest) + 2 * s.margin;
   const pixels = Math.round(s.width * s.dpi * length * s.dpi);
   return { pixels, bytes: Math.round(rasters + pixels * OUTPUT_BYTES_PER_PIXEL) };
-}
-
-/** Bytes available to this process on the file system holding `dir`. */
-export async function freeBytes(dir: string): Promise<number> {
-  const st = await statfs(dir);
-  return st.bavail * st.bsize;
 }
 
 export const gigapixels = (px: number) => (px / 1e9).toFixed(px < 1e10 ? 2 : 1);

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
+import { ImagesService } from '../images/images.service';
 import { MailService } from '../mail/mail.service';
 import { JobContext } from '../queue/queue.types';
+import { LivePrintStage } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
@@ -18,10 +18,12 @@ import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
 import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
-import { endAttemptWithRefund, engineDesign, printFolder, ProcessJobData, withMasks } from './prints.service';
+import { endAttemptWithRefund, printFolder, ProcessJobData } from './print-lifecycle';
+import { engineDesign, withMasks } from './print-designs';
+import { MSG } from './prints.rules';
 import { StoredLayout, storedLayout } from './stored-layout';
 import { PrintCancellations, PrintCancelled } from './print-cancellations';
-import { freeBytes, gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
+import { gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
 
 /** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
 export const RUN_PREFIX = '.run-';
@@ -58,6 +60,7 @@ export class PrintJobService {
     private readonly realtime: RealtimeService,
     private readonly mail: MailService,
     private readonly cancellations: PrintCancellations,
+    private readonly images: ImagesService,
   ) {}
 
   async run(job: JobContext<ProcessJobData>): Promise<ProcessOutcome> {
@@ -105,7 +108,7 @@ export class PrintJobService {
       await progress('render', 10);
       const root = this.storage.root;
       await this.storage.prepare(`${runKey}/.tmp/x`);
-      const free = await freeBytes(root);
+      const free = await this.storage.freeBytes();
       // Not enough room now is not the print's fault: a retry (Bull's backoff) may find it.
       if (free < this.config.prints.minFreeBytes + pixels * OUTPUT_BYTES_PER_PIXEL) throw new Error(`not enough disk space to render (${free} bytes free)`);
       const rendered = await this.engine.render({
@@ -134,7 +137,7 @@ export class PrintJobService {
       if (!won) return { outcome: 'skipped', reason: 'another run finished this attempt' };
       await this.removeRuns(attemptKey);
       await progress('done', 100);
-      this.realtime.emitToUser(print.userId, `print-${print.userId}`, { printId, status: PrintStatus.Completed, fileId: toFileDtos(printId, files) });
+      this.realtime.emit(print.userId, 'print', { printId, status: 'Completed', fileId: toFileDtos(printId, files) });
       await this.notify(print.userId, printId, null);
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
@@ -150,14 +153,14 @@ export class PrintJobService {
       // runs killed with their process are removed by the recovery sweep.
       clearInterval(poll);
       unregister();
-      await rm(this.storage.path(runKey), { recursive: true, force: true }).catch(() => undefined);
+      await this.storage.deletePrefix(runKey).catch(() => undefined);
     }
   }
 
   /** Removes the run folders of an attempt that is over (left by runs killed with their process). */
   private async removeRuns(attemptKey: string): Promise<void> {
-    const entries = await readdir(this.storage.path(attemptKey)).catch(() => [] as string[]);
-    for (const e of entries.filter((n) => n.startsWith(RUN_PREFIX))) await rm(this.storage.path(`${attemptKey}/${e}`), { recursive: true, force: true });
+    const entries = await this.storage.list(attemptKey);
+    for (const e of entries.filter((n) => n.startsWith(RUN_PREFIX))) await this.storage.deletePrefix(`${attemptKey}/${e}`);
   }
 
   private async stillProcessing(printId: string, attempt: number): Promise<boolean> {
@@ -172,8 +175,8 @@ export class PrintJobService {
     const out: EngineDesign[] = [];
     const measured = new Map<string, EngineDesign['mask']>();
     for (const it of items) {
-      if (!it.image) throw new PermanentPrintError('Image is missing. Please add the missing item.');
-      if (!it.size) throw new PermanentPrintError('Size is missing. Please add the missing item.');
+      if (!it.image) throw new PermanentPrintError(MSG.imageMissing);
+      if (!it.size) throw new PermanentPrintError(MSG.sizeMissing);
       if (!(await this.storage.exists(it.image.fileKey))) throw new PermanentPrintError(`The file of design "${it.image.name}" is missing. Please upload it again.`);
       if (!it.image.trim || !it.image.width || !it.image.height) {
         // Not inspected yet (should not happen once the image is ready): measure it now.
@@ -206,15 +209,14 @@ export class PrintJobService {
           [`${runKey}/sheet-${f.n}.png`, f.key],
           [`${runKey}/sheet-${f.n}.preview.webp`, f.previewKey],
         ]) {
-          await mkdir(dirname(this.storage.path(to)), { recursive: true });
-          await rename(this.storage.path(from), this.storage.path(to));
+          await this.storage.move(from, to);
         }
       }
       await m.query(
         `UPDATE prints SET status = 'Completed', printed_at = now(), files = $2, layout = $3, files_deleted_at = NULL, error = NULL, updated_at = now() WHERE id = $1`,
         [print._id, JSON.stringify(files), JSON.stringify(layout)],
       );
-      for (const [imageId, n] of copies) await m.query(`UPDATE images SET used_in_print = used_in_print + $2 WHERE id = $1`, [imageId, n]);
+      await this.images.addPrintedCopies(m, copies);
       return true;
     });
   }
@@ -229,7 +231,7 @@ export class PrintJobService {
     if (!userId) return;
     await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
-    this.realtime.emitToUser(userId, `print-${userId}`, { printId, status: PrintStatus.Error, message: text });
+    this.realtime.emit(userId, 'print', { printId, status: 'Error', message: text });
     await this.notify(userId, printId, text);
   }
 
@@ -259,12 +261,12 @@ export class PrintJobService {
   private progressReporter(job: JobContext<ProcessJobData>, userId: string, printId: string) {
     let last = -1;
     let lastStage = '';
-    return async (stage: string, percent: number) => {
+    return async (stage: LivePrintStage, percent: number) => {
       const p = Math.max(0, Math.min(100, Math.floor(percent)));
       if (p === last && stage === lastStage) return;
       last = p;
       lastStage = stage;
-      this.realtime.emitToUser(userId, `print-update-${userId}`, { printId, percent: p, stage });
+      this.realtime.emit(userId, 'print-update', { printId, percent: p, stage });
       await job.progress(p).catch(() => undefined);
     };
   }

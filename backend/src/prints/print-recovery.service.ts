@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { readdir, rm } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
@@ -9,12 +8,11 @@ import { Image, ImageStatus } from '../images/entities/image.entity';
 import { ImagesService, previewJobId } from '../images/images.service';
 import { OutboxService } from '../queue/outbox.service';
 import { JOB_RUNNER } from '../queue/queue.tokens';
-import { JobRunner, QueueName } from '../queue/queue.types';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
 import { StorageService } from '../storage/storage.service';
 import { PrintJobService, RUN_PREFIX } from './print-job.service';
-import { printJobId, processJob } from './prints.service';
-
-export const RECOVERY_JOB = 'job-recovery';
+import { printJobId, processJob } from './print-lifecycle';
 
 export interface SweepReport {
   dispatched: number;
@@ -58,7 +56,7 @@ export class PrintRecoveryService {
     );
     for (const p of prints) {
       const jobId = printJobId(p.id, p.attempt);
-      const state = await this.jobs.state(QueueName.Prints, jobId);
+      const state = await this.jobs.state(JobName.ProcessPrint, jobId);
       if (state === 'live' || (await this.outbox.pending(jobId))) continue;
       if (state === 'failed') {
         // (c) failed for good, but its failure handler never ran (e.g. it died with its process)
@@ -80,7 +78,7 @@ export class PrintRecoveryService {
       );
       if (!won.length) continue; // another sweep got there first, or the print ended meanwhile
       const job = processJob(p.id, p.attempt, this.config.prints.jobAttempts);
-      await this.jobs.add(job.queue, job.name, job.data, { jobId: job.jobId, attempts: job.attempts, backoffMs: job.backoffMs });
+      await this.jobs.add(job.name, job.data, { jobId: job.jobId, attempts: job.attempts, backoffMs: job.backoffMs });
       this.logger.warn(`print ${p.id} attempt ${p.attempt}: job lost (${state}), resumed (${p.resumes + 1}/${this.config.prints.maxResumes})`);
       report.resumed++;
     }
@@ -93,7 +91,7 @@ export class PrintRecoveryService {
       .take(500)
       .getMany();
     for (const img of images) {
-      const state = await this.jobs.state(QueueName.Images, previewJobId(img._id));
+      const state = await this.jobs.state(JobName.ImagePreview, previewJobId(img._id));
       if (state === 'live') continue;
       if (state === 'failed') await this.images.previewFailed(img._id, new Error('preview job failed'));
       else {
@@ -114,7 +112,7 @@ export class PrintRecoveryService {
    */
   private async removeDeadRunFolders(): Promise<number> {
     const found: Array<{ key: string; printId: string; attempt: number }> = [];
-    const ls = (key: string) => readdir(this.storage.path(key)).catch(() => [] as string[]);
+    const ls = (key: string) => this.storage.list(key);
     for (const user of await ls('users'))
       for (const print of await ls(`users/${user}/prints`))
         for (const attempt of await ls(`users/${user}/prints/${print}`))
@@ -132,7 +130,7 @@ export class PrintRecoveryService {
     let n = 0;
     for (const f of found) {
       if (live.has(`${f.printId}:${f.attempt}`)) continue;
-      await rm(this.storage.path(f.key), { recursive: true, force: true });
+      await this.storage.deletePrefix(f.key);
       n++;
     }
     return n;

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
-import { CurrentUser, Roles } from '../common/decorators';
-import { MessageResponse } from '../users/dto/user.dto';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
 import { Role, User } from '../users/entities/user.entity';
 import {
   CreatePrintDto,
@@ -15,10 +15,16 @@ import {
   ProcessPrintDto,
   UpdatePrintItemDto,
 } from './dto/print.dto';
+import { PrintDraftsService } from './print-drafts.service';
+import { PrintFilesService } from './print-files.service';
+import { PrintPreviewService } from './print-preview.service';
+import { PrintProcessingService } from './print-processing.service';
 import { PrintsService } from './prints.service';
 
 const printId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Print not found') });
 const itemId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Print item not found') });
+const FORCE = 'force';
+const itemIdOrForce: PipeTransform<string, Promise<string>> = { transform: async (v, meta) => (v === FORCE ? v : itemId.transform(v, meta)) };
 const userId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('User not found') });
 const sheetNo = new ParseIntPipe({ exceptionFactory: () => new NotFoundException('File not found') });
 
@@ -26,7 +32,13 @@ const sheetNo = new ParseIntPipe({ exceptionFactory: () => new NotFoundException
 @ApiCookieAuth()
 @Controller('print')
 export class PrintsController {
-  constructor(private readonly prints: PrintsService) {}
+  constructor(
+    private readonly prints: PrintsService,
+    private readonly drafts: PrintDraftsService,
+    private readonly previews: PrintPreviewService,
+    private readonly processing: PrintProcessingService,
+    private readonly files: PrintFilesService,
+  ) {}
 
   @Get()
   @ApiOkResponse({ type: PrintListResponse })
@@ -53,14 +65,14 @@ export class PrintsController {
   @ApiOperation({ summary: 'Create a print (In Draft, Manual); the same image and size twice are merged' })
   @ApiOkResponse({ type: PrintResponse })
   async createPrint(@CurrentUser() user: User, @Body() dto: CreatePrintDto) {
-    return { data: this.prints.dto(await this.prints.create(user._id, dto)), message: 'Print created successfully' };
+    return { data: this.prints.dto(await this.drafts.create(user._id, dto)), message: 'Print created successfully' };
   }
 
   @Post(':id/printItem')
   @ApiOperation({ summary: "Add an item; the same image and size again adds to that item's quantity" })
   @ApiOkResponse({ type: PrintResponse })
   async addPrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: PrintItemInput) {
-    return { data: this.prints.dto(await this.prints.addItem(user._id, id, dto)), message: 'Image added to print' };
+    return { data: this.prints.dto(await this.drafts.addItem(user._id, id, dto)), message: 'Image added to print' };
   }
 
   @Post('preview')
@@ -68,7 +80,7 @@ export class PrintsController {
   @ApiOperation({ summary: 'The real layout of items not saved as a print yet (manual create); nothing is stored or charged' })
   @ApiOkResponse({ type: PrintPreviewResponse })
   async previewDraftPrint(@CurrentUser() user: User, @Body() dto: PreviewDraftDto) {
-    return { data: await this.prints.previewDraft(user._id, dto) };
+    return { data: await this.previews.previewDraft(user._id, dto) };
   }
 
   @Post(':id/preview')
@@ -76,7 +88,7 @@ export class PrintsController {
   @ApiOperation({ summary: 'The real layout for the current items and settings (fast, nothing charged)' })
   @ApiOkResponse({ type: PrintPreviewResponse })
   async previewPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
-    return { data: await this.prints.preview(user._id, id, dto) };
+    return { data: await this.previews.preview(user._id, id, dto) };
   }
 
   @Post(':id/proccess')
@@ -94,7 +106,7 @@ export class PrintsController {
   }
 
   private async process(user: User, id: string, dto: ProcessPrintDto) {
-    const print = await this.prints.startProcessing(user, id, dto ?? {});
+    const print = await this.processing.startProcessing(user, id, dto ?? {});
     return {
       data: this.prints.dto(print),
       message: 'Your images are being processed. We will inform you by email when the process is complete.',
@@ -106,14 +118,14 @@ export class PrintsController {
   @ApiOperation({ summary: 'Stop a Processing print: back to In Draft, credits refunded, files of the attempt discarded' })
   @ApiOkResponse({ type: PrintResponse })
   async cancelPrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
-    return { data: this.prints.dto(await this.prints.cancel(user._id, id)), message: 'Processing cancelled. The print is back in draft and your credits were refunded.' };
+    return { data: this.prints.dto(await this.processing.cancel(user._id, id)), message: 'Processing cancelled. The print is back in draft and your credits were refunded.' };
   }
 
   @Get(':id/files/:n')
   @ApiOperation({ summary: 'Download sheet n (1-based) as PNG; owner or admin only' })
   @ApiProduces('image/png')
   async downloadPrintFile(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res({ passthrough: true }) res: Response) {
-    const f = await this.prints.sheetFile(user, id, n, 'png');
+    const f = await this.files.sheetFile(user, id, n, 'png');
     res.set({ 'Content-Type': f.type, 'Content-Length': String(f.bytes), 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
     return new StreamableFile(f.stream);
   }
@@ -122,7 +134,7 @@ export class PrintsController {
   @ApiOperation({ summary: 'Small WebP preview of sheet n; owner or admin only' })
   @ApiProduces('image/webp')
   async downloadPrintPreview(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res({ passthrough: true }) res: Response) {
-    const f = await this.prints.sheetFile(user, id, n, 'preview');
+    const f = await this.files.sheetFile(user, id, n, 'preview');
     res.set({ 'Content-Type': f.type, 'Content-Length': String(f.bytes), 'Content-Disposition': `inline; filename="${f.name}"`, 'Cache-Control': 'private, max-age=300' });
     return new StreamableFile(f.stream);
   }
@@ -131,7 +143,7 @@ export class PrintsController {
   @ApiOperation({ summary: 'Remove the print, its items and files (a DELETE: a GET must never have side effects)' })
   @ApiOkResponse({ type: MessageResponse })
   async forceDeletePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
-    await this.prints.forceDelete(user._id, id);
+    await this.files.forceDelete(user._id, id);
     return { message: 'Print Deleted Successfully' };
   }
 
@@ -139,19 +151,24 @@ export class PrintsController {
   @ApiOperation({ summary: 'Remove only the sheet files: status Deleted, can be processed again' })
   @ApiOkResponse({ type: PrintResponse })
   async deletePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
-    return { data: this.prints.dto(await this.prints.deleteFiles(user._id, id)), message: 'Print Deleted Successfully' };
+    return { data: this.prints.dto(await this.files.deleteFiles(user._id, id)), message: 'Print Deleted Successfully' };
   }
 
   @Put(':id/:itemId')
   @ApiOperation({ summary: 'Change an item (image, size, quantity ≥ 1)' })
   @ApiOkResponse({ type: PrintResponse })
   async updatePrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('itemId', itemId) item: string, @Body() dto: UpdatePrintItemDto) {
-    return { data: this.prints.dto(await this.prints.updateItem(user._id, id, item, dto)), message: 'Print item updated' };
+    return { data: this.prints.dto(await this.drafts.updateItem(user._id, id, item, dto)), message: 'Print item updated' };
   }
 
+  /**
+   * `DELETE :id/force` and this route share a shape: whichever Express tries first, "force"
+   * ends in forceDeletePrint, so the order of the two declarations does not matter.
+   */
   @Delete(':id/:itemId')
   @ApiOkResponse({ type: PrintResponse })
-  async deletePrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('itemId', itemId) item: string) {
-    return { data: this.prints.dto(await this.prints.removeItem(user._id, id, item)), message: 'Print item deleted' };
+  async deletePrintItem(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('itemId', itemIdOrForce) item: string) {
+    if (item === FORCE) return this.forceDeletePrint(user, id);
+    return { data: this.prints.dto(await this.drafts.removeItem(user._id, id, item)), message: 'Print item deleted' };
   }
 }

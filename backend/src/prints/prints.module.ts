@@ -3,7 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
-import { JobRunner, QueueName } from '../queue/queue.types';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
 import { ImagesModule } from '../images/images.module';
 import { SheetSettingsModule } from '../sheet-settings/sheet-settings.module';
 import { CpuPool } from '../cpu/cpu-pool';
@@ -12,21 +13,29 @@ import { PrintItem } from './entities/print-item.entity';
 import { Print } from './entities/print.entity';
 import { PrintCancellations } from './print-cancellations';
 import { PrintJobService } from './print-job.service';
-import { PrintRecoveryService, RECOVERY_JOB } from './print-recovery.service';
+import { PrintRecoveryService } from './print-recovery.service';
 import { PrintsController } from './prints.controller';
-import { PROCESS_JOB, ProcessJobData, PrintsService, RETENTION_JOB } from './prints.service';
+import { PrintDraftsService } from './print-drafts.service';
+import { PrintFilesService } from './print-files.service';
+import { PrintPreviewService } from './print-preview.service';
+import { PrintProcessingService } from './print-processing.service';
+import { PrintsService } from './prints.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule],
   controllers: [PrintsController],
   providers: [
     PrintsService,
+    PrintDraftsService,
+    PrintPreviewService,
+    PrintProcessingService,
+    PrintFilesService,
     PrintJobService,
     PrintCancellations,
     PrintRecoveryService,
     { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels), inject: [CpuPool, APP_CONFIG] },
   ],
-  exports: [PrintsService, PrintJobService],
+  exports: [PrintsService, PrintDraftsService, PrintPreviewService, PrintProcessingService, PrintFilesService, PrintJobService],
 })
 export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Prints');
@@ -39,18 +48,14 @@ export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
   ) {}
 
   async onModuleInit() {
-    if (!this.config.processJobs) return;
-    this.jobs.process<ProcessJobData>(
-      QueueName.Prints,
-      PROCESS_JOB,
-      (job) => this.printJobs.run(job),
-      this.config.prints.jobConcurrency,
-      (job, error) => this.printJobs.fail(job.data.printId, job.data.attempt, error.message),
-    );
-    this.jobs.process(QueueName.Maintenance, RETENTION_JOB, () => this.printJobs.expireFiles());
-    await this.jobs.repeat(QueueName.Maintenance, RETENTION_JOB, this.config.prints.retentionIntervalMs);
-    this.jobs.process(QueueName.Maintenance, RECOVERY_JOB, () => this.recovery.sweep());
-    await this.jobs.repeat(QueueName.Maintenance, RECOVERY_JOB, this.config.recovery.intervalMs);
+    this.jobs.process(JobName.ProcessPrint, (job) => this.printJobs.run(job), {
+      concurrency: this.config.prints.jobConcurrency,
+      onFailed: (job, error) => this.printJobs.fail(job.data.printId, job.data.attempt, error.message),
+    });
+    this.jobs.process(JobName.PrintRetention, () => this.printJobs.expireFiles());
+    await this.jobs.repeat(JobName.PrintRetention, this.config.prints.retentionIntervalMs);
+    this.jobs.process(JobName.JobRecovery, () => this.recovery.sweep());
+    await this.jobs.repeat(JobName.JobRecovery, this.config.recovery.intervalMs);
   }
 
   /** Every node that runs jobs sweeps once at start: what a restart or a killed process left. */

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Bull, { Queue } from 'bull';
-import { AddJobOptions, FailedHandler, JobHandler, JobRunner, JobState, QueueName } from './queue.types';
+import { JOB_QUEUES, JobName, JobPayload } from './jobs';
+import { AddJobOptions, JobHandler, JobRunner, JobState, ProcessOptions, QueueName } from './queue.types';
 
 /**
  * Bull on Redis: jobs survive restarts, any number of worker processes share them, and a
@@ -14,6 +15,8 @@ export class BullRunner implements JobRunner {
     private readonly redisUrl: string,
     private readonly prefix: string,
     private readonly settings: Bull.AdvancedSettings = {},
+    /** False on an API node that only enqueues (PROCESS_JOBS=false). */
+    private readonly processJobs = true,
   ) {}
 
   private queue(name: QueueName): Queue {
@@ -26,8 +29,8 @@ export class BullRunner implements JobRunner {
     return q;
   }
 
-  async add<T>(queue: QueueName, name: string, data: T, opts: AddJobOptions = {}) {
-    const q = this.queue(queue);
+  async add<N extends JobName>(name: N, data: JobPayload<N>, opts: AddJobOptions = {}) {
+    const q = this.queue(JOB_QUEUES[name]);
     if (opts.jobId) {
       const existing = await q.getJob(opts.jobId);
       if (existing) {
@@ -47,12 +50,14 @@ export class BullRunner implements JobRunner {
     return { id: String(job.id), added: true };
   }
 
-  process<T>(queue: QueueName, name: string, handler: JobHandler<T>, concurrency = 1, onFailed?: FailedHandler<T>) {
-    const q = this.queue(queue);
+  process<N extends JobName>(name: N, handler: JobHandler<JobPayload<N>>, { concurrency = 1, onFailed }: ProcessOptions<JobPayload<N>> = {}) {
+    if (!this.processJobs) return;
+    type T = JobPayload<N>;
+    const q = this.queue(JOB_QUEUES[name]);
     void q.process(name, concurrency, (job) =>
       handler({
         id: String(job.id),
-        name: job.name,
+        name,
         data: job.data as T,
         attemptsMade: job.attemptsMade,
         progress: async (p) => {
@@ -73,7 +78,7 @@ export class BullRunner implements JobRunner {
             return onFailed(
               {
                 id: String(job.id),
-                name: job.name,
+                name,
                 data: job.data as T,
                 attemptsMade: job.attemptsMade,
                 progress: async () => undefined,
@@ -86,12 +91,13 @@ export class BullRunner implements JobRunner {
     }
   }
 
-  async repeat(queue: QueueName, name: string, everyMs: number) {
-    await this.queue(queue).add(name, {}, { repeat: { every: everyMs }, jobId: `repeat:${name}`, removeOnComplete: true, removeOnFail: 100 });
+  async repeat(name: JobName, everyMs: number) {
+    if (!this.processJobs) return;
+    await this.queue(JOB_QUEUES[name]).add(name, {}, { repeat: { every: everyMs }, jobId: `repeat:${name}`, removeOnComplete: true, removeOnFail: 100 });
   }
 
-  async state(queue: QueueName, jobId: string): Promise<JobState> {
-    const job = await this.queue(queue).getJob(jobId);
+  async state(name: JobName, jobId: string): Promise<JobState> {
+    const job = await this.queue(JOB_QUEUES[name]).getJob(jobId);
     if (!job) return 'missing';
     const state = await job.getState();
     if (state === 'completed' || state === 'failed') return state;

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AddJobOptions, FailedHandler, JobHandler, JobRunner, JobState, QueueName } from './queue.types';
+import { JobName, JobPayload } from './jobs';
+import { AddJobOptions, FailedHandler, JobHandler, JobRunner, JobState, ProcessOptions } from './queue.types';
 
 interface Registered {
   handler: JobHandler<any>;
@@ -11,8 +12,7 @@ interface Registered {
 
 interface PendingJob {
   id: string;
-  queue: QueueName;
-  name: string;
+  name: JobName;
   data: unknown;
   attempts: number;
   attemptsMade: number;
@@ -32,27 +32,32 @@ export class InProcessRunner implements JobRunner {
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
 
-  async add<T>(queue: QueueName, name: string, data: T, opts: AddJobOptions = {}) {
+  /** processJobs false: only enqueues (a test app standing in for an API node). */
+  constructor(private readonly processJobs = true) {}
+
+  async add<N extends JobName>(name: N, data: JobPayload<N>, opts: AddJobOptions = {}) {
     const id = opts.jobId ?? randomUUID();
     if (this.active.has(id)) return { id, added: false };
     this.active.add(id);
-    this.waiting.push({ id, queue, name, data, attempts: opts.attempts ?? 1, attemptsMade: 0, backoffMs: opts.backoffMs ?? 1000 });
+    this.waiting.push({ id, name, data, attempts: opts.attempts ?? 1, attemptsMade: 0, backoffMs: opts.backoffMs ?? 1000 });
     setImmediate(() => this.drain());
     return { id, added: true };
   }
 
-  process<T>(queue: QueueName, name: string, handler: JobHandler<T>, concurrency = 1, onFailed?: FailedHandler<T>) {
-    this.handlers.set(`${queue}:${name}`, { handler, concurrency, running: 0, onFailed });
+  process<N extends JobName>(name: N, handler: JobHandler<JobPayload<N>>, { concurrency = 1, onFailed }: ProcessOptions<JobPayload<N>> = {}) {
+    if (!this.processJobs) return;
+    this.handlers.set(name, { handler, concurrency, running: 0, onFailed });
     setImmediate(() => this.drain());
   }
 
-  async repeat(queue: QueueName, name: string, everyMs: number) {
-    const timer = setInterval(() => void this.add(queue, name, {}, { jobId: `repeat:${queue}:${name}` }), everyMs);
+  async repeat(name: JobName, everyMs: number) {
+    if (!this.processJobs) return;
+    const timer = setInterval(() => void this.add(name, {} as JobPayload<typeof name>, { jobId: `repeat:${name}` }), everyMs);
     timer.unref();
     this.timers.push(timer);
   }
 
-  async state(_queue: QueueName, jobId: string): Promise<JobState> {
+  async state(_name: JobName, jobId: string): Promise<JobState> {
     // Only this process runs jobs, and it forgets finished ones.
     return this.active.has(jobId) ? 'live' : 'missing';
   }
@@ -70,7 +75,7 @@ export class InProcessRunner implements JobRunner {
     if (this.closed) return;
     for (let i = 0; i < this.waiting.length; ) {
       const job = this.waiting[i];
-      const reg = this.handlers.get(`${job.queue}:${job.name}`);
+      const reg = this.handlers.get(job.name);
       if (!reg || reg.running >= reg.concurrency) {
         i++;
         continue;
@@ -98,7 +103,7 @@ export class InProcessRunner implements JobRunner {
     } catch (error) {
       job.attemptsMade++;
       if (job.attemptsMade < job.attempts && !this.closed) {
-        this.logger.warn(`${job.queue}:${job.name} ${job.id} failed (attempt ${job.attemptsMade}): ${error}`);
+        this.logger.warn(`${job.name} ${job.id} failed (attempt ${job.attemptsMade}): ${error}`);
         setTimeout(() => {
           this.waiting.push(job);
           this.drain();
@@ -106,7 +111,7 @@ export class InProcessRunner implements JobRunner {
         return;
       }
       this.active.delete(job.id);
-      this.logger.error(`${job.queue}:${job.name} ${job.id} failed for good: ${error}`);
+      this.logger.error(`${job.name} ${job.id} failed for good: ${error}`);
       await reg.onFailed?.({ ...ctx, attemptsMade: job.attemptsMade }, error as Error).catch((e) =>
         this.logger.error(`onFailed for ${job.id}: ${e}`),
       );

@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { JOB_RUNNER } from './queue.tokens';
+import { JOB_QUEUES, JobName, JobPayload } from './jobs';
 import { AddJobOptions, JobRunner, QueueName } from './queue.types';
 
-export interface OutboxJob<T> {
-  queue: QueueName;
-  name: string;
-  data: T;
+export interface OutboxJob<N extends JobName> {
+  name: N;
+  data: JobPayload<N>;
   /** Required: the outbox row is keyed by it, and it makes a second enqueue a no-op. */
   jobId: string;
   attempts?: number;
@@ -17,7 +17,7 @@ export interface OutboxJob<T> {
 interface OutboxRow {
   job_id: string;
   queue: QueueName;
-  name: string;
+  name: JobName;
   data: unknown;
   attempts: number;
   backoff_ms: number;
@@ -38,11 +38,11 @@ export class OutboxService {
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
   ) {}
 
-  async write<T>(m: EntityManager, job: OutboxJob<T>): Promise<void> {
+  async write<N extends JobName>(m: EntityManager, job: OutboxJob<N>): Promise<void> {
     await m.query(
       `INSERT INTO job_outbox (job_id, queue, name, data, attempts, backoff_ms) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (job_id) DO NOTHING`,
-      [job.jobId, job.queue, job.name, JSON.stringify(job.data), job.attempts ?? 1, job.backoffMs ?? 1000],
+      [job.jobId, JOB_QUEUES[job.name], job.name, JSON.stringify(job.data), job.attempts ?? 1, job.backoffMs ?? 1000],
     );
   }
 
@@ -51,7 +51,7 @@ export class OutboxService {
     const [row]: OutboxRow[] = await this.db.query(`SELECT * FROM job_outbox WHERE job_id = $1`, [jobId]);
     if (!row) return false;
     const opts: AddJobOptions = { jobId: row.job_id, attempts: row.attempts, backoffMs: row.backoff_ms };
-    await this.jobs.add(row.queue, row.name, row.data, opts);
+    await this.jobs.add(row.name, row.data as JobPayload<JobName>, opts);
     await this.db.query(`DELETE FROM job_outbox WHERE job_id = $1`, [jobId]);
     return true;
   }

@@ -20,8 +20,8 @@ export { JOB_RUNNER };
           ? new BullRunner(config.redis.url, config.redis.prefix, {
               ...(config.redis.lockDurationMs ? { lockDuration: config.redis.lockDurationMs, lockRenewTime: config.redis.lockDurationMs / 2 } : {}),
               ...(config.redis.stalledIntervalMs ? { stalledInterval: config.redis.stalledIntervalMs } : {}),
-            })
-          : new InProcessRunner(),
+            }, config.processJobs)
+          : new InProcessRunner(config.processJobs),
     },
     OutboxService,
   ],

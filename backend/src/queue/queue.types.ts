@@ -1,4 +1,6 @@
-/** Queues and their jobs, with a typed payload per job. */
+import type { JobName, JobPayload } from './jobs';
+
+/** The queues (Bull queue names); which job runs on which is `JOB_QUEUES` in jobs.ts. */
 export enum QueueName {
   Images = 'images',
   Prints = 'prints',
@@ -9,7 +11,7 @@ export enum QueueName {
 
 export interface JobContext<T> {
   id: string;
-  name: string;
+  name: JobName;
   data: T;
   attemptsMade: number;
   /** 0–100. */
@@ -35,13 +37,24 @@ export type FailedHandler<T = unknown> = (job: JobContext<T>, error: Error) => P
 /** Where a job is: `live` (waiting, delayed or running), finished, or unknown to the runner. */
 export type JobState = 'live' | 'completed' | 'failed' | 'missing';
 
+export interface ProcessOptions<T> {
+  /** Jobs of this name run at once in this process (default 1). */
+  concurrency?: number;
+  onFailed?: FailedHandler<T>;
+}
+
+/**
+ * Runs the jobs of jobs.ts: Bull on Redis (BullRunner) or in this process (InProcessRunner,
+ * the embedded default). A process started with PROCESS_JOBS=false only enqueues: there
+ * `process` and `repeat` do nothing, so modules register their handlers unconditionally.
+ */
 export interface JobRunner {
-  add<T>(queue: QueueName, name: string, data: T, opts?: AddJobOptions): Promise<{ id: string; added: boolean }>;
-  process<T>(queue: QueueName, name: string, handler: JobHandler<T>, concurrency?: number, onFailed?: FailedHandler<T>): void;
+  add<N extends JobName>(name: N, data: JobPayload<N>, opts?: AddJobOptions): Promise<{ id: string; added: boolean }>;
+  process<N extends JobName>(name: N, handler: JobHandler<JobPayload<N>>, opts?: ProcessOptions<JobPayload<N>>): void;
   /** Runs `name` every `everyMs` on exactly one node (Bull repeatable job / local timer). */
-  repeat(queue: QueueName, name: string, everyMs: number): Promise<void>;
+  repeat(name: JobName, everyMs: number): Promise<void>;
   /** For the recovery sweep: is the job with this id still going to run? */
-  state(queue: QueueName, jobId: string): Promise<JobState>;
+  state(name: JobName, jobId: string): Promise<JobState>;
   health(): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,8 +2,11 @@
  * The socket events the server sends to a signed-in user, by topic. The event name on the
  * wire is `{topic}-{userId}` and goes to that user's room only. This file is shared with
  * the frontend (imported as types only), so it imports nothing: a payload changed here
- * breaks the build of whichever side no longer matches.
+ * breaks the build of whichever side no longer matches. The server emits only through
+ * `RealtimeService.emit(userId, topic, payload)`, which is typed by this map.
  */
+
+/** A sheet file of a Completed print, as the print's `fileId` lists it. */
 export interface LiveFile {
   path: string;
   previewPath: string;
@@ -13,15 +16,42 @@ export interface LiveFile {
   bytes: number;
 }
 
+/** The statuses a print event reports (the print's status values, as strings on the wire). */
+export type LivePrintEvent =
+  | { printId: string; status: 'Completed'; fileId: LiveFile[] }
+  | { printId: string; status: 'Error'; message: string }
+  | { printId: string; status: 'In Draft' };
+
+/** The stages of a print's processing job, in order. */
+export type LivePrintStage = 'trim' | 'layout' | 'render' | 'store' | 'done';
+
+/** The fields of an image the library shows; the event carries the whole image as the API returns it. */
+export interface LiveImage {
+  _id: string;
+  name: string;
+  status: 'processing' | 'ready' | 'error';
+  error: string | null;
+  previewFile: { path: string } | null;
+  width: number | null;
+  height: number | null;
+}
+
+/** The fields of a size; the event carries the whole size as the API returns it. */
+export interface LiveSize {
+  _id: string;
+  name: string;
+  value: number;
+}
+
 export interface LiveEvents {
-  /** A print changed status (Completed with its files, Error with its reason, back to In Draft). */
-  print: { printId: string; status: string; fileId?: LiveFile[]; message?: string };
-  /** Rendering progress of a print. */
-  'print-update': { printId: string; percent: number; stage: string };
-  /** An image finished inspection (or failed it). */
-  image: { status: string; data: { _id: string; status: string } & Record<string, unknown> };
+  /** A print changed status: Completed with its files, Error with its reason, or back to In Draft (cancelled). */
+  print: LivePrintEvent;
+  /** Rendering progress of a Processing print, 0–100. */
+  'print-update': { printId: string; percent: number; stage: LivePrintStage };
+  /** An image finished inspection (ready) or failed it (error). */
+  image: { status: LiveImage['status']; data: LiveImage };
   /** A size was created, changed or deleted. */
-  size: { action: string; data: { _id: string } & Record<string, unknown> };
+  size: { action: 'created' | 'updated' | 'deleted'; data: LiveSize };
   /** A payment was completed, cancelled or refunded; availableCredits is the new balance. */
   payment: { paymentId: string; status: string; credits: number; availableCredits: number; message: string };
 }

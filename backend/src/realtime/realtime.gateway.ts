@@ -1,7 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { OnGatewayConnection, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import { Server, Socket } from 'socket.io';
-import { AuthService } from '../auth/auth.service';
+import { SessionService } from '../session/session.service';
 import { RealtimeService } from './realtime.service';
 
 /**
@@ -17,7 +17,7 @@ export class RealtimeGateway implements OnGatewayConnection {
   server: Server;
 
   constructor(
-    private readonly auth: AuthService,
+    private readonly sessions: SessionService,
     @Inject(RealtimeService) private readonly realtime: RealtimeService,
   ) {}
 
@@ -26,7 +26,7 @@ export class RealtimeGateway implements OnGatewayConnection {
   }
 
   async handleConnection(socket: Socket) {
-    const session = await this.auth.sessionFromCookieHeader(socket.handshake.headers.cookie).catch(() => null);
+    const session = await this.sessions.sessionFromCookieHeader(socket.handshake.headers.cookie).catch(() => null);
     if (!session) {
       socket.disconnect(true);
       return;

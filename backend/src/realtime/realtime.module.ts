@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { SessionModule } from '../session/session.module';
 import { RealtimeGateway } from './realtime.gateway';
 import { RealtimeService } from './realtime.service';
 
 @Global()
-@Module({ imports: [AuthModule], providers: [RealtimeService, RealtimeGateway], exports: [RealtimeService] })
+@Module({ imports: [SessionModule], providers: [RealtimeService, RealtimeGateway], exports: [RealtimeService] })
 export class RealtimeModule {}

@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import { Server } from 'socket.io';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
+import { LiveEvents, liveEventName, LiveTopic } from './events';
 
 /**
  * Sends per-user events. In the API process the socket.io server does it (through the
@@ -39,7 +40,12 @@ export class RealtimeService implements OnModuleDestroy {
     this.server = server;
   }
 
-  emitToUser(userId: string, event: string, payload: unknown) {
+  /** Sends `payload` to every socket of `userId` as the event `{topic}-{userId}` (see events.ts). */
+  emit<K extends LiveTopic>(userId: string, topic: K, payload: LiveEvents[K]) {
+    this.send(userId, liveEventName(topic, userId), payload);
+  }
+
+  private send(userId: string, event: string, payload: unknown) {
     const room = RealtimeService.room(userId);
     if (this.server) {
       this.server.to(room).emit(event, payload);

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../auth/auth.decorators';
 import { paginate } from '../common/pagination';
-import { MessageResponse } from '../users/dto/user.dto';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import {
   CreatePresetDto,
@@ -12,7 +12,7 @@ import {
   SheetSettingsResponse,
   UpdatePresetDto,
 } from './dto/sheet-settings.dto';
-import { SheetPreset } from './entities/sheet-settings.entity';
+import { DEFAULT_SHEET_SETTINGS, SheetPreset } from './entities/sheet-settings.entity';
 import { pickSettings, SheetSettingsService } from './sheet-settings.service';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Sheet preset not found') });
@@ -29,6 +29,13 @@ export class SheetSettingsController {
   @ApiOkResponse({ type: SheetSettingsResponse })
   async getSheetSettings(@CurrentUser() user: User) {
     return { data: await this.sheets.get(user._id) };
+  }
+
+  @Get('sheet-settings/defaults')
+  @ApiOperation({ summary: 'The sheet a new seller starts with (what "reset to defaults" sets); the same for everyone' })
+  @ApiOkResponse({ type: SheetSettingsResponse })
+  getSheetDefaults() {
+    return { data: { ...DEFAULT_SHEET_SETTINGS } };
   }
 
   @Put('sheet-settings')

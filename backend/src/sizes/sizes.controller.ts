@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../common/decorators';
-import { MessageResponse } from '../users/dto/user.dto';
+import { CurrentUser } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { SizeBodyDto, SizeListQueryDto, SizeListResponse, SizeResponse, toSizeDto } from './dto/size.dto';
 import { SizesService } from './sizes.service';

@@ -1,14 +1,13 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { likePattern, paginate } from '../common/pagination';
-import { PrintUsage, PrintUsageService } from '../images/print-usage.service';
+import { PrintUsageService } from '../images/print-usage.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { SizeBodyDto, SizeListQueryDto, toSizeDto } from './dto/size.dto';
 import { Size } from './entities/size.entity';
 
 /** Realtime event (spec §4) sent to the owner whenever one of their sizes changes. */
-export const sizeEvent = (userId: string) => `size-${userId}`;
 const EXISTS = 'Size already exists';
 const SORT_COLUMNS = { name: 's.name', value: 's.value', createdAt: 's.created_at' } as const;
 
@@ -35,15 +34,6 @@ export class SizesService {
     const size = await this.sizes.findOne({ where: { _id: id, userId } });
     if (!size) throw new NotFoundException('Size not found');
     return size;
-  }
-
-  /** For other features (prints, orders): the owner's sizes with these ids. */
-  findOwned(userId: string, ids: string[]): Promise<Size[]> {
-    return ids.length ? this.sizes.find({ where: { _id: In(ids), userId } }) : Promise.resolve([]);
-  }
-
-  usage(sizeIds: string[]): Promise<Map<string, PrintUsage>> {
-    return this.printUsage.forSizes(sizeIds);
   }
 
   async create(userId: string, dto: SizeBodyDto): Promise<Size> {
@@ -82,7 +72,7 @@ export class SizesService {
   }
 
   private emit(userId: string, action: 'created' | 'updated' | 'deleted', size: Size) {
-    this.realtime.emitToUser(userId, sizeEvent(userId), { action, data: toSizeDto(size) });
+    this.realtime.emit(userId, 'size', { action, data: toSizeDto(size) });
   }
 
   private async assertUnique(userId: string, name: string, exceptId?: string) {

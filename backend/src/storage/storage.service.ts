@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createReadStream, createWriteStream, ReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat, statfs, writeFile, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -36,6 +36,23 @@ export class StorageService {
     return full;
   }
 
+  /**
+   * Takes a file from outside the root (an upload spooled to a temporary file) to `key`:
+   * a rename, or a copy when the temporary folder is on another file system.
+   */
+  async adopt(outsidePath: string, key: string): Promise<void> {
+    const target = await this.prepare(key);
+    try {
+      await rename(outsidePath, target);
+    } catch (e: any) {
+      if (e.code !== 'EXDEV') throw e;
+      await copyFile(outsidePath, target).catch(async (err) => {
+        await unlink(target).catch(() => undefined);
+        throw err;
+      });
+    }
+  }
+
   /** Directory for a writer that produces files itself (the renderer). */
   async prepare(key: string): Promise<string> {
     const full = this.path(key);
@@ -67,6 +84,24 @@ export class StorageService {
 
   async deletePrefix(prefix: string): Promise<void> {
     await rm(this.path(prefix), { recursive: true, force: true });
+  }
+
+  /** Moves a file to another key (same file system: a rename), creating the target's folder. */
+  async move(from: string, to: string): Promise<void> {
+    const target = this.path(to);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(this.path(from), target);
+  }
+
+  /** Names of the entries directly inside the folder `prefix`; none when it does not exist. */
+  async list(prefix: string): Promise<string[]> {
+    return readdir(this.path(prefix)).catch(() => [] as string[]);
+  }
+
+  /** Bytes available to this process on the file system holding the root. */
+  async freeBytes(): Promise<number> {
+    const st = await statfs(this.root);
+    return st.bavail * st.bsize;
   }
 
   async health(): Promise<void> {

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Roles } from '../common/decorators';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
+import { MessageResponse } from '../common/responses';
 import {
   CreateUserDto,
-  MessageResponse,
   toUserDto,
   UpdateCreditDto,
   UpdateStatusDto,

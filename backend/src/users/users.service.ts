@@ -1,14 +1,14 @@
-import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
-import { AuthService } from '../auth/auth.service';
-import { hashPassword } from '../auth/password';
+import { hashPassword } from '../common/password';
 import { likePattern, paginate } from '../common/pagination';
 import { toE164 } from '../common/phone';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
+import { SessionService } from '../session/session.service';
 import { CreateUserDto, UpdateUserDto, UserListQueryDto } from './dto/user.dto';
 import { Role, User, UserStatus } from './entities/user.entity';
 
@@ -20,7 +20,7 @@ export class UsersService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectRepository(User) private readonly users: Repository<User>,
     @InjectDataSource() private readonly db: DataSource,
-    private readonly auth: AuthService,
+    private readonly sessions: SessionService,
     private readonly credits: CreditsService,
   ) {}
 
@@ -42,6 +42,28 @@ export class UsersService {
     return paginate(rows, total, limit);
   }
 
+  /** 409 when the e-mail or username (case-insensitive) belongs to another account. */
+  async assertUnique(email?: string, username?: string, exceptId?: string) {
+    if (email) {
+      const u = await this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+      if (u && u._id !== exceptId) throw new ConflictException({ message: 'Email is already registered', code: 'email_taken' });
+    }
+    if (username) {
+      const u = await this.users.createQueryBuilder('u').where('lower(u.username) = lower(:username)', { username }).getOne();
+      if (u && u._id !== exceptId) throw new ConflictException({ message: 'Username is already taken', code: 'username_taken' });
+    }
+  }
+
+  /** Two requests racing past assertUnique meet the unique index; answer the same way. */
+  rethrowUnique(e: any): never {
+    if (e?.code === '23505') {
+      const which = String(e.constraint ?? e.detail ?? '');
+      if (which.includes('username')) throw new ConflictException({ message: 'Username is already taken', code: 'username_taken' });
+      throw new ConflictException({ message: 'Email is already registered', code: 'email_taken' });
+    }
+    throw e;
+  }
+
   async get(id: string): Promise<User> {
     const user = await this.users.findOne({ where: { _id: id } });
     if (!user) throw new NotFoundException('User not found');
@@ -50,7 +72,7 @@ export class UsersService {
 
   /** Created by an admin: always role user, and the admin vouches for the address. */
   async create(dto: CreateUserDto): Promise<User> {
-    await this.auth.assertUnique(dto.email, dto.username);
+    await this.assertUnique(dto.email, dto.username);
     return this.users
       .save(
         this.users.create({
@@ -65,7 +87,7 @@ export class UsersService {
           emailVerifiedAt: new Date(),
         }),
       )
-      .catch((e) => this.auth.rethrowUnique(e));
+      .catch((e) => this.rethrowUnique(e));
   }
 
   async update(id: string, dto: UpdateUserDto, actor: User): Promise<User> {
@@ -78,14 +100,14 @@ export class UsersService {
       if (user._id === actor._id) {
         throw new BadRequestException({ message: 'Change your own e-mail on the profile page', code: 'use_profile' });
       }
-      await this.auth.assertUnique(dto.email, undefined, id);
+      await this.assertUnique(dto.email, undefined, id);
     }
     const patch: Partial<User> = {};
     if (dto.firstName !== undefined) patch.firstName = dto.firstName;
     if (dto.lastName !== undefined) patch.lastName = dto.lastName;
     if (dto.email !== undefined) patch.email = dto.email;
     if (dto.role !== undefined) patch.role = dto.role;
-    if (Object.keys(patch).length) await this.users.update({ _id: id }, patch).catch((e) => this.auth.rethrowUnique(e));
+    if (Object.keys(patch).length) await this.users.update({ _id: id }, patch).catch((e) => this.rethrowUnique(e));
     return this.get(id);
   }
 
@@ -94,7 +116,7 @@ export class UsersService {
     if (user._id === actor._id && status === UserStatus.Inactive) throw new BadRequestException('You cannot deactivate your own account');
     // Deactivation also ends the user's sessions (checked on their next request).
     await this.users.update({ _id: id }, { status, ...(status === UserStatus.Inactive ? { sessionVersion: user.sessionVersion + 1 } : {}) });
-    if (status === UserStatus.Inactive) await this.auth.endAllSessions(id);
+    if (status === UserStatus.Inactive) await this.sessions.endAllSessions(id);
     return this.get(id);
   }
 

@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import { toast } from "../lib/toast";
-import { ApiError, DEFAULT_ERROR } from "./http";
+import { ApiError, DEFAULT_ERROR, messageOf } from "./errors";
 import type { paths } from "./schema";
 
 /**
@@ -24,14 +24,6 @@ export const api = createClient<paths>({
   fetch: (request) => globalThis.fetch(request),
 });
 api.use(sameOriginHeaders);
-
-/** NestJS may send `message` as an array of validation messages. */
-function messageOf(body: unknown): string {
-  const message = (body as { message?: unknown } | null)?.message;
-  if (Array.isArray(message) && message.length) return message.join(", ");
-  if (typeof message === "string" && message.trim()) return message;
-  return DEFAULT_ERROR;
-}
 
 export interface CallOptions {
   /** Skip the error toast when the caller shows the error itself (or Refine does). */
@@ -63,3 +55,11 @@ export async function call<D>(
   }
   return result.data as D;
 }
+
+/**
+ * Until the backend's request DTOs declare `type: String` on their optional nullable
+ * strings (register and profile: company, phone), the generator types those fields as
+ * `Record<string, never>`. This is the one place that bridges it; delete it once
+ * `npm run openapi` types them as strings.
+ */
+export const nullableString = (value: string | null | undefined) => value as unknown as Record<string, never> | null | undefined;

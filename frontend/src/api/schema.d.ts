@@ -667,6 +667,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sheet-settings/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sheet a new seller starts with (what "reset to defaults" sets); the same for everyone */
+        get: operations["getSheetDefaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sizes": {
         parameters: {
             query?: never;
@@ -943,7 +960,7 @@ export interface components {
         };
         ImageCategoryListResponse: {
             data: components["schemas"]["ImageCategoryDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImageCategoryRefDto: {
             _id: string;
@@ -999,7 +1016,7 @@ export interface components {
         };
         ImageListResponse: {
             data: components["schemas"]["ImageDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         ImagePreviewFileDto: {
             /**
@@ -1016,10 +1033,6 @@ export interface components {
             data: components["schemas"]["ImageDto"][];
             message?: string;
         };
-        ListPaginationDto: {
-            totalDocuments: number;
-            totalPages: number;
-        };
         LoginDto: {
             captchaToken?: string;
             /** @description E-mail address or username */
@@ -1035,7 +1048,7 @@ export interface components {
         MessageResponse: {
             message: string;
         };
-        PaginationResponse: {
+        PaginationDto: {
             totalDocuments: number;
             totalPages: number;
         };
@@ -1064,7 +1077,7 @@ export interface components {
         };
         PaymentListResponse: {
             data: components["schemas"]["PaymentDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         PaymentResponse: {
             data: components["schemas"]["PaymentDto"];
@@ -1200,7 +1213,7 @@ export interface components {
         };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         PrintPreviewDto: {
             /** @description False when an item blocks processing (missing image/size, too large) */
@@ -1290,7 +1303,7 @@ export interface components {
         };
         SheetPresetListResponse: {
             data: components["schemas"]["SheetPresetDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SheetPresetResponse: {
             data: components["schemas"]["SheetPresetDto"];
@@ -1349,7 +1362,7 @@ export interface components {
         };
         SizeListResponse: {
             data: components["schemas"]["SizeDto"][];
-            pagination: components["schemas"]["ListPaginationDto"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         SizeResponse: {
             data: components["schemas"]["SizeDto"];
@@ -1454,7 +1467,7 @@ export interface components {
         };
         UserListResponse: {
             data: components["schemas"]["UserDto"][];
-            pagination: components["schemas"]["PaginationResponse"];
+            pagination: components["schemas"]["PaginationDto"];
         };
         UserResponse: {
             data: components["schemas"]["UserDto"];
@@ -2681,6 +2694,25 @@ export interface operations {
                 "application/json": components["schemas"]["SheetSettingsInput"];
             };
         };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetSettingsResponse"];
+                };
+            };
+        };
+    };
+    getSheetDefaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useLogout } from "@refinedev/core";
-import { ApiError } from "../api/http";
+import { type ApiError } from "../api/errors";
 import type { User } from "../api/types";
 import { PROFILE_KEY, fetchProfile } from "../providers/queryClient";
 

@@ -1,6 +1,6 @@
 import type { AuthProvider } from "@refinedev/core";
 import { api, call } from "../api/client";
-import { ApiError } from "../api/http";
+import { ApiError } from "../api/errors";
 import type { User } from "../api/types";
 import { sessionHint } from "../lib/sessionHint";
 import { PROFILE_KEY, fetchProfile, queryClient } from "./queryClient";

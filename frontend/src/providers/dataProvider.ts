@@ -1,5 +1,43 @@
-import type { CrudFilter, CrudSort, DataProvider, Pagination } from "@refinedev/core";
-import { ApiError, http, type Envelope, type ListEnvelope, type Query } from "../api/http";
+import type { BaseRecord, CrudFilter, CrudSort, DataProvider, Pagination } from "@refinedev/core";
+import { api, call } from "../api/client";
+import { ApiError } from "../api/errors";
+import type { paths } from "../api/schema";
+
+/**
+ * Refine's data provider over the typed client. Our API answers lists as
+ * `{data, pagination: {totalDocuments, totalPages}}` and single records as
+ * `{data, message?}`, which is why this is our own provider and not
+ * `@refinedev/simple-rest` (that one reads `x-total-count` and bare bodies).
+ *
+ * Each Refine resource names its list and record paths below; the paths are checked
+ * against the generated schema, so a renamed route breaks the build. The record types
+ * come from the schema too: `useList<Size>({ resource: "sizes" })` with `Size` from
+ * `api/types.ts`.
+ */
+export const RESOURCE_PATHS = {
+  users: { list: "/api/users", one: "/api/users/{id}" },
+  print: { list: "/api/print", one: "/api/print/{id}" },
+  sizes: { list: "/api/sizes", one: "/api/sizes/{id}" },
+  images: { list: "/api/images", one: "/api/images/{id}" },
+  "image-categories": { list: "/api/image-categories", one: "/api/image-categories/{id}" },
+  "sheet-presets": { list: "/api/sheet-presets", one: "/api/sheet-presets/{id}" },
+} as const satisfies Record<string, { list: keyof paths; one: keyof paths }>;
+
+export type ResourceName = keyof typeof RESOURCE_PATHS;
+
+/**
+ * `meta` of a Refine call, for the routes beside a resource's list and record paths:
+ * `{ path: "/api/users/{id}/credit" }` (the `{id}` of the call is filled in), with any
+ * other path parameters in `params`, e.g. `{ path: "/api/print/user/{userId}", params: { userId } }`.
+ */
+export interface ResourceMeta {
+  path?: keyof paths;
+  params?: Record<string, string>;
+  method?: "PUT" | "PATCH";
+  query?: Record<string, string | number>;
+}
+
+type Query = Record<string, string | number | string[]>;
 
 /**
  * Turns Refine's list arguments into our query contract:
@@ -35,53 +73,60 @@ function asRefineError(err: unknown): never {
   throw err;
 }
 
-/** `meta.path` overrides the URL of a call, e.g. `users/${id}/credit`. */
-const pathOf = (resource: string, meta?: Record<string, unknown>, id?: string | number) =>
-  `/${(meta?.path as string) ?? (id === undefined ? resource : `${resource}/${id}`)}`;
+function pathsOf(resource: string): { list: keyof paths; one: keyof paths } {
+  const known = (RESOURCE_PATHS as Record<string, { list: keyof paths; one: keyof paths }>)[resource];
+  if (!known) throw new Error(`No API paths for the Refine resource "${resource}" (add it to RESOURCE_PATHS)`);
+  return known;
+}
+
+// Refine hands us a resource name at run time, so the generic calls go through the
+// client with the path as a plain string; the table above is what is checked.
+type Init = { params?: { path?: Record<string, string>; query?: Query }; body?: unknown };
+type Result = Promise<{ data?: unknown; error?: unknown; response: Response }>;
+const untyped = api as unknown as Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", (path: string, init: Init) => Result>;
+
+type Body = { data?: unknown; message?: string; pagination?: { totalDocuments: number; totalPages: number } } | undefined;
+const send = (method: keyof typeof untyped, path: string, init: Init) =>
+  call(untyped[method](path, init), { silent: true }).catch(asRefineError) as Promise<Body>;
+
+const paramsOf = (meta: ResourceMeta | undefined, id?: string | number) => ({
+  ...(id === undefined ? {} : { id: String(id) }),
+  ...meta?.params,
+});
 
 export const dataProvider: DataProvider = {
   getApiUrl: () => "/api",
 
   async getList({ resource, pagination, sorters, filters, meta }) {
-    const res = await http<ListEnvelope<any>>(pathOf(resource, meta), {
-      query: { ...listQuery(pagination, sorters, filters), ...(meta?.query as Query | undefined) },
-      silent: true,
-    }).catch(asRefineError);
-    return { data: res.data, total: res.pagination?.totalDocuments ?? res.data.length, pagination: res.pagination };
+    const m = meta as ResourceMeta | undefined;
+    const res = await send("GET", m?.path ?? pathsOf(resource).list, {
+      params: { path: paramsOf(m), query: { ...listQuery(pagination, sorters, filters), ...m?.query } },
+    });
+    const data = (res?.data ?? []) as BaseRecord[];
+    return { data, total: res?.pagination?.totalDocuments ?? data.length, pagination: res?.pagination } as never;
   },
 
   async getOne({ resource, id, meta }) {
-    const res = await http<Envelope<any>>(pathOf(resource, meta, id), { silent: true }).catch(asRefineError);
-    return { data: res.data };
+    const m = meta as ResourceMeta | undefined;
+    const res = await send("GET", m?.path ?? pathsOf(resource).one, { params: { path: paramsOf(m, id) } });
+    return { data: res?.data } as never;
   },
 
   async create({ resource, variables, meta }) {
-    const res = await http<Envelope<any>>(pathOf(resource, meta), { method: "POST", body: variables, silent: true }).catch(asRefineError);
-    return { data: res.data, message: res.message } as any;
+    const m = meta as ResourceMeta | undefined;
+    const res = await send("POST", m?.path ?? pathsOf(resource).list, { params: { path: paramsOf(m) }, body: variables });
+    return { data: res?.data, message: res?.message } as never;
   },
 
   async update({ resource, id, variables, meta }) {
-    const res = await http<Envelope<any>>(pathOf(resource, meta, id), {
-      method: (meta?.method as "PUT" | "PATCH") ?? "PUT",
-      body: variables,
-      silent: true,
-    }).catch(asRefineError);
-    return { data: res.data, message: res.message } as any;
+    const m = meta as ResourceMeta | undefined;
+    const res = await send(m?.method ?? "PUT", m?.path ?? pathsOf(resource).one, { params: { path: paramsOf(m, id) }, body: variables });
+    return { data: res?.data, message: res?.message } as never;
   },
 
   async deleteOne({ resource, id, meta }) {
-    const res = await http<Envelope<any>>(pathOf(resource, meta, id), { method: "DELETE", silent: true }).catch(asRefineError);
-    return { data: res?.data ?? ({ _id: id } as any) };
-  },
-
-  async custom({ url, method, payload, query }) {
-    const path = url.startsWith("/api") ? url.slice(4) : url;
-    const res = await http<any>(path, {
-      method: method.toUpperCase() as "GET",
-      body: payload,
-      query: query as Query,
-      silent: true,
-    }).catch(asRefineError);
-    return { data: res?.data ?? res, message: res?.message } as any;
+    const m = meta as ResourceMeta | undefined;
+    const res = await send("DELETE", m?.path ?? pathsOf(resource).one, { params: { path: paramsOf(m, id) } });
+    return { data: res?.data ?? { _id: id } } as never;
   },
 };

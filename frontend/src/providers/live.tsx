@@ -1,8 +1,11 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { io, type Socket } from "socket.io-client";
+// The server's map of socket topics and payloads, shared as types only.
+import type { LiveEvents, LiveTopic } from "@shared/events";
 
-/** Per-user realtime events (spec §4 Realtime). */
-export type LiveTopic = "print" | "size" | "print-update" | "payment";
+export type { LiveEvents, LiveTopic };
+
+/** The event name on the wire: the server sends `{topic}-{userId}` to that user's room. */
 export const liveEventName = (topic: LiveTopic, userId: string) => `${topic}-${userId}`;
 
 const LiveContext = createContext<{ socket: Socket | null; userId: string | null }>({ socket: null, userId: null });
@@ -27,19 +30,22 @@ export function LiveProvider({ userId, children }: { userId: string | null | und
 
 /**
  * `useLiveEvent("print", (payload) => ...)` subscribes to `print-{userId}` while the
- * component is mounted. The latest handler is always used, so inline functions are fine.
+ * component is mounted; the payload's type is the server's (`LiveEvents["print"]`). The
+ * latest handler is always used, so inline functions are fine.
  */
-export function useLiveEvent<T = unknown>(topic: LiveTopic, handler: (payload: T) => void) {
+export function useLiveEvent<T extends LiveTopic>(topic: T, handler: (payload: LiveEvents[T]) => void) {
   const { socket, userId } = useContext(LiveContext);
   const ref = useRef(handler);
-  ref.current = handler;
+  useEffect(() => {
+    ref.current = handler;
+  });
   useEffect(() => {
     if (!socket || !userId) return;
     const name = liveEventName(topic, userId);
-    const listener = (payload: T) => ref.current(payload);
-    socket.on(name, listener);
+    const listener = (payload: LiveEvents[T]) => ref.current(payload);
+    socket.on(name, listener as (...args: unknown[]) => void);
     return () => {
-      socket.off(name, listener);
+      socket.off(name, listener as (...args: unknown[]) => void);
     };
   }, [socket, userId, topic]);
 }

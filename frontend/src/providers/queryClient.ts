@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { call, api } from "../api/client";
-import { ApiError } from "../api/http";
+import { ApiError } from "../api/errors";
 import type { User } from "../api/types";
 import { sessionHint } from "../lib/sessionHint";
 

@@ -14,6 +14,7 @@
  */
 import { Rng } from '../pack/rng';
 import { CellMask, popcount } from './cells';
+import { compactStrip, CompactShape, shiftRows } from './overlap';
 
 export interface NestOrientation {
   /** Caller's label for this orientation (e.g. degrees). */
@@ -38,6 +39,14 @@ export interface NestConfig {
   /** Deterministic effort cap (sequence evaluations), for tests. */
   maxEvaluations?: number;
   seed?: number;
+  /**
+   * Share of the time limit given to overlap-minimisation compaction of the last sheet
+   * (overlap.ts) after the bottom-left search. Default 0 (off): on ESICUP it pays off
+   * (`nestEsicup` uses 0.9); on the artwork orders it did not (docs/gangsheet.md).
+   */
+  compactShare?: number;
+  /** Deterministic effort cap for that compaction (position searches), for tests. */
+  compactMoves?: number;
 }
 
 export interface NestPlacement {
@@ -479,8 +488,10 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     [...idx].sort((a, b) => dims(copies[b]).w - dims(copies[a]).w || a - b),
     [...idx].sort((a, b) => dims(copies[b]).h - dims(copies[a]).h || a - b),
   ];
+  const share = Math.min(0.95, Math.max(0, cfg.compactShare ?? 0));
+  const searchMs = cfg.timeLimitMs * (1 - share);
   const outOfTime = () =>
-    cfg.maxEvaluations !== undefined ? evaluations >= cfg.maxEvaluations : performance.now() - start >= cfg.timeLimitMs;
+    cfg.maxEvaluations !== undefined ? evaluations >= cfg.maxEvaluations : performance.now() - start >= searchMs;
   let best: Evaluated | null = null;
   let bestSeq: number[] = starts[0];
   let bestRule = rule;
@@ -522,5 +533,70 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
       bestSeq = seq;
     }
   }
-  return { sheets: best.sheets, evaluations };
+  const sheets = best.sheets;
+  // with a counted search (tests) the compaction runs only with counted moves too
+  if (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined)) {
+    const last = sheets[sheets.length - 1];
+    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs);
+    if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
+  }
+  return { sheets, evaluations };
+}
+
+function toCompactShape(p: Prepared): CompactShape {
+  const o = p.src;
+  const d = o.dil === o.mask || o.pad === 0 ? null : shiftRows(o.dil.bits, o.dil.words, o.dil.h);
+  return {
+    w: p.w,
+    h: p.h,
+    sw: p.sw,
+    shifted: p.shifted,
+    pad: o.pad,
+    dw: d ? o.dil.w : p.w,
+    dh: d ? o.dil.h : p.h,
+    dsw: d ? d.sw : p.sw,
+    dshifted: d ? d.shifted : p.shifted,
+  };
+}
+
+/**
+ * Overlap-minimisation compaction of one sheet (overlap.ts). The result is checked again on
+ * a fresh grid with the bottom-left fill's own fit test; null when nothing shorter was found.
+ */
+function compactLast(
+  prepared: Prepared[][],
+  copies: readonly number[],
+  sheet: NestSheet,
+  cfg: NestConfig,
+  rng: Rng,
+  deadline: number,
+): NestSheet | null {
+  if (sheet.placements.length < 2) return null;
+  const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
+  const shapes: CompactShape[][] = [];
+  for (const t of used) shapes[t] = prepared[t].map(toCompactShape);
+  const res = compactStrip(
+    shapes,
+    sheet.placements.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
+    { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng },
+  );
+  if (res.rows >= sheet.rows) return null;
+  const placements = sheet.placements.map((p, i) => ({ copy: p.copy, orientation: res.pieces[i].orientation, x: res.pieces[i].x, y: res.pieces[i].y }));
+  return checkedSheet(prepared, copies, placements, cfg) ? { rows: res.rows, placements } : null;
+}
+
+/** Whether every placement passes the grid's fit test against those placed before it. */
+function checkedSheet(prepared: Prepared[][], copies: readonly number[], placements: readonly NestPlacement[], cfg: NestConfig): boolean {
+  const maxWords = Math.max(1, ...prepared.flatMap((ps) => ps.map((p) => Math.max(p.src.mask.words, p.src.dil.words) + 1)));
+  let rows = 0;
+  for (const p of placements) rows = Math.max(rows, p.y + prepared[copies[p.copy]][p.orientation].h);
+  const grid = new Grid(cfg.width, cfg.maxRows, maxWords, rows + 64);
+  for (const p of [...placements].sort((a, b) => a.y - b.y || a.x - b.x)) {
+    const pr = prepared[copies[p.copy]][p.orientation];
+    if (p.x < 0 || p.y < 0 || p.x + pr.w > cfg.width || p.y + pr.h > cfg.maxRows) return false;
+    grid.ensure(p.y + pr.h);
+    if (!grid.fits(pr, p.x, p.y)) return false;
+    grid.place(pr, p.x, p.y);
+  }
+  return true;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { ListPaginationDto } from './image.dto';
+import { PaginatedResponse } from '../../common/responses';
 
 export class ImageCategoryDto {
   @ApiProperty() _id: string;
@@ -15,10 +15,7 @@ export class ImageCategoryResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class ImageCategoryListResponse {
-  @ApiProperty({ type: [ImageCategoryDto] }) data: ImageCategoryDto[];
-  @ApiProperty({ type: ListPaginationDto }) pagination: ListPaginationDto;
-}
+export class ImageCategoryListResponse extends PaginatedResponse(ImageCategoryDto) {}
 
 export class ImageCategoryBodyDto {
   @ApiProperty({ maxLength: 100 })

@@ -19,6 +19,7 @@ import {
   ValidatorConstraintInterface,
 } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
+import { PaginatedResponse } from '../../common/responses';
 import { Image, ImageStatus } from '../entities/image.entity';
 import { ImageCategory } from '../entities/image-category.entity';
 
@@ -99,15 +100,7 @@ export class ImageResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class ListPaginationDto {
-  @ApiProperty() totalDocuments: number;
-  @ApiProperty() totalPages: number;
-}
-
-export class ImageListResponse {
-  @ApiProperty({ type: [ImageDto] }) data: ImageDto[];
-  @ApiProperty({ type: ListPaginationDto }) pagination: ListPaginationDto;
-}
+export class ImageListResponse extends PaginatedResponse(ImageDto) {}
 
 export class UploadErrorDto {
   @ApiProperty({ description: 'The file name as uploaded' }) name: string;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
-import { PaginationResponse } from '../../users/dto/user.dto';
+import { PaginatedResponse } from '../../common/responses';
 import { Payment, PaymentStatus, PaymentType } from '../entities/payment.entity';
 
 /** Any string reaches the service, which answers an unknown sku with a clear 400. */
@@ -99,10 +99,7 @@ export class PaymentResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class PaymentListResponse {
-  @ApiProperty({ type: [PaymentDto] }) data: PaymentDto[];
-  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
-}
+export class PaymentListResponse extends PaginatedResponse(PaymentDto) {}
 
 export class CreditPackageDto {
   @ApiProperty({ enum: ['credits500', 'credits1000', 'credits5000'] }) sku: string;

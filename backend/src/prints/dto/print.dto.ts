@@ -3,7 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
 import { SheetSettingsDto, SheetSettingsInput } from '../../sheet-settings/dto/sheet-settings.dto';
-import { PaginationResponse } from '../../users/dto/user.dto';
+import { PaginatedResponse } from '../../common/responses';
 import { PrintStatus, PrintType } from '../entities/print.entity';
 
 export const MAX_QUANTITY = 10_000;
@@ -190,10 +190,7 @@ export class PrintResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class PrintListResponse {
-  @ApiProperty({ type: [PrintDto] }) data: PrintDto[];
-  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
-}
+export class PrintListResponse extends PaginatedResponse(PrintDto) {}
 
 export class PreviewPlacementDto {
   @ApiProperty() itemId: string;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PaginationResponse } from '../../users/dto/user.dto';
+import { PaginatedResponse } from '../../common/responses';
 import { Nesting, NESTING_VALUES } from '../entities/sheet-settings.entity';
 
 /** Every field optional: a PUT changes what it sends; a process/preview override likewise. */
@@ -98,7 +98,4 @@ export class SheetPresetResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class SheetPresetListResponse {
-  @ApiProperty({ type: [SheetPresetDto] }) data: SheetPresetDto[];
-  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
-}
+export class SheetPresetListResponse extends PaginatedResponse(SheetPresetDto) {}

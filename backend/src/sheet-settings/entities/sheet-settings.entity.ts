@@ -1,3 +1,4 @@
+import { SHEET_DEFAULTS } from '../../gangsheet';
 import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 const num = { to: (v: number) => v, from: (v: string) => Number(v) };
@@ -17,21 +18,8 @@ export interface SheetSettingsValues {
 export const NESTING_VALUES = ['shape', 'box'] as const;
 export type Nesting = (typeof NESTING_VALUES)[number];
 
-/**
- * Defaults from ARCHITECTURE.md. The margin is our decision: 0.25 in keeps designs off the
- * film edge, where printers and heat presses are least reliable.
- */
-export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = {
-  width: 22,
-  maxLength: 100,
-  gap: 0.25,
-  margin: 0.25,
-  dpi: 300,
-  rotate: true,
-  // The engine's "shape" layout is never longer than its "box" one (it falls back to the
-  // rectangles when they are shorter), so true shape costs no film and is the default.
-  nesting: 'shape',
-};
+/** The defaults are the engine's SHEET_DEFAULTS (served by GET /api/sheet-settings/defaults). */
+export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = { ...SHEET_DEFAULTS };
 
 /** A user's own sheet settings; absent row = defaults. */
 @Entity('sheet_settings')

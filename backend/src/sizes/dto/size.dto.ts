@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
-import { ListPaginationDto } from '../../images/dto/image.dto';
+import { PaginatedResponse } from '../../common/responses';
 import { Size } from '../entities/size.entity';
 
 export const MAX_SIZE_INCHES = 200;
@@ -24,10 +24,7 @@ export class SizeResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class SizeListResponse {
-  @ApiProperty({ type: [SizeDto] }) data: SizeDto[];
-  @ApiProperty({ type: ListPaginationDto }) pagination: ListPaginationDto;
-}
+export class SizeListResponse extends PaginatedResponse(SizeDto) {}
 
 const VALUE_MESSAGE = 'Value must be a positive number';
 

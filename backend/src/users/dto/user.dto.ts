@@ -5,6 +5,7 @@ import { NameFields, RegisterDto } from '../../auth/dto/auth.dto';
 import { IsAccountEmail } from '../../common/email';
 import { IsPhone } from '../../common/phone';
 import { ListQueryDto } from '../../common/pagination';
+import { PaginatedResponse } from '../../common/responses';
 import { Role, User, UserStatus } from '../entities/user.entity';
 
 export class CreditDto {
@@ -51,19 +52,7 @@ export class UserResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class PaginationResponse {
-  @ApiProperty() totalDocuments: number;
-  @ApiProperty() totalPages: number;
-}
-
-export class UserListResponse {
-  @ApiProperty({ type: [UserDto] }) data: UserDto[];
-  @ApiProperty({ type: PaginationResponse }) pagination: PaginationResponse;
-}
-
-export class MessageResponse {
-  @ApiProperty() message: string;
-}
+export class UserListResponse extends PaginatedResponse(UserDto) {}
 
 /** Admin-created accounts are always plain users; the phone is required on this form (spec §5). */
 export class CreateUserDto extends PickType(RegisterDto, ['firstName', 'lastName', 'username', 'email', 'password', 'company'] as const) {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button, Form, Input } from "antd";
-import { http } from "../../api/http";
+import { api, call } from "../../api/client";
 import { toast } from "../../lib/toast";
 import { emailRule } from "../../lib/email";
 
@@ -13,7 +13,7 @@ export function SendCodeForm({ email, lockedEmail = false, onSent }: { email?: s
   const send = async ({ email: to }: { email: string }) => {
     setBusy(true);
     try {
-      await http("/forgot-password", { method: "POST", body: { email: to } });
+      await call(api.POST("/api/forgot-password", { body: { email: to } }));
       toast.success(RESET_SENT);
       onSent(to);
     } catch {
@@ -53,7 +53,7 @@ export function ResetPasswordForm({ email, token, onDone }: { email: string; tok
   const submit = async (v: ResetValues) => {
     setBusy(true);
     try {
-      await http("/reset-password", { method: "POST", body: { email, resetToken: v.resetToken.trim(), password: v.password } });
+      await call(api.POST("/api/reset-password", { body: { email, resetToken: v.resetToken.trim(), password: v.password } }));
       toast.success(RESET_DONE);
       form.resetFields();
       onDone();

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { http, type Envelope } from "../../api/http";
-import type { AuthConfig, CaptchaProvider } from "../../api/types";
+import { api, call } from "../../api/client";
+import type { CaptchaProvider } from "../../api/types";
 import { toast } from "../../lib/toast";
 
 export const CAPTCHA_FAILED = "Captcha verification failed. Please try again.";
@@ -50,7 +50,7 @@ function loadWidget(provider: Exclude<CaptchaProvider, "none">): Promise<WidgetA
 export function useAuthConfig() {
   return useQuery({
     queryKey: ["auth-config"],
-    queryFn: () => http<Envelope<AuthConfig>>("/auth/config", { silent: true }).then((r) => r.data),
+    queryFn: async () => (await call(api.GET("/api/auth/config"), { silent: true })).data,
     staleTime: Infinity,
     retry: 1,
   });
@@ -101,7 +101,7 @@ export function useCaptcha() {
     if (provider === "none") return true;
     if (!token) return false;
     try {
-      const res = await http<Envelope<{ success: boolean }>>("/verify-captcha", { method: "POST", body: { token }, silent: true });
+      const res = await call(api.POST("/api/verify-captcha", { body: { token } }), { silent: true });
       if (res?.data?.success) return true;
     } catch {
       /* reported below */

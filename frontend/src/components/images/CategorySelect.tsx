@@ -3,7 +3,7 @@ import { Button, Input, Select, Space } from "antd";
 import { PlusOutlined } from "@ant-design/icons";
 import { useInvalidate, useList } from "@refinedev/core";
 import { createCategory } from "./api";
-import type { ImageCategory } from "./types";
+import type { ImageCategory } from "../../api/types";
 
 export function useCategories() {
   const { result, query } = useList<ImageCategory>({ resource: "image-categories", pagination: { mode: "off" } });

@@ -1,27 +1,28 @@
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { Alert, Button, Checkbox, Empty, Flex, Select, Spin, Tag, Tooltip, Typography } from "antd";
 import { ClearOutlined, DeleteOutlined, FolderOutlined, SortAscendingOutlined, SortDescendingOutlined, UploadOutlined } from "@ant-design/icons";
-import { useList, useOne } from "@refinedev/core";
+import { useInvalidate, useList } from "@refinedev/core";
 import { useNavigate } from "react-router";
-import { useSearchParams } from "../../lib/searchParams";
 import { Pager } from "../table/Pager";
 import { SearchBox } from "../table/SearchBox";
 import { PAGE_SIZES } from "../../lib/pagination";
-import { openModalParams } from "../../lib/queryModal";
+import { useLiveEvent } from "../../providers/live";
 import { toast } from "../../lib/toast";
 import { addPrintItem } from "./api";
 import { useCategories } from "./CategorySelect";
 import { ChangeCategoryModal, DeleteImagesModal, EditImageModal } from "./ImageModals";
 import { ImageSidePanel } from "./ImageSidePanel";
-import { SORT_OPTIONS, imageListQuery, isBrokenImage, sortFromParams, tileSource, withSort, type ImageSortField } from "./library";
-import type { LibraryImage } from "./types";
+import { SORT_OPTIONS, isBrokenImage, tileSource, type ImageSortField } from "./library";
+import { useLibraryUrl, useSelection } from "./useLibraryState";
+import type { LibraryImage } from "../../api/types";
 import { UploadImageModal } from "./UploadImageModal";
 import "./images.css";
 
 export const NO_IMAGES = "No images found.";
 export const BROKEN_TILE = "Error happened while uploading image. Click to delete";
 export const IMAGE_ADDED = "Image added to print";
-const POLL_MS = 2000;
+/** Only while an image on the page is still processing, in case its live event was missed. */
+export const FALLBACK_POLL_MS = 15_000;
 
 export interface ImageLibraryProps {
   /**
@@ -43,18 +44,16 @@ export interface ImageLibraryProps {
 }
 
 /**
- * The image library (spec §2 "Images page and image library"): everything lives in the
+ * The image library (docs/images.md): everything lives in the
  * URL — sortBy, sort, search, imageCategory, page, limit and the modals editImage,
  * deleteImage, editCategory, addImage — so it can be mounted on the Images page or
  * inside a print screen's picker.
  */
 export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectImage }: ImageLibraryProps) {
-  const [params, setParams] = useSearchParams();
+  const url = useLibraryUrl(printModeProp);
+  const { query, sortBy, sort, printMode } = url;
   const navigate = useNavigate();
-  const printMode = printModeProp ?? params.has("addPrint");
-  const query = imageListQuery(params);
-  const { sortBy, sort } = sortFromParams(params);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const selection = useSelection();
   const [activeId, setActiveId] = useState<string | null>(null);
 
   const { result, query: listQuery } = useList<LibraryImage>({
@@ -65,40 +64,22 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       ...(query.search ? [{ field: "search", operator: "contains" as const, value: query.search }] : []),
       ...(query.imageCategory ? [{ field: "imageCategory", operator: "eq" as const, value: query.imageCategory }] : []),
     ],
-    // New uploads get their dimensions and preview from a queue job: poll until done.
-    queryOptions: { refetchInterval: (q) => ((q.state.data?.data as LibraryImage[] | undefined)?.some((i) => i.status === "processing") ? POLL_MS : false) },
+    // Safety net only: a missed socket event (reconnecting) still ends "Processing".
+    queryOptions: { refetchInterval: (q) => ((q.state.data?.data as LibraryImage[] | undefined)?.some((i) => i.status === "processing") ? FALLBACK_POLL_MS : false) },
   });
+  // New uploads get their dimensions and preview from a queue job, which says so on image-{userId}.
+  const invalidate = useInvalidate();
+  useLiveEvent("image", () => void invalidate({ resource: "images", invalidates: ["list", "detail"] }));
   // 'All categories' counts the whole library: one unfiltered call.
   const { result: all } = useList<LibraryImage>({ resource: "images", pagination: { currentPage: 1, pageSize: 1, mode: "server" } });
   const { categories } = useCategories();
 
   const images = result.data ?? [];
   const total = result.total ?? 0;
-  const editId = params.get("editImage");
-  const inPage = (id: string | null) => (id ? images.find((i) => i._id === id) : undefined);
-  // A notification can link to an image that is not on this page.
-  const { result: fetched } = useOne<LibraryImage>({ resource: "images", id: editId ?? "", queryOptions: { enabled: !!editId && !listQuery.isLoading && !inPage(editId) } });
-  const editImage = inPage(editId) ?? (fetched?._id === editId ? fetched : null);
-  const active = inPage(activeId) ?? null;
-  const selectedIds = useMemo(() => [...selected], [selected]);
-
-  const open = (name: string, value?: string) => setParams((p) => openModalParams(p, name, value));
-  const setParam = (name: string, value?: string) =>
-    setParams((p) => {
-      const next = new URLSearchParams(p);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.set("page", "1");
-      return next;
-    });
-  const toggle = (id: string, on = !selected.has(id)) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  const clearSelection = () => setSelected(new Set());
+  const active = images.find((i) => i._id === activeId) ?? null;
+  const open = url.openModal;
+  const { toggle } = selection;
+  const clearSelection = selection.clear;
 
   const clickTile = (image: LibraryImage) => {
     if (isBrokenImage(image)) {
@@ -113,15 +94,15 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
   const selectImage =
     onSelectImage ??
     ((image: LibraryImage) => {
-      const callback = params.get("callback");
+      const callback = url.params.get("callback");
       if (callback?.startsWith("/") && !callback.startsWith("//")) {
-        const url = new URL(callback, window.location.origin);
-        url.searchParams.set("imageId", image._id);
-        navigate(url.pathname + url.search);
+        const target = new URL(callback, window.location.origin);
+        target.searchParams.set("imageId", image._id);
+        navigate(target.pathname + target.search);
       } else toggle(image._id);
     });
 
-  const printId = params.get("addPrint");
+  const printId = url.printId;
   const addToPrint =
     onAddToPrint ??
     (async (image: LibraryImage, sizeId: string, quantity: number) => {
@@ -133,7 +114,7 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       toast.success(IMAGE_ADDED);
     });
 
-  const categoryFilter = params.get("imageCategory");
+  const categoryFilter = url.category;
   const chip = (key: string, label: string, count: number | undefined, checked: boolean, onClick: () => void) => (
     <Tag.CheckableTag key={key} checked={checked} onChange={onClick} data-testid={`chip-${key}`}>
       {label}
@@ -152,20 +133,20 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       <Flex className="gs-library__toolbar" gap={8} wrap align="center" justify="space-between">
         <Flex gap={8} wrap align="center">
           <div style={{ width: 280, maxWidth: "100%" }}>
-            <SearchBox value={params.get("search") ?? ""} onSearch={(v) => setParam("search", v || undefined)} placeholder="Search images" />
+            <SearchBox value={url.search} onSearch={(v) => url.setFilter("search", v || undefined)} placeholder="Search images" />
           </div>
           <Select
             aria-label="Sort by"
             value={sortBy}
             style={{ width: 150 }}
             options={SORT_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
-            onChange={(v: ImageSortField) => setParams((p) => withSort(p, v, sort))}
+            onChange={(v: ImageSortField) => url.setSort(v, sort)}
           />
           <Tooltip title={sort === "asc" ? "Ascending" : "Descending"}>
             <Button
               aria-label={sort === "asc" ? "Sort ascending" : "Sort descending"}
               icon={sort === "asc" ? <SortAscendingOutlined /> : <SortDescendingOutlined />}
-              onClick={() => setParams((p) => withSort(p, sortBy, sort === "asc" ? "desc" : "asc"))}
+              onClick={() => url.setSort(sortBy, sort === "asc" ? "desc" : "asc")}
             />
           </Tooltip>
         </Flex>
@@ -173,16 +154,16 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       </Flex>
 
       <div className="gs-library__chips" role="group" aria-label="Categories">
-        {chip("all", "All categories", all.total, !categoryFilter, () => setParam("imageCategory"))}
-        {categories.map((c) => chip(c._id, c.name, c.imageCount, categoryFilter === c._id, () => setParam("imageCategory", c._id)))}
+        {chip("all", "All categories", all.total, !categoryFilter, () => url.setFilter("imageCategory"))}
+        {categories.map((c) => chip(c._id, c.name, c.imageCount, categoryFilter === c._id, () => url.setFilter("imageCategory", c._id)))}
       </div>
 
       <div className="gs-library">
         <div>
-          {selected.size > 0 && (
+          {selection.size > 0 && (
             <Flex className="gs-selection-bar" align="center" justify="space-between" wrap gap={8} data-testid="selection-bar">
               <Typography.Text strong>
-                {selected.size} {selected.size === 1 ? "image" : "images"} selected
+                {selection.size} {selection.size === 1 ? "image" : "images"} selected
               </Typography.Text>
               <Flex gap={8} wrap>
                 <Button danger icon={<DeleteOutlined />} onClick={() => open("deleteImage")}>Delete</Button>
@@ -205,7 +186,7 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
                   key={image._id}
                   image={image}
                   active={image._id === activeId}
-                  checked={selected.has(image._id)}
+                  checked={selection.has(image._id)}
                   onCheck={(on) => toggle(image._id, on)}
                   onClick={() => clickTile(image)}
                 />
@@ -219,15 +200,15 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
             total={total}
             sizes={PAGE_SIZES}
             clearTo={25}
-            onPage={(page) => setParams((p) => { const n = new URLSearchParams(p); n.set("page", String(page)); return n; })}
-            onLimit={(limit) => setParams((p) => { const n = new URLSearchParams(p); n.set("limit", String(limit)); n.set("page", "1"); return n; })}
+            onPage={url.setPage}
+            onLimit={url.setLimit}
           />
         </div>
 
         <ImageSidePanel
           image={active}
           printMode={printMode}
-          selected={!!active && selected.has(active._id)}
+          selected={!!active && selection.has(active._id)}
           onEdit={(image) => open("editImage", image._id)}
           onSelect={selectImage}
           onAddToPrint={addToPrint}
@@ -235,9 +216,9 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       </div>
 
       <UploadImageModal />
-      <EditImageModal image={editImage} />
-      <DeleteImagesModal selected={selectedIds} onDeleted={clearSelection} />
-      <ChangeCategoryModal selected={selectedIds} onChanged={clearSelection} />
+      <EditImageModal image={images.find((i) => i._id === url.params.get("editImage"))} />
+      <DeleteImagesModal selected={selection.ids} onDeleted={clearSelection} />
+      <ChangeCategoryModal selected={selection.ids} onChanged={clearSelection} />
     </>
   );
 }

@@ -3,11 +3,11 @@ import { Form, Input, Modal, Rate, Typography } from "antd";
 import { useInvalidate } from "@refinedev/core";
 import { useQueryModal } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
-import { FormModal } from "../common/FormModal";
-import { bulkChangeCategory, bulkDeleteImages, updateImage } from "./api";
+import { QueryFormModal, useQueryModalForm } from "../common/QueryFormModal";
+import { bulkChangeCategory, bulkDeleteImages } from "./api";
 import { CategorySelect } from "./CategorySelect";
 import { tileSource, withoutExtension } from "./library";
-import type { LibraryImage } from "./types";
+import type { LibraryImage } from "../../api/types";
 
 export const IMAGE_UPDATED = "Image updated";
 
@@ -26,26 +26,34 @@ interface EditValues {
   score: number;
 }
 
-/** editImage={id}: name (without extension), category, score. */
-export function EditImageModal({ image }: { image: LibraryImage | null | undefined }) {
-  const modal = useQueryModal("editImage");
-  const [form] = Form.useForm<EditValues>();
-  const [saving, setSaving] = useState(false);
+/**
+ * editImage={id}: name (without extension), category, score. `image` is the tile on
+ * screen when there is one; a link to an image on another page fetches it.
+ */
+export function EditImageModal({ image: shown }: { image?: LibraryImage | null }) {
   const [customMode, setCustomMode] = useState(false);
-  const refresh = useRefreshImages();
+  const invalidate = useInvalidate();
+  const form = useQueryModalForm<LibraryImage, EditValues>({
+    param: "editImage",
+    resource: "images",
+    action: "edit",
+    successMessage: IMAGE_UPDATED,
+    fixedMessage: true,
+    toValues: (image) => ({ name: withoutExtension(image.name), imageCategoryId: image.imageCategory?._id ?? null, score: image.score ?? 0 }),
+    toPayload: (values) => ({ name: values.name.trim(), imageCategoryId: values.imageCategoryId ?? null, score: values.score ?? 0 }),
+    // A changed category changes the category chips' counts.
+    onSaved: () => invalidate({ resource: "image-categories", invalidates: ["list"] }),
+    knownRecord: shown,
+  });
+  const image = form.record;
   const src = image ? tileSource(image) : null;
 
   return (
-    <FormModal
-      title="Edit Image"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Save"
-      loading={saving}
-      disabled={!image || customMode}
+    <QueryFormModal
       form={form}
-      name="editImage"
-      fill={image && { name: withoutExtension(image.name), imageCategoryId: image.imageCategory?._id ?? null, score: image.score ?? 0 }}
+      title="Edit Image"
+      okText="Save"
+      disabled={!image || customMode}
       header={
         src && (
           <div className="gs-edit-preview">
@@ -53,20 +61,6 @@ export function EditImageModal({ image }: { image: LibraryImage | null | undefin
           </div>
         )
       }
-      onFinish={async (values) => {
-        if (!image) return;
-        setSaving(true);
-        try {
-          await updateImage(image._id, { name: values.name.trim(), imageCategoryId: values.imageCategoryId ?? null, score: values.score ?? 0 });
-          await refresh();
-          toast.success(IMAGE_UPDATED);
-          modal.close();
-        } catch {
-          /* toast shown by the http client */
-        } finally {
-          setSaving(false);
-        }
-      }}
     >
       <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: "Name is required" }]}>
         <Input maxLength={200} />
@@ -77,7 +71,7 @@ export function EditImageModal({ image }: { image: LibraryImage | null | undefin
       <Form.Item name="score" label="Score">
         <Rate allowHalf />
       </Form.Item>
-    </FormModal>
+    </QueryFormModal>
   );
 }
 

@@ -6,7 +6,7 @@ import { useLocation, useNavigate } from "react-router";
 import { SizeSelect, useAllSizes } from "../sizes/SizeSelect";
 import { addSizeHref } from "../sizes/sizeForm";
 import { canAddToPrint, effectiveDpi, isBrokenImage, lowResolutionWarning, tileSource } from "./library";
-import type { LibraryImage } from "./types";
+import type { LibraryImage } from "../../api/types";
 
 const when = (iso: string) => dayjs(iso).format("MMM D, YYYY HH:mm");
 

@@ -1,10 +1,15 @@
-import { ApiError, DEFAULT_ERROR, http } from "../../api/http";
+import { api, call } from "../../api/client";
+import { ApiError, DEFAULT_ERROR, messageOf } from "../../api/errors";
+import type { paths } from "../../api/schema";
 import { toast } from "../../lib/toast";
-import type { ImageCategory, LibraryImage, UploadResult } from "./types";
+import type { UploadResult } from "../../api/types";
+
+const UPLOAD_PATH = "/api/images/bulk-upload" satisfies keyof paths;
 
 /**
  * Sends the whole batch in one multipart request through XHR, the only browser API that
- * reports upload progress. `onProgress(loaded, total)` receives raw byte counts.
+ * reports upload progress (`onProgress(loaded, total)` receives raw byte counts). It is the
+ * one call outside the typed client; its path and answer are still the schema's.
  */
 export function uploadImages(
   files: File[],
@@ -18,7 +23,7 @@ export function uploadImages(
 
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/images/bulk-upload");
+    xhr.open("POST", UPLOAD_PATH);
     xhr.withCredentials = true;
     xhr.setRequestHeader("X-Requested-With", "XMLHttpRequest");
     xhr.setRequestHeader("Accept", "application/json");
@@ -31,7 +36,7 @@ export function uploadImages(
     };
     xhr.onerror = () => fail(DEFAULT_ERROR, 0);
     xhr.onload = () => {
-      let parsed: unknown = null;
+      let parsed: unknown;
       try {
         parsed = xhr.responseText ? JSON.parse(xhr.responseText) : null;
       } catch {
@@ -43,23 +48,18 @@ export function uploadImages(
         resolve({ data: res?.data ?? [], errors: res?.errors ?? [], message: res?.message });
         return;
       }
-      const message = (parsed as { message?: unknown } | null)?.message;
-      fail(Array.isArray(message) ? message.join(", ") : typeof message === "string" && message ? message : DEFAULT_ERROR, xhr.status);
+      fail(messageOf(parsed), xhr.status);
     };
     xhr.send(body);
   });
 }
 
-export const createCategory = (name: string) =>
-  http<{ data: ImageCategory }>("/image-categories", { method: "POST", body: { name } }).then((r) => r.data);
-
-export const updateImage = (id: string, body: { name: string; imageCategoryId: string | null; score: number }) =>
-  http<{ data: LibraryImage }>(`/images/${id}`, { method: "PUT", body }).then((r) => r.data);
+export const createCategory = async (name: string) => (await call(api.POST("/api/image-categories", { body: { name } }))).data;
 
 export const bulkChangeCategory = (ids: string[], imageCategoryId: string | null) =>
-  http(`/images/bulk-update`, { method: "PUT", body: { images: ids.map((_id) => ({ _id, imageCategoryId })) } });
+  call(api.PUT("/api/images/bulk-update", { body: { images: ids.map((_id) => ({ _id, imageCategoryId })) } }));
 
-export const bulkDeleteImages = (ids: string[]) => http(`/images/bulk-delete`, { method: "POST", body: { ids } });
+export const bulkDeleteImages = (ids: string[]) => call(api.POST("/api/images/bulk-delete", { body: { ids } }));
 
 export const addPrintItem = (printId: string, item: { imageId: string; sizeId: string; quantity: number }) =>
-  http(`/print/${encodeURIComponent(printId)}/printItem`, { method: "POST", body: item });
+  call(api.POST("/api/print/{id}/printItem", { params: { path: { id: printId } }, body: item }));

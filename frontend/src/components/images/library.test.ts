@@ -15,7 +15,7 @@ import {
   withSort,
   withoutExtension,
 } from "./library";
-import type { LibraryImage } from "./types";
+import type { LibraryImage } from "../../api/types";
 
 const image = (over: Partial<LibraryImage> = {}): LibraryImage => ({
   _id: "i1",

@@ -1,4 +1,4 @@
-import type { LibraryImage, Size } from "./types";
+import type { LibraryImage, Size } from "../../api/types";
 
 /** The library's sort dropdown (spec: Name, Upload date, Score, Most used). */
 export const SORT_OPTIONS = [

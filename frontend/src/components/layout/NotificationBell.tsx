@@ -1,10 +1,9 @@
 import { Badge, Button, Empty, List, Popover, Typography } from "antd";
 import { BellOutlined } from "@ant-design/icons";
-import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import dayjs from "dayjs";
-import { ApiError, http, type ListEnvelope } from "../../api/http";
 
+/** What the spec says a notification carries (no API route serves it yet). */
 export interface AppNotification {
   _id: string;
   type: "print" | "image" | "size" | "payment" | "profile";
@@ -15,7 +14,7 @@ export interface AppNotification {
 
 export const truncate = (text: string, max = 50) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** Where a notification leads (spec §2 Notifications); the size target is not specified. */
+/** Where a notification leads; the product names no target for sizes. */
 export function notificationTarget(n: Pick<AppNotification, "type" | "attachmentId">): string | null {
   switch (n.type) {
     case "print": return n.attachmentId ? `/prints/${n.attachmentId}` : "/prints";
@@ -26,20 +25,14 @@ export function notificationTarget(n: Pick<AppNotification, "type" | "attachment
   }
 }
 
-const EMPTY: ListEnvelope<AppNotification> = { data: [], pagination: { totalDocuments: 0, totalPages: 0 } };
-
-/** Bell with the count from pagination.totalDocuments. Until the notifications API exists (404) it shows 0. */
+/**
+ * Bell with the unread count. The API has no notifications route yet, so nothing is
+ * requested and the panel shows its empty state; when `GET /api/notifications` lands,
+ * read it here through the typed client (`api.GET`) and its schema type.
+ */
 export function NotificationBell() {
   const navigate = useNavigate();
-  const { data = EMPTY } = useQuery({
-    queryKey: ["notifications", "bell"],
-    queryFn: () =>
-      http<ListEnvelope<AppNotification>>("/notifications", { query: { page: 1, limit: 10 }, silent: true }).catch((err) => {
-        if (err instanceof ApiError && err.statusCode === 404) return EMPTY;
-        throw err;
-      }),
-    retry: false,
-  });
+  const data: { data: AppNotification[]; pagination: { totalDocuments: number } } = { data: [], pagination: { totalDocuments: 0 } };
   const count = data.pagination?.totalDocuments ?? 0;
 
   const panel = data.data.length ? (

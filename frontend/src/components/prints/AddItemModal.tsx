@@ -1,6 +1,6 @@
 import { Modal } from "antd";
 import { ImageLibrary } from "../images/ImageLibrary";
-import type { LibraryImage } from "../images/types";
+import type { LibraryImage } from "../../api/types";
 import { useQueryModal } from "../../lib/queryModal";
 
 // The library keeps its own list state in the URL; closing the picker clears it too.

@@ -8,11 +8,11 @@ describe("CopyLinkButton", () => {
     vi.useFakeTimers();
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
-    render(<CopyLinkButton url="/api/files/a.png" />);
+    render(<CopyLinkButton url="/api/print/p1/files/0" />);
     await act(async () => {
       fireEvent.click(screen.getByRole("button", { name: /copy link/i }));
     });
-    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/api/files/a.png`);
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/api/print/p1/files/0`);
     expect(screen.getByRole("button").textContent).toContain("Copied");
     act(() => vi.advanceTimersByTime(COPY_REVERT_MS - 1));
     expect(screen.getByRole("button").textContent).toContain("Copied");

@@ -2,14 +2,13 @@ import { useState } from "react";
 import { Avatar, Flex, Modal, Select, Typography } from "antd";
 import { PictureOutlined } from "@ant-design/icons";
 import { useList } from "@refinedev/core";
-import type { LibraryImage } from "../images/types";
+import type { LibraryImage } from "../../api/types";
 import { SizeSelect } from "../sizes/SizeSelect";
 import { useDebounced } from "./api";
-import { fileUrl } from "./rules";
-import type { PrintImage } from "./types";
+import type { DesignImage } from "../../api/types";
 
-export function Thumb({ image, size = 48 }: { image: PrintImage | null | undefined; size?: number }) {
-  const src = fileUrl(image?.previewFile?.path ?? image?.file?.path);
+export function Thumb({ image, size = 48 }: { image: DesignImage | null | undefined; size?: number }) {
+  const src = image?.previewFile?.path ?? image?.file?.path;
   return <Avatar shape="square" size={size} src={src} icon={<PictureOutlined />} alt={image?.name} style={{ background: "#f1f5f9", flex: "none" }} />;
 }
 

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Alert, Card, Empty, Flex, Spin, Statistic, Tag, Tooltip, Typography } from "antd";
 import { WarningOutlined } from "@ant-design/icons";
-import { densityPercent, placementTransform, shapeSavingText, sheetPixels, sheetScale, trimViewBox } from "./layoutGeometry";
-import { fileUrl } from "./rules";
-import type { Layout, LayoutPlacement, LayoutSheet, PrintImage } from "./types";
+import { placementTransform, shapeSavingText, sheetPixels, sheetScale, trimViewBox } from "./layoutGeometry";
+import { lowResolutionImages, layoutProblems } from "./rules";
+import type { DesignImage, Layout, LayoutPlacement, LayoutSheet } from "../../api/types";
 
 const MAX_SHEET_HEIGHT_PX = 560;
 const copies = (n: number) => `${n} ${n === 1 ? "copy" : "copies"}`;
@@ -23,9 +23,9 @@ function useWidth<T extends HTMLElement>() {
   return { ref, width };
 }
 
-function Design({ p, image, low }: { p: LayoutPlacement; image?: PrintImage; low: boolean }) {
+function Design({ p, image, low }: { p: LayoutPlacement; image?: DesignImage; low: boolean }) {
   const t = placementTransform(p);
-  const href = fileUrl(image?.previewFile?.path ?? image?.file?.path);
+  const href = image?.previewFile?.path ?? image?.file?.path;
   const crop = trimViewBox(image);
   return (
     <g transform={t.transform} data-testid="layout-design" data-rotated={p.rotated || undefined} data-rotation={p.rotation}>
@@ -45,7 +45,7 @@ function Design({ p, image, low }: { p: LayoutPlacement; image?: PrintImage; low
 }
 
 /** One gang sheet, in inches, scaled to the space available. */
-export function SheetDrawing({ sheet, index, images, lowDpi, maxWidthPx }: { sheet: LayoutSheet; index: number; images: Map<string, PrintImage>; lowDpi: Set<string>; maxWidthPx: number }) {
+export function SheetDrawing({ sheet, index, images, lowDpi, maxWidthPx }: { sheet: LayoutSheet; index: number; images: Map<string, DesignImage>; lowDpi: Set<string>; maxWidthPx: number }) {
   const ppi = sheetScale(sheet, maxWidthPx, MAX_SHEET_HEIGHT_PX);
   const px = sheetPixels(sheet, ppi);
   return (
@@ -53,9 +53,9 @@ export function SheetDrawing({ sheet, index, images, lowDpi, maxWidthPx }: { she
       <svg
         width={px.width}
         height={px.height}
-        viewBox={`0 0 ${sheet.widthIn} ${Math.max(sheet.length, 0.01)}`}
+        viewBox={`0 0 ${sheet.width} ${Math.max(sheet.length, 0.01)}`}
         role="img"
-        aria-label={`Sheet ${index + 1}: ${sheet.widthIn} by ${sheet.length.toFixed(2)} inches`}
+        aria-label={`Sheet ${index + 1}: ${sheet.width} by ${sheet.length.toFixed(2)} inches`}
         style={{ display: "block", background: "repeating-conic-gradient(#f1f5f9 0 25%, #fff 0 50%) 0 0 / 12px 12px", border: "1px solid #cbd5e1" }}
       >
         {sheet.placements.map((p, i) => (
@@ -63,7 +63,7 @@ export function SheetDrawing({ sheet, index, images, lowDpi, maxWidthPx }: { she
         ))}
       </svg>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        Sheet {index + 1} · {sheet.widthIn} × {sheet.length.toFixed(2)} in · {copies(sheet.placements.length)}
+        Sheet {index + 1} · {sheet.width} × {sheet.length.toFixed(2)} in · {copies(sheet.placements.length)}
       </Typography.Text>
     </figure>
   );
@@ -71,7 +71,7 @@ export function SheetDrawing({ sheet, index, images, lowDpi, maxWidthPx }: { she
 
 export interface LayoutPreviewProps {
   layout: Layout | undefined;
-  images: PrintImage[];
+  images: DesignImage[];
   loading?: boolean;
   error?: Error | null;
   /** Shown when there is nothing to lay out yet. */
@@ -82,7 +82,9 @@ export interface LayoutPreviewProps {
 export function LayoutPreview({ layout, images, loading, error, emptyText = "Add items to see the layout." }: LayoutPreviewProps) {
   const { ref, width } = useWidth<HTMLDivElement>();
   const byId = new Map(images.map((i) => [i._id, i]));
-  const lowDpi = new Set(layout?.warnings.map((w) => w.imageId) ?? []);
+  const lowResolution = lowResolutionImages(layout);
+  const lowDpi = new Set(lowResolution.map((w) => w.imageId));
+  const problems = layoutProblems(layout);
   const totalLength = layout?.sheets.reduce((n, s) => n + s.length, 0) ?? 0;
   // One sheet uses the card's width (up to 720 px); several sit side by side.
   const sheets = layout?.sheets.length || 1;
@@ -105,7 +107,7 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
     >
       <div ref={ref}>
         {error && <Alert type="error" showIcon message={error.message || "The layout could not be made"} style={{ marginBottom: 12 }} />}
-        {layout && layout.problems.length > 0 && (
+        {layout && problems.length > 0 && (
           <Alert
             type="error"
             showIcon
@@ -114,7 +116,7 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
             message="Cannot be processed"
             description={
               <Flex vertical gap={2}>
-                {[...new Set(layout.problems.map((p) => p.message))].map((m) => (
+                {[...new Set(problems.map((p) => p.message))].map((m) => (
                   <span key={m}>{m}</span>
                 ))}
                 <Typography.Text type="secondary">These items are left out of the layout and the credit cost. Change their size or the sheet settings.</Typography.Text>
@@ -123,13 +125,13 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
           />
         )}
         {!layout || layout.sheets.length === 0 ? (
-          loading ? <Flex justify="center" style={{ padding: 32 }}><Spin /></Flex> : layout?.problems.length ? null : <Empty description={emptyText} />
+          loading ? <Flex justify="center" style={{ padding: 32 }}><Spin /></Flex> : problems.length ? null : <Empty description={emptyText} />
         ) : (
           <>
             <Flex gap={24} wrap style={{ marginBottom: 16 }}>
               <Statistic title="Sheets" value={layout.sheets.length} />
               <Statistic title="Length" value={totalLength.toFixed(2)} suffix="in" data-testid="layout-length" />
-              <Statistic title="Density" value={densityPercent(layout.density)} suffix="%" data-testid="layout-density" />
+              <Statistic title="Density" value={Math.round(layout.density * 1000) / 10} suffix="%" data-testid="layout-density" />
               <Statistic title="Credit cost" value={layout.creditCost} data-testid="layout-cost" />
             </Flex>
             {layout.shapeSaving && (
@@ -142,7 +144,7 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
                 description={`Rectangles would need ${layout.shapeSaving.boxLength.toFixed(2)} in of film.`}
               />
             )}
-            {layout.warnings.length > 0 && (
+            {lowResolution.length > 0 && (
               <Alert
                 type="warning"
                 showIcon
@@ -151,7 +153,7 @@ export function LayoutPreview({ layout, images, loading, error, emptyText = "Add
                 message="Low resolution"
                 description={
                   <Flex vertical gap={2}>
-                    {layout.warnings.map((w) => (
+                    {lowResolution.map((w) => (
                       <span key={w.imageId}>
                         {byId.get(w.imageId)?.name ?? "A design"} prints at {Math.round(w.effectiveDpi)} DPI; below 150 DPI it may look soft or pixelated.
                       </span>

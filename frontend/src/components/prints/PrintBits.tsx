@@ -1,7 +1,8 @@
+import dayjs from "dayjs";
 import { Select, Tag, Tooltip } from "antd";
 import { ClockCircleOutlined } from "@ant-design/icons";
 import { retentionColor, retentionDaysLeft, retentionText } from "./rules";
-import { PRINT_STATUSES, type Print, type PrintStatus } from "./types";
+import { PRINT_STATUSES, type Print, type PrintStatus } from "../../api/types";
 
 const STATUS_COLORS: Record<PrintStatus, string> = {
   "In Draft": "processing",
@@ -33,15 +34,18 @@ export function PrintStatusSelect({ value, onChange }: { value?: string; onChang
 
 const TAG_COLOR = { red: "red", amber: "orange", green: "green" } as const;
 
-/** Days until a Completed print's files are deleted (7 after printedAt), coloured per spec §9. */
-export function RetentionTag({ print, now }: { print: Pick<Print, "status" | "printedAt">; now?: Date }) {
+/**
+ * Days until a Completed print's files are deleted, counted to the server's
+ * `filesExpireAt` and coloured as docs/prints.md says.
+ */
+export function RetentionTag({ print, now }: { print: Pick<Print, "status" | "filesExpireAt">; now?: Date }) {
   if (print.status === "Deleted") return <Tag color="red" data-testid="retention">The file has been deleted</Tag>;
   if (print.status !== "Completed") return null;
-  const days = retentionDaysLeft(print.printedAt, now);
-  if (days === null) return null;
+  const days = retentionDaysLeft(print.filesExpireAt, now);
+  if (days === null || !print.filesExpireAt) return null;
   const color = retentionColor(days);
   return (
-    <Tooltip title="Print files are kept for 7 days after printing">
+    <Tooltip title={`Print files are deleted on ${dayjs(print.filesExpireAt).format("MMM D, YYYY HH:mm")}`}>
       <Tag color={TAG_COLOR[color]} icon={<ClockCircleOutlined />} data-testid="retention" data-color={color}>
         {retentionText(days)}
       </Tag>

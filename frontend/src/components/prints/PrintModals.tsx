@@ -4,8 +4,8 @@ import { useSearchParams } from "../../lib/searchParams";
 import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
 import { CopyLinkButton } from "./CopyLinkButton";
-import { MSG, fileUrl, showFilesOnlyDelete } from "./rules";
-import type { PrintStatus } from "./types";
+import { MSG, ownFilePath, showFilesOnlyDelete } from "./rules";
+import type { PrintStatus } from "../../api/types";
 
 /**
  * printWarningModal=<value>: confirms processing. On a print the value is the credit
@@ -80,17 +80,17 @@ const sheetLabel = (i: number, count: number) => (count === 1 ? "Gang sheet (PNG
 export function PrintSuccessModal({ shareable = true }: { shareable?: boolean }) {
   const modal = useQueryModal("printSuccessModal", ["filePath"]);
   const [params] = useSearchParams();
-  const paths = params.getAll("filePath");
+  const paths = params.getAll("filePath").flatMap((p) => ownFilePath(p) ?? []);
   return (
     <Modal open={modal.open} title="Print processed" onCancel={modal.close} footer={<Button type="primary" onClick={modal.close}>Close</Button>} destroyOnHidden>
-      <Typography.Paragraph>Your gang sheets are ready. Files are kept for 7 days.</Typography.Paragraph>
+      <Typography.Paragraph>Your gang sheets are ready. Download them before the files expire.</Typography.Paragraph>
       <List
         size="small"
         bordered
         dataSource={paths}
         locale={{ emptyText: "No files" }}
         renderItem={(path, i) => {
-          const url = fileUrl(path) ?? path;
+          const url = path;
           return (
             <List.Item
               data-testid="success-file"

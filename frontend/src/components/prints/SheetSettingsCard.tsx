@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Card, Skeleton, Typography } from "antd";
 import { useSheetSettings } from "./api";
 import { SheetSettingsForm } from "./SheetSettingsForm";
-import type { SheetSettings } from "./types";
+import type { SheetSettings } from "../../api/types";
 
 /** Profile section: the user's default sheet settings and presets. */
 export function SheetSettingsCard() {

@@ -3,7 +3,7 @@ import { Button, Col, Flex, Input, InputNumber, Popconfirm, Row, Segmented, Sele
 import { DeleteOutlined, SaveOutlined } from "@ant-design/icons";
 import { toast } from "../../lib/toast";
 import { usePresetMutations, useSaveSheetSettings, useSheetPresets } from "./api";
-import type { Nesting, SheetPreset, SheetSettings } from "./types";
+import type { Nesting, SheetPreset, SheetSettings } from "../../api/types";
 
 export const NESTING_OPTIONS: { value: Nesting; label: string }[] = [
   { value: "shape", label: "True shape" },

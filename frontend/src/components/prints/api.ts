@@ -1,13 +1,11 @@
-// Data hooks of the prints screens. Everything goes through api/http (cookies, error
-// toasts) and React Query; Refine's list/detail caches are invalidated after changes.
+// Data hooks of the prints screens: every call goes through the typed client (api/client)
+// and React Query; Refine's list/detail caches are invalidated after changes.
 import { useEffect, useState } from "react";
 import { keepPreviousData, useIsMutating, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useInvalidate } from "@refinedev/core";
-import { http, type Envelope, type ListEnvelope } from "../../api/http";
+import { api, call } from "../../api/client";
+import type { Layout, PrintItemInput, SheetSettings, SheetSettingsInput } from "../../api/types";
 import { PROFILE_KEY } from "../../providers/queryClient";
-import { normalizeLayout } from "./layoutGeometry";
-import type { Layout, Print, PrintFile, SheetPreset, SheetSettings } from "./types";
-import { DEFAULT_SHEET_SETTINGS } from "./types";
 
 export const PREVIEW_DEBOUNCE_MS = 400;
 const SETTINGS_KEY = ["sheet-settings"] as const;
@@ -27,10 +25,14 @@ export function useDebounced<T>(value: T, ms: number): T {
 /** True while any mutation of the app is in flight: the spec disables buttons then. */
 export const useAnyMutationPending = () => useIsMutating() > 0;
 
+/**
+ * The seller's effective sheet settings: what they saved, the server's defaults for the
+ * rest. The client keeps no defaults of its own; forms wait for this answer.
+ */
 export function useSheetSettings() {
   return useQuery({
     queryKey: SETTINGS_KEY,
-    queryFn: async () => ({ ...DEFAULT_SHEET_SETTINGS, ...(await http<Envelope<SheetSettings>>("/sheet-settings", { silent: true })).data }),
+    queryFn: async () => (await call(api.GET("/api/sheet-settings"), { silent: true })).data,
     staleTime: 60_000,
     retry: false,
   });
@@ -39,15 +41,15 @@ export function useSheetSettings() {
 export function useSaveSheetSettings() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (values: Partial<SheetSettings>) => (await http<Envelope<SheetSettings>>("/sheet-settings", { method: "PUT", body: values })).data,
-    onSuccess: (data) => qc.setQueryData(SETTINGS_KEY, { ...DEFAULT_SHEET_SETTINGS, ...data }),
+    mutationFn: async (values: SheetSettingsInput) => (await call(api.PUT("/api/sheet-settings", { body: values }))).data,
+    onSuccess: (data) => qc.setQueryData(SETTINGS_KEY, data),
   });
 }
 
 export function useSheetPresets() {
   return useQuery({
     queryKey: PRESETS_KEY,
-    queryFn: async () => (await http<ListEnvelope<SheetPreset>>("/sheet-presets", { query: { limit: 100 }, silent: true })).data,
+    queryFn: async () => (await call(api.GET("/api/sheet-presets"), { silent: true })).data,
     staleTime: 60_000,
     retry: false,
   });
@@ -57,21 +59,21 @@ export function usePresetMutations() {
   const qc = useQueryClient();
   const refresh = () => qc.invalidateQueries({ queryKey: PRESETS_KEY });
   const create = useMutation({
-    mutationFn: async (values: SheetSettings & { name: string }) => (await http<Envelope<SheetPreset>>("/sheet-presets", { method: "POST", body: values })).data,
+    mutationFn: async (values: SheetSettings & { name: string }) => (await call(api.POST("/api/sheet-presets", { body: values }))).data,
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => http(`/sheet-presets/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => call(api.DELETE("/api/sheet-presets/{id}", { params: { path: { id } } })),
     onSuccess: refresh,
   });
   return { create, remove };
 }
 
 export interface PreviewInput {
-  /** A saved print: POST /print/{id}/preview. */
+  /** A saved print: POST /api/print/{id}/preview. */
   printId?: string;
-  /** An unsaved one (manual create): POST /print/preview with the items. */
-  items?: { imageId: string; sizeId: string; quantity: number }[];
+  /** An unsaved one (manual create): POST /api/print/preview with the items. */
+  items?: PrintItemInput[];
   settings: SheetSettings | undefined;
   /** Changes whenever the saved print's items change, so the preview follows them. */
   version?: unknown;
@@ -89,9 +91,11 @@ export function useLayoutPreview(input: PreviewInput) {
     retry: false,
     staleTime: 30_000,
     queryFn: async ({ signal }) => {
-      const path = debounced.printId ? `/print/${debounced.printId}/preview` : "/print/preview";
-      const body = debounced.printId ? { settings: debounced.settings } : { printItems: debounced.items, settings: debounced.settings };
-      return normalizeLayout(await http(path, { method: "POST", body, silent: true, signal }), debounced.settings);
+      const { printId, items = [], settings } = debounced;
+      const res = printId
+        ? await call(api.POST("/api/print/{id}/preview", { params: { path: { id: printId } }, body: { settings }, signal }), { silent: true })
+        : await call(api.POST("/api/print/preview", { body: { printItems: items, settings }, signal }), { silent: true });
+      return res.data;
     },
   });
 }
@@ -104,41 +108,40 @@ export function usePrintActions(printId: string | undefined) {
     await invalidate({ resource: "print", invalidates: ["list", "detail"], id: printId });
     await qc.invalidateQueries({ queryKey: ["print-preview"] });
   };
-  const base = `/print/${printId}`;
+  const path = { id: printId ?? "" };
   const addItem = useMutation({
-    mutationFn: (item: { imageId: string; sizeId: string; quantity: number }) => http(`${base}/printItem`, { method: "POST", body: item }),
+    mutationFn: (item: PrintItemInput) => call(api.POST("/api/print/{id}/printItem", { params: { path }, body: item })),
     onSuccess: refresh,
   });
   const updateItem = useMutation({
-    mutationFn: ({ itemId, ...values }: { itemId: string; imageId?: string; sizeId?: string; quantity?: number }) =>
-      http(`${base}/${itemId}`, { method: "PUT", body: values }),
+    mutationFn: ({ itemId, ...values }: { itemId: string } & Partial<PrintItemInput>) =>
+      call(api.PUT("/api/print/{id}/{itemId}", { params: { path: { ...path, itemId } }, body: values })),
     onSuccess: refresh,
   });
   const deleteItem = useMutation({
-    mutationFn: (itemId: string) => http(`${base}/${itemId}`, { method: "DELETE" }),
+    mutationFn: (itemId: string) => call(api.DELETE("/api/print/{id}/{itemId}", { params: { path: { ...path, itemId } } })),
     onSuccess: refresh,
   });
   const process = useMutation({
-    mutationFn: async (settings?: Partial<SheetSettings>) =>
-      (await http<Envelope<{ _id: string; status: Print["status"]; fileId?: PrintFile[] }>>(`${base}/proccess`, { method: "POST", body: { settings } })).data,
+    mutationFn: async (settings?: SheetSettingsInput) => (await call(api.POST("/api/print/{id}/proccess", { params: { path }, body: { settings } }))).data,
     onSuccess: async () => {
       await refresh();
       await qc.invalidateQueries({ queryKey: PROFILE_KEY });
     },
   });
   const cancel = useMutation({
-    mutationFn: async () => (await http<Envelope<{ _id: string; status: Print["status"] }>>(`${base}/cancel`, { method: "POST" })).message,
+    mutationFn: async () => (await call(api.POST("/api/print/{id}/cancel", { params: { path } }))).message,
     onSuccess: async () => {
       await refresh();
       await qc.invalidateQueries({ queryKey: PROFILE_KEY });
     },
   });
   const removeFiles = useMutation({
-    mutationFn: () => http(base, { method: "DELETE" }),
+    mutationFn: () => call(api.DELETE("/api/print/{id}", { params: { path } })),
     onSuccess: refresh,
   });
   const forceDelete = useMutation({
-    mutationFn: () => http(`${base}/force`, { method: "DELETE" }),
+    mutationFn: () => call(api.DELETE("/api/print/{id}/force", { params: { path } })),
     onSuccess: () => invalidate({ resource: "print", invalidates: ["list"] }),
   });
   return { addItem, updateItem, deleteItem, process, cancel, removeFiles, forceDelete, refresh };
@@ -148,8 +151,7 @@ export function usePrintActions(printId: string | undefined) {
 export function useCreatePrint() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: async (printItems: { imageId: string; sizeId: string; quantity: number }[]) =>
-      (await http<Envelope<Print>>("/print", { method: "POST", body: { printItems } })).data,
+    mutationFn: async (printItems: PrintItemInput[]) => (await call(api.POST("/api/print", { body: { printItems } }))).data,
     onSuccess: () => invalidate({ resource: "print", invalidates: ["list"] }),
   });
 }

@@ -1,7 +1,7 @@
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { draftSettings, MANUAL_DRAFT_PREFIX, readManualDraft, useManualDraft, writeManualDraft } from "./manualDraft";
-import type { DraftItem } from "./types";
+import type { DraftItem } from "./manualDraft";
 
 const line: DraftItem = { key: "i1:s1", image: { _id: "i1", name: "Art" }, size: { _id: "s1", name: "Front", value: 10 }, quantity: 3 };
 const settings = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const };

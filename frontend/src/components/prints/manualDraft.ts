@@ -3,7 +3,15 @@
 // a new tab, until it is created or cleared. Chosen over a "leave this page?" prompt, which
 // still loses the work when the seller confirms, or when the browser or machine closes.
 import { useEffect, useState } from "react";
-import type { DraftItem, SheetSettings } from "./types";
+import type { DesignImage, PrintSize, SheetSettings } from "../../api/types";
+
+/** A line of the manual-create table before the print exists. */
+export interface DraftItem {
+  key: string;
+  image: DesignImage;
+  size: PrintSize;
+  quantity: number;
+}
 
 export interface ManualDraft {
   items: DraftItem[];

@@ -2,7 +2,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { printColumns } from "./printColumns";
-import type { ApiPrint } from "./types";
+import type { Print } from "../../api/types";
 
 const print = {
   _id: "abcdef12-0000-4000-8000-000000000000",
@@ -11,7 +11,7 @@ const print = {
   printItems: [],
   fileId: [],
   printedAt: null,
-} as unknown as ApiPrint;
+} as unknown as Print;
 
 const renderRows = (columns: ReturnType<typeof printColumns>) =>
   render(

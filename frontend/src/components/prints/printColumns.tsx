@@ -5,8 +5,8 @@ import dayjs from "dayjs";
 import { Link } from "react-router";
 import type { DataColumn } from "../table/DataTable";
 import { PrintStatusTag, RetentionTag } from "./PrintBits";
-import { canDelete, canProcess, fileUrl, filesOf, processLabel, totalQuantity } from "./rules";
-import type { ApiPrint as Print } from "./types";
+import { canDelete, canProcess, processLabel, totalQuantity } from "./rules";
+import type { Print } from "../../api/types";
 
 export const shortPrintId = (id: string) => id.slice(0, 8).toUpperCase();
 const formatDate = (iso: string | null | undefined) => (iso ? dayjs(iso).format("MMM D, YYYY HH:mm") : "—");
@@ -31,13 +31,13 @@ export function printColumns({ canOpen = () => true, onProcess, onDelete }: Prin
       key: "file",
       title: "File",
       render: (_, p) => {
-        const file = filesOf(p.fileId)[0];
-        const src = fileUrl(file?.previewPath ?? undefined);
+        const file = p.fileId[0];
+        const src = file?.previewPath;
         if (p.status !== "Completed" || !file) return <Typography.Text type="secondary">—</Typography.Text>;
         return src ? (
           <Image src={src} width={56} height={56} style={{ objectFit: "contain", background: "#f1f5f9", borderRadius: 6 }} preview={{ src }} alt="Sheet preview" />
         ) : (
-          <a href={fileUrl(file.path)} download>Download</a>
+          <a href={file.path} download>Download</a>
         );
       },
     },

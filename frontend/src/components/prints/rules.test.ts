@@ -1,24 +1,26 @@
 import { describe, expect, it } from "vitest";
 import {
-  MSG, addDraftItem, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, fileUrl, filesOf,
-  missingItemMessage, normalizePrint, processLabel, retentionColor, retentionDaysLeft, retentionText, setDateRange, showFilesOnlyDelete,
+  MSG, addDraftItem, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf,
+  missingItemMessage, processLabel, lowResolutionImages, retentionColor, retentionDaysLeft, retentionText, setDateRange, showFilesOnlyDelete,
   successModalParams, totalQuantity, processBlockedReason, problemsByItem, draftItemId,
 } from "./rules";
 import { parseListState } from "../../lib/urlList";
-import type { PrintStatus } from "./types";
+import type { Layout, PrintStatus } from "../../api/types";
 
 const file = (path: string) => ({ path, previewPath: `${path}/preview`, widthPx: 6600, heightPx: 1050, lengthIn: 3.5, bytes: 1 });
 const NOW = new Date("2025-03-10T12:00:00Z");
-const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();
+const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString();
 
-describe("retention (7 days after printedAt)", () => {
+describe("retention (until the server's filesExpireAt)", () => {
   it("counts whole days left, rounding up, never below 0", () => {
-    expect(retentionDaysLeft(daysAgo(0), NOW)).toBe(7);
-    expect(retentionDaysLeft(daysAgo(0.5), NOW)).toBe(7);
-    expect(retentionDaysLeft(daysAgo(1), NOW)).toBe(6);
-    expect(retentionDaysLeft(daysAgo(6.9), NOW)).toBe(1);
-    expect(retentionDaysLeft(daysAgo(7), NOW)).toBe(0);
-    expect(retentionDaysLeft(daysAgo(30), NOW)).toBe(0);
+    expect(retentionDaysLeft(inDays(7), NOW)).toBe(7);
+    expect(retentionDaysLeft(inDays(6.5), NOW)).toBe(7);
+    expect(retentionDaysLeft(inDays(6), NOW)).toBe(6);
+    expect(retentionDaysLeft(inDays(0.1), NOW)).toBe(1);
+    expect(retentionDaysLeft(inDays(0), NOW)).toBe(0);
+    expect(retentionDaysLeft(inDays(-23), NOW)).toBe(0);
+    // the period is the server's: a longer one shows as it is
+    expect(retentionDaysLeft(inDays(30), NOW)).toBe(30);
     expect(retentionDaysLeft(null, NOW)).toBeNull();
     expect(retentionDaysLeft("not a date", NOW)).toBeNull();
   });
@@ -58,12 +60,12 @@ describe("process checks", () => {
   const image = { _id: "i", name: "a" };
   const size = { _id: "s", name: "S", value: 3 };
   it("names the missing image first, then the missing size", () => {
-    expect(missingItemMessage([{ imageId: image, sizeId: size }])).toBeNull();
-    expect(missingItemMessage([{ imageId: null, sizeId: null }])).toBe(MSG.imageMissing);
-    expect(missingItemMessage([{ imageId: image, sizeId: null }])).toBe(MSG.sizeMissing);
+    expect(missingItemMessage([{ image, size }])).toBeNull();
+    expect(missingItemMessage([{ image: null, size: null }])).toBe(MSG.imageMissing);
+    expect(missingItemMessage([{ image, size: null }])).toBe(MSG.sizeMissing);
   });
   it("costs one credit per copy unless the server says otherwise", () => {
-    const items = [{ _id: "1", imageId: image, sizeId: size, quantity: 3, orderItemId: null }, { _id: "2", imageId: image, sizeId: size, quantity: 4, orderItemId: null }];
+    const items = [{ quantity: 3 }, { quantity: 4 }];
     expect(totalQuantity(items)).toBe(7);
     expect(creditCostOf({ printItems: items })).toBe(7);
     expect(creditCostOf({ printItems: items }, { creditCost: 9 })).toBe(9);
@@ -76,32 +78,7 @@ describe("process checks", () => {
   });
 });
 
-describe("print from the API", () => {
-  it("reads item objects from image/size, null when missing", () => {
-    const raw = { _id: "p", type: "Manual", status: "In Draft", printedAt: null, fileId: [], createdAt: "", printItems: [
-      { _id: "1", imageId: "i", image: { _id: "i", name: "a" }, sizeId: "s", size: { _id: "s", name: "S", value: 3 }, quantity: 1, orderItemId: null },
-      { _id: "2", imageId: "gone", image: null, sizeId: null, size: null, quantity: 1, orderItemId: null },
-    ] } as any;
-    const p = normalizePrint(raw);
-    expect(p.printItems[0].imageId?.name).toBe("a");
-    expect(p.printItems[0].sizeId?.value).toBe(3);
-    expect(p.printItems[1].imageId).toBeNull();
-    expect(missingItemMessage(p.printItems)).toBe(MSG.imageMissing);
-  });
-});
-
-describe("files and URLs", () => {
-  it("reads fileId as one file or a list", () => {
-    expect(filesOf(null)).toEqual([]);
-    expect(filesOf(file("a.png"))).toEqual([file("a.png")]);
-    expect(filesOf([file("a.png"), file("b.png")])).toHaveLength(2);
-  });
-  it("serves stored keys through the API and passes URLs through", () => {
-    expect(fileUrl("u1/prints/p 1/sheet-1.png")).toBe("/api/files/u1/prints/p%201/sheet-1.png");
-    expect(fileUrl("/api/files/x.png")).toBe("/api/files/x.png");
-    expect(fileUrl("https://cdn.example/x.png")).toBe("https://cdn.example/x.png");
-    expect(fileUrl(undefined)).toBeUndefined();
-  });
+describe("list and modal URLs", () => {
   it("writes the date range as startDate/endDate and keeps other filters", () => {
     const p = setDateRange(new URLSearchParams("status=Completed&type=Manual&page=3"), ["2025-01-01", "2025-01-31"]);
     expect(p.toString()).toBe("status=Completed&type=Manual&page=1&startDate=2025-01-01&endDate=2025-01-31");
@@ -116,16 +93,26 @@ describe("files and URLs", () => {
   });
 });
 
-describe("items that block processing", () => {
-  const problem = { itemId: "it2", code: "too_large", message: 'Design "Banner" is 40 x 24 in and does not fit a 22 x 100 in sheet with 0.25 in margins.' };
-  it("give the reason Process is disabled, once the layout is known", () => {
+describe("what the live layout says", () => {
+  const tooLarge = { itemId: "it2", code: "too_large" as const, message: 'Design "Banner" is 40 x 24 in and does not fit a 22 x 100 in sheet with 0.25 in margins.' };
+  const lowRes = { itemId: "it1", code: "low_resolution" as const, message: "Low resolution" };
+  const item = (itemId: string, imageId: string, effectiveDpi: number | null, lowResolution: boolean) =>
+    ({ itemId, imageId, effectiveDpi, lowResolution, printedWidth: 3, printedHeight: 2, quantity: 1 });
+  it("gives the reason Process is disabled, once the layout is known; low resolution never blocks", () => {
     expect(processBlockedReason(undefined)).toBeNull();
-    expect(processBlockedReason({ canProcess: true, problems: [] })).toBeNull();
-    expect(processBlockedReason({ canProcess: false, problems: [problem] })).toBe(problem.message);
+    expect(processBlockedReason({ canProcess: true, warnings: [lowRes] })).toBeNull();
+    expect(processBlockedReason({ canProcess: false, warnings: [lowRes, tooLarge] })).toBe(tooLarge.message);
   });
-  it("are listed by item, for the items table", () => {
-    expect(problemsByItem({ problems: [problem] }).get("it2")).toEqual([problem.message]);
+  it("lists blocking warnings by item, for the items table", () => {
+    const byItem = problemsByItem({ warnings: [lowRes, tooLarge] });
+    expect(byItem.get("it2")).toEqual([tooLarge.message]);
+    expect(byItem.has("it1")).toBe(false);
     expect(problemsByItem(undefined).size).toBe(0);
     expect(draftItemId(1)).toBe("draft-1");
+  });
+  it("names each low-resolution design once, from the layout's items", () => {
+    const items: Layout["items"] = [item("a1", "img-a", 96.5, true), item("a2", "img-a", 96.5, true), item("b", "img-b", 300, false), item("c", "img-svg", null, false)];
+    expect(lowResolutionImages({ items })).toEqual([{ imageId: "img-a", effectiveDpi: 96.5 }]);
+    expect(lowResolutionImages(undefined)).toEqual([]);
   });
 });

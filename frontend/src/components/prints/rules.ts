@@ -1,5 +1,6 @@
-// Pure print rules (spec §4 Print status, §5 Process print, §9 retention). No React here.
-import type { ApiPrint, DraftItem, Layout, Print, PrintFile, PrintStatus } from "./types";
+// Pure print rules (status, processing checks, retention; see docs/prints.md). No React here.
+import type { Layout, LayoutWarning, PrintFile, PrintStatus } from "../../api/types";
+import type { DraftItem } from "./manualDraft";
 
 export const MSG = {
   imageMissing: "Image is missing. Please add the missing item.",
@@ -14,16 +15,17 @@ export const MSG = {
   fileDeleted: "The file has been deleted",
 } as const;
 
-export const RETENTION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Whole days until the files of a print printed at `printedAt` are deleted (never below 0). */
-export function retentionDaysLeft(printedAt: string | Date | null | undefined, now: Date = new Date()): number | null {
-  if (!printedAt) return null;
-  const printed = new Date(printedAt).getTime();
-  if (Number.isNaN(printed)) return null;
-  const left = Math.ceil((printed + RETENTION_DAYS * DAY_MS - now.getTime()) / DAY_MS);
-  return Math.max(0, Math.min(RETENTION_DAYS, left));
+/**
+ * Whole days (rounded up, never below 0) until the files are deleted at `filesExpireAt`,
+ * the date the server sets when a print completes (it owns the retention period).
+ */
+export function retentionDaysLeft(filesExpireAt: string | null | undefined, now: Date = new Date()): number | null {
+  if (!filesExpireAt) return null;
+  const expires = new Date(filesExpireAt).getTime();
+  if (Number.isNaN(expires)) return null;
+  return Math.max(0, Math.ceil((expires - now.getTime()) / DAY_MS));
 }
 
 export type RetentionColor = "red" | "amber" | "green";
@@ -55,10 +57,10 @@ export const canDelete = (status: PrintStatus) => status === "Completed" || canP
 export const showFilesOnlyDelete = (status: PrintStatus) => status === "Completed" || status === "In Draft";
 export const canShareFile = (status: PrintStatus) => status === "Completed";
 
-/** The first message that blocks processing, or null. */
-export function missingItemMessage(items: { imageId: unknown; sizeId: unknown }[]): string | null {
-  if (items.some((i) => !i.imageId)) return MSG.imageMissing;
-  if (items.some((i) => !i.sizeId)) return MSG.sizeMissing;
+/** The first message that blocks processing, or null (an item whose image or size was removed has it null). */
+export function missingItemMessage(items: { image: unknown; size: unknown }[]): string | null {
+  if (items.some((i) => !i.image)) return MSG.imageMissing;
+  if (items.some((i) => !i.size)) return MSG.sizeMissing;
   return null;
 }
 
@@ -68,7 +70,7 @@ export const totalQuantity = (items: { quantity: number }[]) => items.reduce((su
  * What processing will cost: the live layout's figure when there is one, else one credit
  * per copy (ARCHITECTURE). The print's own creditCost is 0 until it was first processed.
  */
-export const creditCostOf = (print: Pick<Print, "printItems">, layout?: { creditCost: number } | null) =>
+export const creditCostOf = (print: { printItems: { quantity: number }[] }, layout?: { creditCost: number } | null) =>
   layout && Number.isFinite(layout.creditCost) ? layout.creditCost : totalQuantity(print.printItems);
 
 /**
@@ -76,15 +78,29 @@ export const creditCostOf = (print: Pick<Print, "printItems">, layout?: { credit
  * message, e.g. a design wider than the sheet), or null. Unknown until the layout arrives:
  * the server checks again before it charges anything.
  */
-export function processBlockedReason(layout: Pick<Layout, "canProcess" | "problems"> | null | undefined): string | null {
+export function processBlockedReason(layout: Pick<Layout, "canProcess" | "warnings"> | null | undefined): string | null {
   if (!layout || layout.canProcess) return null;
-  return layout.problems[0]?.message ?? "An item cannot be processed.";
+  return layoutProblems(layout)[0]?.message ?? "An item cannot be processed.";
+}
+
+/**
+ * The layout's warnings that block processing: every code but low resolution (the
+ * server leaves those items out of the layout and the cost).
+ */
+export const layoutProblems = (layout: Pick<Layout, "warnings"> | null | undefined): LayoutWarning[] =>
+  (layout?.warnings ?? []).filter((w) => w.code !== "low_resolution");
+
+/** Designs that print below 150 DPI, once per image, from the layout's items. */
+export function lowResolutionImages(layout: Pick<Layout, "items"> | null | undefined): { imageId: string; effectiveDpi: number }[] {
+  const out = new Map<string, number>();
+  for (const i of layout?.items ?? []) if (i.lowResolution && i.effectiveDpi !== null) out.set(i.imageId, i.effectiveDpi);
+  return [...out].map(([imageId, effectiveDpi]) => ({ imageId, effectiveDpi }));
 }
 
 /** The layout's blocking messages by item id (for the items table). */
-export function problemsByItem(layout: Pick<Layout, "problems"> | null | undefined): Map<string, string[]> {
+export function problemsByItem(layout: Pick<Layout, "warnings"> | null | undefined): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const p of layout?.problems ?? []) out.set(p.itemId, [...(out.get(p.itemId) ?? []), p.message]);
+  for (const p of layoutProblems(layout)) out.set(p.itemId, [...(out.get(p.itemId) ?? []), p.message]);
   return out;
 }
 
@@ -97,31 +113,6 @@ export function addDraftItem(items: DraftItem[], next: Omit<DraftItem, "key">): 
   const existing = items.find((i) => i.key === key);
   if (existing) return items.map((i) => (i.key === key ? { ...i, quantity: i.quantity + next.quantity } : i));
   return [...items, { ...next, key }];
-}
-
-/**
- * The API sends each item's ids plus the objects as `image` / `size`; the screens read
- * `imageId` / `sizeId` as the objects (spec §3), null when missing.
- */
-export function normalizePrint(raw: ApiPrint | Print): Print {
-  const obj = <O>(v: unknown): O | null => (v && typeof v === "object" ? (v as O) : null);
-  return {
-    ...raw,
-    printItems: (raw.printItems ?? []).map((i) => {
-      const { image, size, ...rest } = i as ApiPrint["printItems"][number];
-      return { ...rest, imageId: obj(image) ?? obj(i.imageId), sizeId: obj(size) ?? obj(i.sizeId) };
-    }),
-  };
-}
-
-/** `fileId` is one file or a list (spec §3). */
-export const filesOf = (fileId: PrintFile[] | PrintFile | null | undefined): PrintFile[] => (!fileId ? [] : Array.isArray(fileId) ? fileId : [fileId]);
-
-/** Stored paths are served by the API's files route; absolute URLs pass through. */
-export function fileUrl(path: string | null | undefined): string | undefined {
-  if (!path) return undefined;
-  if (/^(https?:|blob:|data:)/.test(path) || path.startsWith("/")) return path;
-  return `/api/files/${path.split("/").map(encodeURIComponent).join("/")}`;
 }
 
 /** Prints list filters (spec: Status, Date range, Type); everything else in the URL is kept. */
@@ -147,3 +138,11 @@ export function successModalParams(params: URLSearchParams, files: PrintFile[]):
   for (const f of files) next.append("filePath", f.path);
   return next;
 }
+
+/**
+ * A file path read back from the address bar (the success modal's `filePath`): only a
+ * path on our own origin is linked, so a crafted link cannot smuggle in another site or
+ * a `javascript:` URL. The server's file paths all start with `/api/`.
+ */
+export const ownFilePath = (path: string | null | undefined): string | undefined =>
+  path && path.startsWith("/api/") && !path.includes("\\") ? path : undefined;

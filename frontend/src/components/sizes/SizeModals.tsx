@@ -1,9 +1,7 @@
 import { Form, Input } from "antd";
-import { useCreate, useUpdate } from "@refinedev/core";
-import { useQueryModal } from "../../lib/queryModal";
-import { FormModal } from "../common/FormModal";
-import { DeleteRecordModal, serverSuccess as success, useRecordModal } from "../common/recordModal";
-import type { Size } from "../images/types";
+import { QueryFormModal, useQueryModalForm } from "../common/QueryFormModal";
+import { DeleteRecordModal } from "../common/recordModal";
+import type { Size } from "../../api/types";
 import { sizeRules, toSizePayload, type SizeFormValues } from "./sizeForm";
 
 function SizeFields() {
@@ -21,56 +19,37 @@ function SizeFields() {
 
 /**
  * addSize (optionally with callback): create a size. Closing — after a save or a
- * cancel — goes to the callback when there is one (spec §2).
+ * cancel — goes to the callback when there is one (docs/frontend.md "Modal forms").
  */
 export function AddSizeModal() {
-  const modal = useQueryModal("addSize");
-  const [form] = Form.useForm<SizeFormValues>();
-  const { mutate, mutation } = useCreate<Size>();
+  const form = useQueryModalForm<Size, SizeFormValues>({
+    param: "addSize",
+    resource: "sizes",
+    action: "create",
+    successMessage: "Size created successfully",
+    toPayload: toSizePayload,
+  });
   return (
-    <FormModal
-      title="Add Size"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Create"
-      loading={mutation.isPending}
-      form={form}
-      name="addSize"
-      preserve={false}
-      onFinish={(values) =>
-        mutate({ resource: "sizes", values: toSizePayload(values), successNotification: success("Size created successfully") }, { onSuccess: modal.close })
-      }
-    >
+    <QueryFormModal form={form} title="Add Size" okText="Create">
       <SizeFields />
-    </FormModal>
+    </QueryFormModal>
   );
 }
 
 /** editSize={id}. */
 export function EditSizeModal() {
-  const { modal, record: size, loading } = useRecordModal<Size>("editSize", "sizes");
-  const [form] = Form.useForm<SizeFormValues>();
-  const { mutate, mutation } = useUpdate<Size>();
+  const form = useQueryModalForm<Size, SizeFormValues>({
+    param: "editSize",
+    resource: "sizes",
+    action: "edit",
+    successMessage: "Size updated successfully",
+    toValues: (size) => ({ name: size.name, value: String(size.value) }),
+    toPayload: toSizePayload,
+  });
   return (
-    <FormModal
-      title="Edit Size"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Save"
-      loading={mutation.isPending}
-      disabled={loading}
-      form={form}
-      name="editSize"
-      fill={size && { name: size.name, value: String(size.value) }}
-      onFinish={(values) =>
-        mutate(
-          { resource: "sizes", id: modal.value!, values: toSizePayload(values), successNotification: success("Size updated successfully") },
-          { onSuccess: modal.close },
-        )
-      }
-    >
+    <QueryFormModal form={form} title="Edit Size" okText="Save">
       <SizeFields />
-    </FormModal>
+    </QueryFormModal>
   );
 }
 

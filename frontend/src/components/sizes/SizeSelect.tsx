@@ -3,7 +3,7 @@ import { PlusOutlined } from "@ant-design/icons";
 import { useList } from "@refinedev/core";
 import { useLocation, useNavigate } from "react-router";
 import { sizeLabel } from "../images/library";
-import type { Size } from "../images/types";
+import type { Size } from "../../api/types";
 import { addSizeHref } from "./sizeForm";
 
 /** Every size of the user (spec §9: sizes are fetched with limit 999). */

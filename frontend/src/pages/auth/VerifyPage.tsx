@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button, Result, Spin } from "antd";
 import { Link, useNavigate } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
-import { http } from "../../api/http";
+import { api, call } from "../../api/client";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { toast } from "../../lib/toast";
 
@@ -26,7 +26,7 @@ export function VerifyPage() {
   useEffect(() => {
     if (!token || sent.current === token) return;
     sent.current = token;
-    http<{ message: string; alreadyVerified?: boolean }>("/verify", { query: { token }, silent: true })
+    call(api.GET("/api/verify", { params: { query: { token } } }), { silent: true })
       .then((res) => {
         if (res.alreadyVerified) {
           setState("already");

@@ -14,7 +14,7 @@ function stubApi(answers: Record<string, Answer> = {}) {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), "http://localhost");
+      const url = new URL(input instanceof Request ? input.url : String(input), "http://localhost");
       calls.push(url.pathname + url.search);
       const a = answers[url.pathname] ?? { status: 404, body: { statusCode: 404, message: "Not found" } };
       return new Response(JSON.stringify(a.body), { status: a.status, headers: { "Content-Type": "application/json" } });

@@ -3,7 +3,7 @@ import { Button, Card, Col, Flex, Popconfirm, Row, Table, Typography } from "ant
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useNavigate } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
-import { http, type Envelope } from "../../api/http";
+import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
 import { IMAGE_ADDED } from "../../components/images/ImageLibrary";
 import { AddItemModal } from "../../components/prints/AddItemModal";
@@ -16,13 +16,14 @@ import { QuantityStepper } from "../../components/prints/QuantityStepper";
 import { draftSettings, useManualDraft } from "../../components/prints/manualDraft";
 import { MSG, addDraftItem, draftItemId, problemsByItem, processBlockedReason, totalQuantity } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
-import type { DraftItem, SheetSettings } from "../../components/prints/types";
+import type { SheetSettings } from "../../api/types";
+import type { DraftItem } from "../../components/prints/manualDraft";
 import { SizeSelect, useAllSizes } from "../../components/sizes/SizeSelect";
 import { openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
 import { useProfile } from "../../hooks/useProfile";
 
-/** Spec §2 Manual print create, with the live layout of the lines chosen so far. */
+/** Manual print create, with the live layout of the lines chosen so far (docs/frontend.md "Manual print draft"). */
 export function ManualCreatePrintPage() {
   const navigate = useNavigate();
   const [, setParams] = useSearchParams();
@@ -64,7 +65,7 @@ export function ManualCreatePrintPage() {
         if (mode === "draft") return navigate(`/prints/${print._id}`);
         setProcessing(true);
         try {
-          await http<Envelope<unknown>>(`/print/${print._id}/proccess`, { method: "POST", body: { settings } });
+          await call(api.POST("/api/print/{id}/proccess", { params: { path: { id: print._id } }, body: { settings } }));
           navigate(`/prints/${print._id}`, { state: { awaiting: true } });
         } catch {
           // The error was toasted (e.g. not enough credits); the draft is kept.

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Table, T
 import { DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { useOne } from "@refinedev/core";
 import dayjs from "dayjs";
-import { useLocation, useNavigate, useParams } from "react-router";
+import { useNavigate, useParams } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
 import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
@@ -17,24 +17,23 @@ import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
 import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
 import {
-  MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, filesOf, missingItemMessage, normalizePrint, processBlockedReason,
-  problemsByItem, successModalParams,
+  MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, missingItemMessage, processBlockedReason, problemsByItem,
 } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
-import type { Print, PrintEvent, PrintFile, PrintItem, PrintProgressEvent, SheetSettings } from "../../components/prints/types";
+import type { Print, PrintItem, SheetSettings } from "../../api/types";
+import { usePrintProcessing } from "../../components/prints/usePrintProcessing";
 import { closeModalParams, openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
-import { useLiveEvent } from "../../providers/live";
 
 const orderItemText = (o: PrintItem["orderItemId"]) => o ?? "—";
 
-/** Spec §2 Print detail, §4 status rules, §5 process checks, with the live layout. */
+/** The print detail: items, status rules, process checks and the live layout (docs/prints.md, docs/frontend.md). */
 export function PrintDetailPage() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const { result: raw, query } = useOne<Print>({ resource: "print", id, queryOptions: { enabled: !!id } });
-  const print = useMemo(() => (raw?._id ? normalizePrint(raw) : undefined), [raw]);
+  const [, setParams] = useSearchParams();
+  const { result, query } = useOne<Print>({ resource: "print", id, queryOptions: { enabled: !!id } });
+  const print = result?._id ? result : undefined;
   const actions = usePrintActions(id);
   const busy = useAnyMutationPending();
 
@@ -44,52 +43,14 @@ export function PrintDetailPage() {
     if (saved.data && !settings) setSettings(saved.data);
   }, [saved.data, settings]);
 
-  const items = print?.printItems ?? [];
+  const printItems = print?.printItems;
+  const items = useMemo(() => printItems ?? [], [printItems]);
   const complete = items.length > 0 && !missingItemMessage(items);
-  const itemsVersion = useMemo(() => items.map((i) => [i._id, i.imageId?._id, i.sizeId?._id, i.quantity]), [items]);
+  const itemsVersion = useMemo(() => items.map((i) => [i._id, i.imageId, i.sizeId, i.quantity]), [items]);
   const preview = useLayoutPreview({ printId: id, settings, version: itemsVersion, enabled: !!print && complete });
   const layout = complete ? preview.data : undefined;
 
-  // Processing: from Proceed until the print-{userId} event (or a refetch) says it ended.
-  // Manual create starts processing and then comes here with `state.awaiting`.
-  const location = useLocation();
-  const [awaiting, setAwaiting] = useState(Boolean((location.state as { awaiting?: boolean } | null)?.awaiting));
-  const [progress, setProgress] = useState<{ percent: number; stage?: string }>();
-  const showFiles = (files: PrintFile[]) => setParams((p) => successModalParams(p, files), { replace: true });
-  const finish = () => {
-    setAwaiting(false);
-    setProgress(undefined);
-  };
-
-  useLiveEvent<PrintEvent>("print", (e) => {
-    if (e.printId !== id) return;
-    void actions.refresh();
-    if (e.status === "Completed") {
-      finish();
-      showFiles(filesOf(e.fileId));
-    } else if (e.status === "Error") {
-      finish();
-      toast.error(e.message || "An error occurred");
-    } else if (e.status !== "Processing") finish(); // cancelled (back in draft), here or in another tab
-  });
-  useLiveEvent<PrintProgressEvent>("print-update", (e) => {
-    if (e.printId === id) setProgress({ percent: e.percent, stage: e.stage });
-  });
-  // A job that ended before the socket heard of it (or on another tab): follow the print.
-  useEffect(() => {
-    if (!awaiting || !print) return;
-    if (print.status === "Completed") {
-      finish();
-      if (!params.has("printSuccessModal")) showFiles(filesOf(print.fileId));
-    } else if (print.status !== "Processing") finish(); // failed, or cancelled back to draft
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [print?.status]);
-  // While Processing, poll slowly as a safety net for a missed socket event.
-  useEffect(() => {
-    if (print?.status !== "Processing") return;
-    const t = setInterval(() => void query.refetch(), 5000);
-    return () => clearInterval(t);
-  }, [print?.status, query]);
+  const processing = usePrintProcessing({ id, print, actions, refetch: query.refetch });
 
   // The warning modal shows the layout's real cost once it is known (the list opens it
   // with the sum of the quantities).
@@ -106,28 +67,13 @@ export function PrintDetailPage() {
   }
 
   const editable = canEditItems(print.status);
-  const files = filesOf(print.fileId);
+  const files = print.fileId;
   const startProcess = () => {
     const missing = missingItemMessage(items);
     if (items.length === 0) return toast.error(MSG.imageOrSizeMissing);
     if (missing) return toast.error(missing);
     if (blocked) return toast.error(blocked);
     setParams((p) => openModalParams(p, "printWarningModal", String(cost)));
-  };
-  // Awaiting starts before the request: on a quick machine the job can finish (and its
-  // event arrive) before the request's onSuccess runs.
-  const proceed = () => {
-    setParams((p) => closeModalParams(p, ["printWarningModal"]).params);
-    setAwaiting(true);
-    actions.process.mutate(settings, {
-      onSuccess: (data) => {
-        if (data?.status === "Completed" && data.fileId) {
-          finish();
-          showFiles(filesOf(data.fileId));
-        }
-      },
-      onError: finish,
-    });
   };
   const updateItem = (itemId: string, values: { imageId?: string; sizeId?: string; quantity?: number }, after?: () => void) =>
     actions.updateItem.mutate({ itemId, ...values }, { onSuccess: after });
@@ -138,9 +84,9 @@ export function PrintDetailPage() {
       title: "Image",
       render: (_: unknown, item: PrintItem) => (
         <Flex gap={10} align="center">
-          <Thumb image={item.imageId} />
+          <Thumb image={item.image} />
           <Flex vertical align="flex-start">
-            {item.imageId ? <Typography.Text>{item.imageId.name}</Typography.Text> : <Typography.Text type="danger">Image missing</Typography.Text>}
+            {item.image ? <Typography.Text>{item.image.name}</Typography.Text> : <Typography.Text type="danger">Image missing</Typography.Text>}
             {problems.get(item._id)?.map((m) => (
               <Typography.Text key={m} type="danger" style={{ fontSize: 12, maxWidth: 320 }} data-testid="item-problem">{m}</Typography.Text>
             ))}
@@ -154,7 +100,7 @@ export function PrintDetailPage() {
       title: "Size",
       render: (_: unknown, item: PrintItem) => (
         <Flex vertical align="flex-start">
-          {item.sizeId ? <span>{sizeLabel(item.sizeId)}</span> : <Typography.Text type="danger">Size missing</Typography.Text>}
+          {item.size ? <span>{sizeLabel(item.size)}</span> : <Typography.Text type="danger">Size missing</Typography.Text>}
           {editable && <Button size="small" type="link" style={{ padding: 0, height: "auto" }} icon={<EditOutlined />} disabled={busy} onClick={() => setChanging({ kind: "size", item })}>Change size</Button>}
         </Flex>
       ),
@@ -192,7 +138,7 @@ export function PrintDetailPage() {
       extra={
         <Space wrap>
           {canShareFile(print.status) && (
-            <Button icon={<ShareAltOutlined />} onClick={() => showFiles(files)} disabled={files.length === 0}>Share File</Button>
+            <Button icon={<ShareAltOutlined />} onClick={() => processing.showFiles(files)} disabled={files.length === 0}>Share File</Button>
           )}
           <Button icon={<PlusOutlined />} disabled={!canAddItem(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "addPrint"))}>Add Item</Button>
           <Tooltip title={canProcess(print.status) ? blocked : null}>
@@ -216,7 +162,7 @@ export function PrintDetailPage() {
           <Flex vertical gap={24}>
             <LayoutPreview
               layout={layout}
-              images={items.flatMap((i) => (i.imageId ? [i.imageId] : []))}
+              images={items.flatMap((i) => (i.image ? [i.image] : []))}
               loading={preview.isFetching}
               error={complete ? preview.error : null}
               emptyText={items.length === 0 ? "Add items to see the layout." : missingItemMessage(items) ?? undefined}
@@ -235,26 +181,26 @@ export function PrintDetailPage() {
       />
       <ChangeImageModal
         open={changing?.kind === "image"}
-        current={changing?.item.imageId?._id}
+        current={changing?.item.imageId ?? undefined}
         pending={actions.updateItem.isPending}
         onCancel={() => setChanging(null)}
         onSave={(imageId) => changing && updateItem(changing.item._id, { imageId }, () => setChanging(null))}
       />
       <ChangeSizeModal
         open={changing?.kind === "size"}
-        current={changing?.item.sizeId?._id}
+        current={changing?.item.sizeId ?? undefined}
         pending={actions.updateItem.isPending}
         onCancel={() => setChanging(null)}
         onSave={(sizeId) => changing && updateItem(changing.item._id, { sizeId }, () => setChanging(null))}
       />
-      <ProcessWarningModal kind="cost" value={cost} pending={actions.process.isPending} onProceed={proceed} />
+      <ProcessWarningModal kind="cost" value={cost} pending={actions.process.isPending} onProceed={() => processing.proceed(settings)} />
       <ProcessingOverlay
-        open={awaiting || print.status === "Processing"}
-        percent={progress?.percent}
-        stage={progress?.stage}
+        open={processing.processing}
+        percent={processing.progress?.percent}
+        stage={processing.progress?.stage}
         cancelling={actions.cancel.isPending}
         // Only once the server knows the print is Processing (a click before that has nothing to stop).
-        onCancel={print.status === "Processing" ? () => actions.cancel.mutate(undefined, { onSuccess: (message) => { finish(); toast.success(message ?? "Processing cancelled"); } }) : undefined}
+        onCancel={print.status === "Processing" ? processing.cancel : undefined}
       />
       <PrintSuccessModal />
       <DeletePrintModal

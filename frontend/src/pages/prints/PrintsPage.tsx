@@ -10,14 +10,14 @@ import { PrintStatusSelect } from "../../components/prints/PrintBits";
 import { DeletePrintModal } from "../../components/prints/PrintModals";
 import { printColumns } from "../../components/prints/printColumns";
 import { MSG, setDateRange } from "../../components/prints/rules";
-import { PRINT_TYPES, type ApiPrint as Print, type PrintEvent } from "../../components/prints/types";
+import { PRINT_TYPES, type Print } from "../../api/types";
 import { useLiveEvent } from "../../providers/live";
 import { DataTable } from "../../components/table/DataTable";
 import { openModalParams, useQueryModal } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { toast } from "../../lib/toast";
 
-/** Spec §2 Prints list: Status, Date range and Type filters in the URL; File … Delete columns. */
+/** The prints list: Status, Date range and Type filters in the URL; File … Delete columns. */
 export function PrintsPage() {
   const list = useUrlList();
   const navigate = useNavigate();
@@ -26,7 +26,7 @@ export function PrintsPage() {
   const rows = result.data ?? [];
   // A print that finishes (or fails) while the list is open changes its row.
   const invalidate = useInvalidate();
-  useLiveEvent<PrintEvent>("print", () => void invalidate({ resource: "print", invalidates: ["list"] }));
+  useLiveEvent("print", () => void invalidate({ resource: "print", invalidates: ["list"] }));
   const { startDate, endDate, dateType, status, type } = list.state.filters;
 
   const deleteModal = useQueryModal("deletePrint");

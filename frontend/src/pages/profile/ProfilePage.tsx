@@ -3,8 +3,8 @@ import { Avatar, Button, Card, Col, Flex, Row, Typography } from "antd";
 import { UserOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "react-router";
-import { http, type Envelope } from "../../api/http";
-import { fullName, type User } from "../../api/types";
+import { api, call, nullableString } from "../../api/client";
+import { fullName } from "../../api/types";
 import { ResetPasswordForm, SendCodeForm } from "../../components/auth/PasswordReset";
 import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
@@ -33,7 +33,17 @@ export function ProfilePage() {
   if (!profile) return <FullScreenSpinner />;
 
   const update = async (values: ProfileValues) => {
-    const res = await http<Envelope<User>>("/profile", { method: "PUT", body: values });
+    const res = await call(api.PUT("/api/profile", {
+        // The form requires first name, last name and e-mail before it submits.
+        body: {
+          firstName: values.firstName ?? "",
+          lastName: values.lastName ?? "",
+          email: values.email ?? "",
+          company: nullableString(values.company),
+          phone: nullableString(values.phone),
+          currentPassword: values.currentPassword,
+        },
+      }));
     queryClient.setQueryData(PROFILE_KEY, res.data);
     await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
     toast.success(PROFILE_UPDATED);

@@ -4,7 +4,7 @@ import { useList } from "@refinedev/core";
 import { useSearchParams } from "../../lib/searchParams";
 import { PageShell } from "../../components/common/PageShell";
 import { AddSizeModal, DeleteSizeModal, EditSizeModal } from "../../components/sizes/SizeModals";
-import type { Size } from "../../components/images/types";
+import type { Size } from "../../api/types";
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
 import { SearchBox } from "../../components/table/SearchBox";
 import { openModalParams } from "../../lib/queryModal";

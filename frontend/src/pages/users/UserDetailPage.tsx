@@ -8,7 +8,7 @@ import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
 import { PrintStatusSelect } from "../../components/prints/PrintBits";
 import { printColumns } from "../../components/prints/printColumns";
-import type { ApiPrint as Print } from "../../components/prints/types";
+import type { Print } from "../../api/types";
 import { DataTable } from "../../components/table/DataTable";
 import { CreditStats } from "../../components/users/CreditStats";
 import { ProfileForm } from "../../components/users/ProfileForm";
@@ -86,7 +86,7 @@ export function UserDetailPage() {
 function UserPrints({ userId }: { userId: string }) {
   const list = useUrlList();
   const { profile } = useProfile();
-  const { result, query } = useList<Print>({ resource: "print", meta: { path: `print/user/${userId}` }, ...list.refine });
+  const { result, query } = useList<Print>({ resource: "print", meta: { path: "/api/print/user/{userId}", params: { userId } }, ...list.refine });
   const own = profile?._id === userId;
   const columns = printColumns({ canOpen: () => own });
 

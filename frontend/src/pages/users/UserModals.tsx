@@ -1,11 +1,10 @@
 import { Col, Form, Input, InputNumber, Row, Select, Typography } from "antd";
-import { useCreate, useUpdate } from "@refinedev/core";
 import { useQueryClient } from "@tanstack/react-query";
 import type { User } from "../../api/types";
 import { fullName } from "../../api/types";
 import { PhoneField } from "../../components/auth/PhoneField";
-import { FormModal } from "../../components/common/FormModal";
-import { DeleteRecordModal, serverSuccess as success, useRecordModal } from "../../components/common/recordModal";
+import { QueryFormModal, useQueryModalForm } from "../../components/common/QueryFormModal";
+import { DeleteRecordModal } from "../../components/common/recordModal";
 import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
 import { PROFILE_KEY } from "../../providers/queryClient";
@@ -13,32 +12,27 @@ import { creditRules, editUserRules, newUserRules } from "./userRules";
 
 export const CREDIT_ADDED = "Credit added successfully";
 
+interface NewUserValues {
+  firstName: string;
+  lastName: string;
+  username: string;
+  company?: string;
+  email: string;
+  password: string;
+  phone: string;
+}
+
 /** addUser: create a user (always role "user" on the server). */
 export function AddUserModal() {
-  const modal = useQueryModal("addUser");
-  const [form] = Form.useForm();
-  const { mutate, mutation } = useCreate();
-  const close = () => {
-    form.resetFields();
-    modal.close();
-  };
+  const form = useQueryModalForm<User, NewUserValues>({
+    param: "addUser",
+    resource: "users",
+    action: "create",
+    successMessage: "User created successfully",
+    toPayload: (values) => ({ ...values, company: values.company?.trim() || undefined }),
+  });
   return (
-    <FormModal
-      title="Add User"
-      open={modal.open}
-      onCancel={close}
-      okText="Create"
-      loading={mutation.isPending}
-      width={640}
-      form={form}
-      name="addUser"
-      onFinish={(values) =>
-        mutate(
-          { resource: "users", values: { ...values, company: values.company?.trim() || undefined }, successNotification: success("User created successfully") },
-          { onSuccess: close },
-        )
-      }
-    >
+    <QueryFormModal form={form} title="Add User" okText="Create" width={640}>
       <Row gutter={16}>
         <Col xs={24} sm={12}><Form.Item name="firstName" label="First Name" rules={newUserRules.firstName}><Input /></Form.Item></Col>
         <Col xs={24} sm={12}><Form.Item name="lastName" label="Last Name" rules={newUserRules.lastName}><Input /></Form.Item></Col>
@@ -48,40 +42,28 @@ export function AddUserModal() {
         <Col xs={24} sm={12}><Form.Item name="password" label="Password" rules={newUserRules.password}><Input.Password autoComplete="new-password" /></Form.Item></Col>
         <Col xs={24}><Form.Item name="phone" label="Phone" rules={newUserRules.phone}><PhoneField /></Form.Item></Col>
       </Row>
-    </FormModal>
+    </QueryFormModal>
   );
 }
 
 /** editUser={id}: first name, last name, e-mail and role. */
 export function EditUserModal() {
-  const { modal, record: user, loading } = useRecordModal<User>("editUser", "users");
-  const [form] = Form.useForm();
-  const { mutate, mutation } = useUpdate();
+  const form = useQueryModalForm<User, Pick<User, "firstName" | "lastName" | "email" | "role">>({
+    param: "editUser",
+    resource: "users",
+    action: "edit",
+    successMessage: "User updated successfully",
+    toValues: (user) => ({ firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role }),
+  });
   return (
-    <FormModal
-      title="Edit User"
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Save"
-      loading={mutation.isPending}
-      disabled={loading}
-      form={form}
-      name="editUser"
-      fill={user && { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role }}
-      onFinish={(values) =>
-        mutate(
-          { resource: "users", id: modal.value!, values, successNotification: success("User updated successfully") },
-          { onSuccess: modal.close },
-        )
-      }
-    >
+    <QueryFormModal form={form} title="Edit User" okText="Save">
       <Form.Item name="firstName" label="First Name"><Input /></Form.Item>
       <Form.Item name="lastName" label="Last Name"><Input /></Form.Item>
       <Form.Item name="email" label="Email" rules={editUserRules.email}><Input /></Form.Item>
       <Form.Item name="role" label="Role" rules={editUserRules.role}>
         <Select options={[{ value: "user", label: "User" }, { value: "admin", label: "Admin" }]} />
       </Form.Item>
-    </FormModal>
+    </QueryFormModal>
   );
 }
 
@@ -100,45 +82,29 @@ export function DeleteUserModal({ onDeleted }: { onDeleted?: () => void }) {
 
 /** editCredit={id}: set the user's available credits (the new total). */
 export function EditCreditModal() {
-  const { modal, record: user } = useRecordModal<User>("editCredit", "users");
-  const [form] = Form.useForm<{ availableCredits: number }>();
-  const { mutate, mutation } = useUpdate();
   const qc = useQueryClient();
   const { profile } = useProfile();
+  const modal = useQueryModal("editCredit");
+  const form = useQueryModalForm<User, { availableCredits: number }>({
+    param: "editCredit",
+    resource: "users",
+    action: "edit",
+    successMessage: CREDIT_ADDED,
+    fixedMessage: true,
+    mutationMeta: { path: "/api/users/{id}/credit" },
+    toValues: (user) => ({ availableCredits: user.credit.availableCredits }),
+    toPayload: (values) => ({ availableCredits: values.availableCredits }),
+    // An admin changing their own balance: the header shows the profile's figure.
+    onSaved: () => modal.value === profile?._id && qc.invalidateQueries({ queryKey: PROFILE_KEY }),
+  });
+  const user = form.record;
   return (
-    <FormModal
-      title={user ? `Edit credit of ${fullName(user)}` : "Edit credit"}
-      open={modal.open}
-      onCancel={modal.close}
-      okText="Save"
-      loading={mutation.isPending}
-      form={form}
-      name="editCredit"
-      fill={user && { availableCredits: user.credit.availableCredits }}
-      onFinish={(values) =>
-        mutate(
-          {
-            resource: "users",
-            id: modal.value!,
-            values: { availableCredits: values.availableCredits },
-            meta: { path: `users/${modal.value}/credit` },
-            successNotification: () => ({ type: "success", message: CREDIT_ADDED }),
-          },
-          {
-            onSuccess: () => {
-              // An admin changing their own balance: the header shows the profile's figure.
-              if (modal.value === profile?._id) void qc.invalidateQueries({ queryKey: PROFILE_KEY });
-              modal.close();
-            },
-          },
-        )
-      }
-    >
+    <QueryFormModal form={form} title={user ? `Edit credit of ${fullName(user)}` : "Edit credit"} okText="Save">
       <Typography.Paragraph type="secondary">
         Used so far: {user?.credit.usedCredits ?? 0}. Enter the new available balance.
       </Typography.Paragraph>
       <CreditField />
-    </FormModal>
+    </QueryFormModal>
   );
 }
 

@@ -54,7 +54,7 @@ export function UsersPage() {
               resource: "users",
               id: u._id,
               values: { status: on ? "active" : "inactive" },
-              meta: { path: `users/${u._id}/status` },
+              meta: { path: "/api/users/{id}/status" },
               successNotification: (data) => ({ type: "success", message: (data as { message?: string })?.message ?? `User ${on ? "activated" : "deactivated"}` }),
             })
           }

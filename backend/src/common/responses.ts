@@ -1,0 +1,26 @@
+import { Type } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The answer of a route that only confirms (`{ message }`), e.g. a delete. */
+export class MessageResponse {
+  @ApiProperty() message: string;
+}
+
+/** The `pagination` of every list answer. */
+export class PaginationDto {
+  @ApiProperty() totalDocuments: number;
+  @ApiProperty() totalPages: number;
+}
+
+/**
+ * The one list answer: `{ data: Item[], pagination }`. A feature declares its list type as
+ * `export class SizeListResponse extends PaginatedResponse(SizeDto) {}`, so the OpenAPI
+ * document (and the frontend types generated from it) names the item type of each list.
+ */
+export function PaginatedResponse<T>(item: Type<T>) {
+  class Paginated {
+    @ApiProperty({ type: [item] }) data: T[];
+    @ApiProperty({ type: PaginationDto }) pagination: PaginationDto;
+  }
+  return Paginated;
+}

@@ -1,0 +1,368 @@
+/**
+ * Strip compaction by overlap minimisation on cell masks (after sparrow's method, on a raster).
+ *
+ * Starting from a feasible layout of one strip (the bottom-left fill), the strip is made a
+ * little shorter: copies beyond a random cut move back by the amount removed, and those that
+ * stick out are pushed in. The copies now overlap. The separator then moves colliding copies
+ * one at a time to the position (and orientation) with the least *weighted* overlap, sampled
+ * over the whole strip and around the copy, then refined by coordinate descent. After each
+ * sweep the weight of every pair that still overlaps grows (guided local search), so copies
+ * that keep getting in each other's way are pushed apart harder. When no overlap is left the
+ * shorter strip is the new best, and the strip shrinks again; when the separator gives up,
+ * the next attempt starts from the best feasible layout with a smaller step.
+ *
+ * Overlap is counted in cells: the ink cells of one copy that fall on the gap-grown cells of
+ * another. Zero overlap between every pair is exactly the grid's fit test, so the result is
+ * as safe as the bottom-left fill (and the caller checks it again on a fresh grid).
+ */
+import { Rng } from '../pack/rng';
+import { popcount } from './cells';
+
+/** One orientation of a type, with both masks pre-shifted by every bit offset. */
+export interface CompactShape {
+  /** Ink mask size in cells and words per shifted row. */
+  w: number;
+  h: number;
+  sw: number;
+  /** Ink rows shifted left by s bits (s = 0..31), `sw` words per row. */
+  shifted: Uint32Array[];
+  /** Gap-grown mask: size, pad (its (pad, pad) is the ink mask's (0, 0)), shifted rows. */
+  pad: number;
+  dw: number;
+  dh: number;
+  dsw: number;
+  dshifted: Uint32Array[];
+}
+
+export interface CompactPiece {
+  type: number;
+  orientation: number;
+  /** Cell of the ink mask's (0, 0); x across the strip, y along it. */
+  x: number;
+  y: number;
+}
+
+export interface CompactOptions {
+  /** Strip width in cells. */
+  width: number;
+  /** Wall-clock deadline (performance.now()). */
+  deadline: number;
+  /** Deterministic effort cap: position searches (moves), for tests. */
+  maxMoves?: number;
+  rng: Rng;
+}
+
+/** Shifts every row of a bitset by s = 0..31 bits, into rows one word wider. */
+export function shiftRows(bits: Uint32Array, words: number, h: number): { sw: number; shifted: Uint32Array[] } {
+  const sw = words + 1;
+  const shifted: Uint32Array[] = [];
+  for (let s = 0; s < 32; s++) {
+    const out = new Uint32Array(sw * h);
+    for (let r = 0; r < h; r++)
+      for (let k = 0; k < words; k++) {
+        const v = bits[r * words + k];
+        if (!v) continue;
+        out[r * sw + k] |= v << s;
+        if (s) out[r * sw + k + 1] |= v >>> (32 - s);
+      }
+    shifted.push(out);
+  }
+  return { sw, shifted };
+}
+
+/** Ink cells of `a` at (ax, ay) that lie on gap-grown cells of `b` at (bx, by). */
+export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactShape, bx: number, by: number): number {
+  const bX = bx - b.pad;
+  const bY = by - b.pad;
+  const r0 = ay > bY ? ay : bY;
+  const r1 = Math.min(ay + a.h, bY + b.dh);
+  if (r0 >= r1) return 0;
+  if (ax >= bX + b.dw || bX >= ax + a.w) return 0;
+  const sa = a.shifted[ax & 31];
+  const wa = ax >> 5;
+  const fw = Math.floor(bX / 32);
+  const sb = b.dshifted[bX - fw * 32];
+  const k0 = wa > fw ? wa : fw;
+  const k1 = Math.min(wa + a.sw, fw + b.dsw);
+  const asw = a.sw;
+  const bsw = b.dsw;
+  let n = 0;
+  for (let r = r0; r < r1; r++) {
+    const oa = (r - ay) * asw - wa;
+    const ob = (r - bY) * bsw - fw;
+    for (let k = k0; k < k1; k++) {
+      const v = sa[oa + k] & sb[ob + k];
+      if (v) n += popcount(v);
+    }
+  }
+  return n;
+}
+
+/** Far edge (used rows) of a set of pieces. */
+export function usedRows(shapes: readonly CompactShape[][], pieces: readonly CompactPiece[]): number {
+  let rows = 0;
+  for (const p of pieces) rows = Math.max(rows, p.y + shapes[p.type][p.orientation].h);
+  return rows;
+}
+
+/** Sparrow's published settings (docs/gangsheet.md has what was measured with them and others). */
+const GLOBAL_SAMPLES = 50;
+const LOCAL_SAMPLES = 25;
+const NO_IMPROVEMENT_SWEEPS = 200;
+const STRIKES = 3;
+const WEIGHT_GROWTH_MIN = 1.2;
+const WEIGHT_GROWTH_MAX = 2;
+const WEIGHT_DECAY = 0.95;
+const FIRST_STEP = 0.03;
+const MIN_STEP_ROWS = 1;
+
+
+/**
+ * Makes a feasible single-strip layout shorter. Returns the shortest feasible layout found
+ * (the input when nothing shorter was found); never mutates the input.
+ */
+export function compactStrip(
+  shapes: readonly CompactShape[][],
+  start: readonly CompactPiece[],
+  opts: CompactOptions,
+): { pieces: CompactPiece[]; rows: number; moves: number; attempts: number } {
+  const n = start.length;
+  const W = opts.width;
+  const rng = opts.rng;
+  let best = start.map((p) => ({ ...p }));
+  let bestRows = usedRows(shapes, best);
+  if (n < 2) return { pieces: best, rows: bestRows, moves: 0, attempts: 0 };
+  // the shortest strip any copy can stand in
+  let minRows = 0;
+  for (const p of start) minRows = Math.max(minRows, Math.min(...shapes[p.type].filter((s) => s.w <= W).map((s) => s.h)));
+
+  const xs = new Int32Array(n);
+  const ys = new Int32Array(n);
+  const os = new Int32Array(n);
+  const ts = Int32Array.from(start.map((p) => p.type));
+  const ov = new Int32Array(n * n);
+  const po = new Float64Array(n);
+  const wt = new Float32Array(n * n);
+  let moves = 0;
+  let attempts = 0;
+  let L = 0;
+  const outOfTime = () => (opts.maxMoves !== undefined ? moves >= opts.maxMoves : performance.now() >= opts.deadline);
+
+  const load = (ps: readonly CompactPiece[]) => {
+    for (let i = 0; i < n; i++) {
+      xs[i] = ps[i].x;
+      ys[i] = ps[i].y;
+      os[i] = ps[i].orientation;
+    }
+  };
+  const recomputeAll = () => {
+    po.fill(0);
+    for (let i = 0; i < n; i++) {
+      const a = shapes[ts[i]][os[i]];
+      for (let j = i + 1; j < n; j++) {
+        const v = pairOverlap(a, xs[i], ys[i], shapes[ts[j]][os[j]], xs[j], ys[j]);
+        ov[i * n + j] = v;
+        ov[j * n + i] = v;
+        po[i] += v;
+        po[j] += v;
+      }
+    }
+  };
+  /** Weighted overlap of piece i in pose (o, x, y); stops once at or above `bound`. */
+  const cost = (i: number, o: number, x: number, y: number, bound: number): number => {
+    const a = shapes[ts[i]][o];
+    const ax1 = x + a.w;
+    const ay1 = y + a.h;
+    let c = 0;
+    const row = i * n;
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const b = shapes[ts[j]][os[j]];
+      const bX = xs[j] - b.pad;
+      const bY = ys[j] - b.pad;
+      if (bX >= ax1 || bY >= ay1 || bX + b.dw <= x || bY + b.dh <= y) continue;
+      const v = pairOverlap(a, x, y, b, xs[j], ys[j]);
+      if (v) {
+        c += wt[row + j] * v;
+        if (c >= bound) return c;
+      }
+    }
+    return c;
+  };
+  const setPose = (i: number, o: number, x: number, y: number) => {
+    xs[i] = x;
+    ys[i] = y;
+    os[i] = o;
+    const a = shapes[ts[i]][o];
+    let sum = 0;
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const v = pairOverlap(a, x, y, shapes[ts[j]][os[j]], xs[j], ys[j]);
+      const old = ov[i * n + j];
+      if (v !== old) {
+        ov[i * n + j] = v;
+        ov[j * n + i] = v;
+        po[j] += v - old;
+      }
+      sum += v;
+    }
+    po[i] = sum;
+  };
+  /** Moves piece i to the best pose it finds (never a worse weighted overlap than now). */
+  const move = (i: number) => {
+    moves++;
+    const t = ts[i];
+    const ss = shapes[t];
+    let bo = os[i];
+    let bx = xs[i];
+    let by = ys[i];
+    let bc = cost(i, bo, bx, by, Infinity);
+    const fitsStrip = (o: number) => ss[o].w <= W && ss[o].h <= L;
+    const tryPose = (o: number, x: number, y: number) => {
+      const s = ss[o];
+      if (x < 0 || y < 0 || x + s.w > W || y + s.h > L) return false;
+      const c = cost(i, o, x, y, bc);
+      if (c < bc) {
+        bc = c;
+        bo = o;
+        bx = x;
+        by = y;
+        return true;
+      }
+      return false;
+    };
+    for (let k = 0; k < GLOBAL_SAMPLES && bc > 0; k++) {
+      const o = rng.int(ss.length);
+      if (!fitsStrip(o)) continue;
+      tryPose(o, rng.int(W - ss[o].w + 1), rng.int(L - ss[o].h + 1));
+    }
+    const cur = ss[os[i]];
+    const radius = Math.max(2, Math.round(Math.max(cur.w, cur.h) / 4));
+    for (let k = 0; k < LOCAL_SAMPLES && bc > 0; k++) {
+      const o = k < ss.length ? k : rng.int(ss.length);
+      if (!fitsStrip(o)) continue;
+      // around the current centre, in the new orientation
+      const cx = xs[i] + (cur.w >> 1) - (ss[o].w >> 1);
+      const cy = ys[i] + (cur.h >> 1) - (ss[o].h >> 1);
+      const x = Math.min(W - ss[o].w, Math.max(0, cx + rng.int(2 * radius + 1) - radius));
+      const y = Math.min(L - ss[o].h, Math.max(0, cy + rng.int(2 * radius + 1) - radius));
+      tryPose(o, x, y);
+    }
+    // coordinate descent from the best sample
+    let step = Math.max(1, Math.round(Math.max(ss[bo].w, ss[bo].h) / 8));
+    while (step >= 1 && bc > 0) {
+      const moved = tryPose(bo, bx + step, by) || tryPose(bo, bx - step, by) || tryPose(bo, bx, by + step) || tryPose(bo, bx, by - step);
+      if (!moved) step = step >> 1;
+    }
+    if (bo !== os[i] || bx !== xs[i] || by !== ys[i]) setPose(i, bo, bx, by);
+  };
+  const totalOverlap = () => {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += po[i];
+    return s / 2;
+  };
+  const updateWeights = () => {
+    let max = 0;
+    for (let k = 0; k < n * n; k++) if (ov[k] > max) max = ov[k];
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        const k = i * n + j;
+        let w = wt[k];
+        if (ov[k] > 0) w *= WEIGHT_GROWTH_MIN + ((WEIGHT_GROWTH_MAX - WEIGHT_GROWTH_MIN) * ov[k]) / max;
+        else w = Math.max(1, w * WEIGHT_DECAY);
+        wt[k] = w;
+        wt[j * n + i] = w;
+      }
+  };
+  const order = Array.from({ length: n }, (_, i) => i);
+  /** Separates the current poses in a strip of L rows; true when no overlap is left. */
+  const separate = (): boolean => {
+    wt.fill(1);
+    recomputeAll();
+    let minTotal = totalOverlap();
+    if (minTotal === 0) return true;
+    const snap = { xs: Int32Array.from(xs), ys: Int32Array.from(ys), os: Int32Array.from(os) };
+    let strikes = 0;
+    let stale = 0;
+    while (!outOfTime()) {
+      // colliding pieces in random order
+      for (let k = n - 1; k > 0; k--) {
+        const r = rng.int(k + 1);
+        const tmp = order[k];
+        order[k] = order[r];
+        order[r] = tmp;
+      }
+      for (const i of order) if (po[i] > 0) move(i);
+      const total = totalOverlap();
+      if (total === 0) return true;
+      if (total < minTotal) {
+        minTotal = total;
+        snap.xs.set(xs);
+        snap.ys.set(ys);
+        snap.os.set(os);
+        stale = 0;
+      } else if (++stale >= NO_IMPROVEMENT_SWEEPS) {
+        if (++strikes >= STRIKES) return false;
+        stale = 0;
+        xs.set(snap.xs);
+        ys.set(snap.ys);
+        os.set(snap.os);
+        recomputeAll();
+      }
+      updateWeights();
+    }
+    return false;
+  };
+
+  let step = FIRST_STEP;
+  let failed = false;
+  while (!outOfTime()) {
+    const remove = Math.max(MIN_STEP_ROWS, Math.floor(bestRows * step));
+    L = bestRows - remove;
+    if (L < minRows) break;
+    attempts++;
+    load(best);
+    // after a failed attempt, disrupt: two copies of different types swap places (centres),
+    // so the next attempt does not walk into the same dead end (sparrow does the same)
+    if (failed) {
+      for (let tries = 0; tries < 20; tries++) {
+        const i = rng.int(n);
+        const j = rng.int(n);
+        if (ts[i] === ts[j]) continue;
+        const a = shapes[ts[i]][os[i]];
+        const b = shapes[ts[j]][os[j]];
+        const cxi = xs[i] + (a.w >> 1);
+        const cyi = ys[i] + (a.h >> 1);
+        const cxj = xs[j] + (b.w >> 1);
+        const cyj = ys[j] + (b.h >> 1);
+        if (b.w > W || b.h > bestRows || a.w > W || a.h > bestRows) continue;
+        xs[i] = Math.max(0, Math.min(W - a.w, cxj - (a.w >> 1)));
+        ys[i] = Math.max(0, Math.min(bestRows - a.h, cyj - (a.h >> 1)));
+        xs[j] = Math.max(0, Math.min(W - b.w, cxi - (b.w >> 1)));
+        ys[j] = Math.max(0, Math.min(bestRows - b.h, cyi - (b.h >> 1)));
+        break;
+      }
+    }
+    // remove `remove` rows at a random cut: copies whose centre lies beyond it move back
+    const cut = rng.int(bestRows);
+    for (let i = 0; i < n; i++) {
+      let s = shapes[ts[i]][os[i]];
+      if (s.h > L || s.w > W) {
+        // an orientation that stands in the shorter strip
+        const o = shapes[ts[i]].findIndex((q) => q.h <= L && q.w <= W);
+        os[i] = o;
+        s = shapes[ts[i]][o];
+        xs[i] = Math.min(xs[i], W - s.w);
+      }
+      if (ys[i] + (s.h >> 1) >= cut) ys[i] -= remove;
+      ys[i] = Math.max(0, Math.min(ys[i], L - s.h));
+    }
+    const ok = separate();
+    failed = !ok;
+    if (ok) {
+      best = Array.from({ length: n }, (_, i) => ({ type: ts[i], orientation: os[i], x: xs[i], y: ys[i] }));
+      bestRows = usedRows(shapes, best);
+    } else step *= 0.6;
+  }
+  return { pieces: best, rows: bestRows, moves, attempts };
+}

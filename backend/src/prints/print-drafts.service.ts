@@ -1,0 +1,114 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
+import { Image } from '../images/entities/image.entity';
+import { Size } from '../sizes/entities/size.entity';
+import { CreatePrintDto, PrintItemInput, UpdatePrintItemDto } from './dto/print.dto';
+import { PrintItem } from './entities/print-item.entity';
+import { Print, PrintStatus, PrintType } from './entities/print.entity';
+import { assertStatus, EDITABLE, MSG } from './prints.rules';
+import { PrintsService } from './prints.service';
+
+/**
+ * Thrown as 404 unless every image (not in the trash) and size named belongs to `userId`.
+ * Shared by draft editing and the draft preview.
+ */
+export async function checkOwnership(m: EntityManager, userId: string, items: Array<{ imageId?: string; sizeId?: string }>) {
+  const imageIds = [...new Set(items.map((i) => i.imageId).filter((v): v is string => !!v))];
+  const sizeIds = [...new Set(items.map((i) => i.sizeId).filter((v): v is string => !!v))];
+  if (imageIds.length) {
+    const n = await m.count(Image, { where: { _id: In(imageIds), userId, deletedAt: IsNull() } });
+    if (n !== imageIds.length) throw new NotFoundException('Image not found');
+  }
+  if (sizeIds.length) {
+    const n = await m.count(Size, { where: { _id: In(sizeIds), userId } });
+    if (n !== sizeIds.length) throw new NotFoundException('Size not found');
+  }
+}
+
+/** Draft editing: create a print, add, change and remove its items (only while it is editable). */
+@Injectable()
+export class PrintDraftsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly prints: PrintsService,
+  ) {}
+
+  async create(userId: string, dto: CreatePrintDto, type = PrintType.Manual): Promise<Print> {
+    const id = await this.db.transaction(async (m) => {
+      await checkOwnership(m, userId, dto.printItems);
+      const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [] }));
+      for (const item of dto.printItems) await this.addOrMerge(m, print._id, item);
+      return print._id;
+    });
+    return this.prints.find(userId, id);
+  }
+
+  async addItem(userId: string, printId: string, dto: PrintItemInput): Promise<Print> {
+    await this.db.transaction(async (m) => {
+      const print = await this.lockDraft(m, userId, printId);
+      await checkOwnership(m, userId, [dto]);
+      await this.addOrMerge(m, print._id, dto);
+    });
+    return this.prints.find(userId, printId);
+  }
+
+  async updateItem(userId: string, printId: string, itemId: string, dto: UpdatePrintItemDto): Promise<Print> {
+    await this.db.transaction(async (m) => {
+      const print = await this.lockDraft(m, userId, printId);
+      const item = await m.findOne(PrintItem, { where: { _id: itemId, printId: print._id } });
+      if (!item) throw new NotFoundException(MSG.itemNotFound);
+      if (dto.imageId) await checkOwnership(m, userId, [{ imageId: dto.imageId }]);
+      if (dto.sizeId) await checkOwnership(m, userId, [{ sizeId: dto.sizeId }]);
+      if (dto.imageId !== undefined) item.imageId = dto.imageId;
+      if (dto.sizeId !== undefined) item.sizeId = dto.sizeId;
+      if (dto.quantity !== undefined) item.quantity = dto.quantity;
+      // Changing an item into one that already exists (same image and size) merges the two.
+      const twin =
+        item.imageId && item.sizeId
+          ? await m
+              .getRepository(PrintItem)
+              .createQueryBuilder('i')
+              .where('i.printId = :p AND i.imageId = :img AND i.sizeId = :sz AND i._id <> :id', { p: print._id, img: item.imageId, sz: item.sizeId, id: item._id })
+              .getOne()
+          : null;
+      if (twin) {
+        twin.quantity += item.quantity;
+        twin.orderItemId ??= item.orderItemId;
+        await m.save(twin);
+        await m.delete(PrintItem, { _id: item._id });
+      } else {
+        await m.save(item);
+      }
+    });
+    return this.prints.find(userId, printId);
+  }
+
+  async removeItem(userId: string, printId: string, itemId: string): Promise<Print> {
+    await this.db.transaction(async (m) => {
+      const print = await this.lockDraft(m, userId, printId);
+      const res = await m.delete(PrintItem, { _id: itemId, printId: print._id });
+      if (!res.affected) throw new NotFoundException(MSG.itemNotFound);
+    });
+    return this.prints.find(userId, printId);
+  }
+
+  /** The print row locked, so an edit cannot slip in while processing starts. */
+  private async lockDraft(m: EntityManager, userId: string, printId: string): Promise<Print> {
+    const print = await m.findOne(Print, { where: { _id: printId, userId }, lock: { mode: 'pessimistic_write' } });
+    if (!print) throw new NotFoundException(MSG.notFound);
+    assertStatus(print.status, EDITABLE, MSG.notEditable);
+    return print;
+  }
+
+  /** Adding the same image and size again adds to that item's quantity (see docs/prints.md). */
+  private async addOrMerge(m: EntityManager, printId: string, dto: PrintItemInput) {
+    const existing = await m.findOne(PrintItem, { where: { printId, imageId: dto.imageId, sizeId: dto.sizeId } });
+    if (existing) {
+      existing.quantity += dto.quantity;
+      await m.save(existing);
+    } else {
+      await m.save(m.create(PrintItem, { printId, imageId: dto.imageId, sizeId: dto.sizeId, quantity: dto.quantity, orderItemId: null }));
+    }
+  }
+}

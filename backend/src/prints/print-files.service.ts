@@ -1,0 +1,69 @@
+import { ConflictException, GoneException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { returned } from '../common/sql';
+import { StorageService } from '../storage/storage.service';
+import { Role, User } from '../users/entities/user.entity';
+import { Print, PrintStatus } from './entities/print.entity';
+import { printFolder } from './print-lifecycle';
+import { assertStatus, DELETABLE, MSG } from './prints.rules';
+import { PrintsService } from './prints.service';
+
+/** A print's sheet files: downloads, deleting the files (status Deleted) and deleting the print. */
+@Injectable()
+export class PrintFilesService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly storage: StorageService,
+    private readonly prints: PrintsService,
+  ) {}
+
+  /** Removes the sheet files only; the print becomes Deleted and can be processed again. */
+  async deleteFiles(userId: string, printId: string): Promise<Print> {
+    const print = await this.prints.find(userId, printId);
+    if (print.status === PrintStatus.Deleted) throw new ConflictException({ message: MSG.alreadyDeleted, code: 'invalid_status' });
+    assertStatus(print.status, DELETABLE, MSG.notDeletable);
+    const allowed = DELETABLE.filter((s) => s !== PrintStatus.Deleted);
+    const rows = returned(
+      await this.db.query(
+        `UPDATE prints SET status = 'Deleted', files = '[]', files_deleted_at = CASE WHEN jsonb_array_length(files) > 0 THEN now() ELSE files_deleted_at END,
+           updated_at = now() WHERE id = $1 AND user_id = $2 AND status = ANY($3) RETURNING id`,
+        [printId, userId, allowed],
+      ),
+    );
+    if (!rows.length) throw new ConflictException({ message: MSG.notDeletable, code: 'invalid_status' });
+    await this.storage.deletePrefix(printFolder(userId, printId));
+    return this.prints.find(userId, printId);
+  }
+
+  /** Removes the print, its items and its files. */
+  async forceDelete(userId: string, printId: string): Promise<void> {
+    const print = await this.prints.find(userId, printId);
+    assertStatus(print.status, DELETABLE, MSG.notDeletable);
+    const rows = returned(await this.db.query(`DELETE FROM prints WHERE id = $1 AND user_id = $2 AND status = ANY($3) RETURNING id`, [printId, userId, DELETABLE]));
+    if (!rows.length) throw new ConflictException({ message: MSG.notDeletable, code: 'invalid_status' });
+    await this.storage.deletePrefix(printFolder(userId, printId));
+  }
+
+  // ---- files ----
+
+  /** A sheet file of a print, for its owner or an admin; 404 for anyone else. */
+  async sheetFile(user: User, printId: string, n: number, kind: 'png' | 'preview') {
+    const where = user.role === Role.Admin ? { _id: printId } : { _id: printId, userId: user._id };
+    const print = await this.db.getRepository(Print).findOne({ where });
+    if (!print) throw new NotFoundException(MSG.notFound);
+    const file = print.files.find((f) => f.n === n);
+    if (!file) {
+      if (print.filesDeletedAt) throw new GoneException('The files of this print have been deleted.');
+      throw new NotFoundException('File not found');
+    }
+    const key = kind === 'png' ? file.key : file.previewKey;
+    if (!(await this.storage.exists(key))) throw new GoneException('The files of this print have been deleted.');
+    return {
+      stream: this.storage.read(key),
+      bytes: await this.storage.size(key),
+      type: kind === 'png' ? 'image/png' : 'image/webp',
+      name: `print-${printId.slice(0, 8)}-sheet-${n}.${kind === 'png' ? 'png' : 'webp'}`,
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { QueueName } from './queue.types';
+
+/**
+ * Every background job by name. Adding a job is one entry here (its name, its payload in
+ * `JobPayloads` and its queue in `JOB_QUEUES`; the compiler insists on all three) and one
+ * handler registered with `JobRunner.process(JobName.X, handler)` in the owning module's
+ * `onModuleInit` (see docs/architecture.md). The name is what Bull stores, so renaming one
+ * orphans jobs already queued under the old name.
+ */
+export enum JobName {
+  /** Inspect an uploaded image: trim, ink mask, preview. */
+  ImagePreview = 'preview',
+  /** Render one attempt of a print (charged before it is enqueued). */
+  ProcessPrint = 'process-print',
+  /** Delete the files of prints past their retention (repeating). */
+  PrintRetention = 'print-retention',
+  /** Recovery sweep: outbox rows, stuck prints and images, dead run folders (repeating). */
+  JobRecovery = 'job-recovery',
+  /** Settle payments nobody came back for: capture approved orders, give up abandoned checkouts (repeating). */
+  PaymentReconcile = 'payments-reconcile',
+}
+
+/** The payload of each job; a repeating job has none. */
+export interface JobPayloads {
+  [JobName.ImagePreview]: { imageId: string };
+  [JobName.ProcessPrint]: { printId: string; attempt: number };
+  [JobName.PrintRetention]: Record<string, never>;
+  [JobName.JobRecovery]: Record<string, never>;
+  [JobName.PaymentReconcile]: Record<string, never>;
+}
+
+export type JobPayload<N extends JobName> = JobPayloads[N];
+
+/**
+ * The queue each job runs on. A queue is a unit of scaling (a worker's concurrency is per
+ * queue), so long renders do not hold up image previews.
+ */
+export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
+  [JobName.ImagePreview]: QueueName.Images,
+  [JobName.ProcessPrint]: QueueName.Prints,
+  [JobName.PrintRetention]: QueueName.Maintenance,
+  [JobName.JobRecovery]: QueueName.Maintenance,
+  [JobName.PaymentReconcile]: QueueName.Payments,
+};

@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Request, Response } from 'express';
+import { LessThan, Repository } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { RealtimeService } from '../realtime/realtime.service';
+import { User, UserStatus } from '../users/entities/user.entity';
+import { Session } from './entities/session.entity';
+
+export const SESSION_COOKIE = 'gs_session';
+
+export interface SessionPayload {
+  sub: string;
+  /** users.session_version when the cookie was issued. */
+  sv: number;
+  /** sessions.id: the server-side row logout deletes. */
+  sid: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Sessions and their cookie: a signed cookie names a server-side row, valid while the row
+ * lives, the user is active and their session version has not moved on. Used by sign-in
+ * (auth), by users (deactivation ends every session) and by the socket handshake (realtime).
+ */
+@Injectable()
+export class SessionService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    private readonly jwt: JwtService,
+    private readonly realtime: RealtimeService,
+  ) {}
+
+  /** A new server-side session row, named in the signed cookie. */
+  async issueSession(req: Request, res: Response, user: User) {
+    const ttlMs = durationMs(this.config.auth.jwtExpiresIn);
+    // The user's expired rows go here, so the table holds little more than live sessions.
+    await this.sessions.delete({ userId: user._id, expiresAt: LessThan(new Date()) });
+    const session = await this.sessions.save(this.sessions.create({ userId: user._id, expiresAt: new Date(Date.now() + ttlMs) }));
+    const token = await this.jwt.signAsync({ sub: user._id, sv: user.sessionVersion, sid: session._id } satisfies SessionPayload, {
+      expiresIn: this.config.auth.jwtExpiresIn as any,
+    });
+    res.cookie(SESSION_COOKIE, token, { ...this.cookieFlags(req), maxAge: ttlMs });
+  }
+
+  /** Logout: the session row goes, so this cookie no longer works anywhere, even if copied. */
+  async endSession(req: Request, res: Response) {
+    const token = req.cookies?.[SESSION_COOKIE];
+    if (token) {
+      const payload = await this.jwt.verifyAsync<SessionPayload>(token).catch(() => null);
+      if (payload?.sid && UUID.test(payload.sid)) {
+        await this.sessions.delete({ _id: payload.sid });
+        this.realtime.disconnect(RealtimeService.sessionRoom(payload.sid));
+      }
+    }
+    res.clearCookie(SESSION_COOKIE, this.cookieFlags(req));
+  }
+
+  /** Every session of the user (password reset, deactivation), sockets included. */
+  async endAllSessions(userId: string) {
+    await this.sessions.delete({ userId });
+    this.realtime.disconnect(RealtimeService.room(userId));
+  }
+
+  /** The flags of every cookie we set: HttpOnly, SameSite=Lax, Secure per COOKIE_SECURE. */
+  cookieFlags(req: Request) {
+    const secure = this.config.auth.cookieSecure === 'auto' ? req.secure : this.config.auth.cookieSecure;
+    return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
+  }
+
+  /** The user of a verified cookie payload, or null when its session has ended. */
+  async userForSession(payload: SessionPayload): Promise<User | null> {
+    if (!payload?.sub || !UUID.test(payload.sub) || !payload.sid || !UUID.test(payload.sid)) return null;
+    // One query: the user, only while the cookie's session row is live.
+    const user = await this.users
+      .createQueryBuilder('u')
+      .innerJoin(Session, 's', 's.id = :sid AND s.user_id = u.id AND s.expires_at > now()', { sid: payload.sid })
+      .where('u.id = :id', { id: payload.sub })
+      .getOne();
+    if (!user || user.status !== UserStatus.Active || user.sessionVersion !== payload.sv) return null;
+    return user;
+  }
+
+  /** The socket.io handshake: the user and session id of the cookie, if the session is live. */
+  async sessionFromCookieHeader(header?: string): Promise<{ user: User; sid: string } | null> {
+    const match = header?.split(';').map((c) => c.trim()).find((c) => c.startsWith(SESSION_COOKIE + '='));
+    if (!match) return null;
+    const payload = await this.jwt.verifyAsync<SessionPayload>(decodeURIComponent(match.slice(SESSION_COOKIE.length + 1))).catch(() => null);
+    const user = payload ? await this.userForSession(payload) : null;
+    return user && payload ? { user, sid: payload.sid } : null;
+  }
+}
+
+function durationMs(spec: string): number {
+  const n = parseInt(spec, 10);
+  const unit = spec.slice(-1);
+  return n * ({ s: 1000, m: 60_000, h: 3600_000, d: 86400_000 } as Record<string, number>)[unit];
+}
