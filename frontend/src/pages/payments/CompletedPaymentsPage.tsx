@@ -8,6 +8,7 @@ import { formatDate, StatusTag } from "../../components/payments/PaymentHistory"
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
 import { SearchBox } from "../../components/table/SearchBox";
 import { useUrlList } from "../../lib/urlList";
+import type { ResourceMeta } from "../../providers/dataProvider";
 
 const userName = (p: Payment) => [p.userId.firstName, p.userId.lastName].filter(Boolean).join(" ") || p.userId.username;
 
@@ -17,7 +18,7 @@ const userName = (p: Payment) => [p.userId.firstName, p.userId.lastName].filter(
  */
 export function CompletedPaymentsPage() {
   const list = useUrlList();
-  const { result, query } = useList<Payment>({ resource: "payment", meta: { path: "completedTransfers" }, ...list.refine });
+  const { result, query } = useList<Payment>({ resource: "payment", meta: { path: "/api/completedTransfers" } satisfies ResourceMeta, ...list.refine });
 
   const columns: DataColumn<Payment>[] = [
     { key: "user", title: "User", render: (_, p) => <Link to={`/users/${p.userId._id}`}>{userName(p)}</Link> },
