@@ -28,6 +28,8 @@ const PUBLIC = {
   // the CPU-bound functions a feature hands to the worker pool (cpu/cpu-tasks.ts)
   images: ['image-decode'],
   prints: ['engine.adapter'],
+  // the guarded HTTP client (size limit, deadline, no private addresses) orders use for design downloads
+  integrations: ['safe-http'],
 };
 
 /** The top folder under src/ of a file, or null for files directly in src/ (main.ts, app.module.ts: the composition root). */
@@ -81,7 +83,7 @@ const layering = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/cpu/ts-worker.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/cpu/ts-worker.js', 'jest.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,6 +3,7 @@
  * time per stage (trim, layout, render, store) as the job reports it.
  *
  *   npm run bench:print            (needs the local PostgreSQL and Redis, like the e2e tests)
+ *   PRINT_FORMATS=png,pdf npm run bench:print   (the print files to write; default: the settings' default, PNG)
  */
 import 'reflect-metadata';
 import Bull from 'bull';
@@ -31,7 +32,8 @@ async function main() {
     const preview = (await s.agent.post(`/api/print/${id}/preview`).send({}).expect(200)).body.data;
     const previewMs = performance.now() - previewStart;
     const t1 = performance.now();
-    await s.agent.post(`/api/print/${id}/process`).send({}).expect(201);
+    const formats = process.env.PRINT_FORMATS?.split(',').filter(Boolean);
+    await s.agent.post(`/api/print/${id}/process`).send(formats ? { settings: { formats } } : {}).expect(201);
     const requestMs = performance.now() - t1;
     const done = await waitDone(s.agent, id, 30 * 60_000);
     const totalMs = performance.now() - t1;
@@ -44,10 +46,9 @@ async function main() {
     }
     const rv = job?.returnvalue ?? {};
     await q.close();
-    const meta = await Promise.all(done.fileId.map((f: any) => f.bytes));
     console.log(JSON.stringify({ preview: { ms: Math.round(previewMs), sheets: preview.sheets.length, density: preview.density } }));
-    console.log(`copies: ${rv.copies}   sheets: ${rv.sheets}   film: ${done.fileId.map((f: any) => `${f.widthPx}x${f.heightPx}px (${f.lengthIn} in)`).join(', ')}`);
-    console.log(`file sizes: ${meta.map((b: number) => (b / 1e6).toFixed(1) + ' MB').join(', ')}`);
+    console.log(`copies: ${rv.copies}   sheets: ${rv.sheets}   film: ${done.fileId.filter((f: any, i: number, all: any[]) => all.findIndex((g) => g.sheet === f.sheet) === i).map((f: any) => `${f.widthPx}x${f.heightPx}px (${f.lengthIn} in)`).join(', ')}`);
+    console.log(`files (${done.settings.formats ?? ['png']}): ${done.fileId.map((f: any) => `${f.format ?? 'png'} ${(f.bytes / 1e6).toFixed(1)} MB`).join(', ')}`);
     console.log(`POST /process answered in ${Math.round(requestMs)} ms; request → Completed seen by the client: ${Math.round(totalMs)} ms`);
     console.log('stage times (ms):', rv.timingsMs);
     console.log(`queue wait + events + polling: ${Math.round(totalMs - Object.values<number>(rv.timingsMs ?? {}).reduce((a, b) => a + b, 0))} ms`);

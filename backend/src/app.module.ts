@@ -16,6 +16,8 @@ import { UsersModule } from './users/users.module';
 import { PrintsModule } from './prints/prints.module';
 import { SheetSettingsModule } from './sheet-settings/sheet-settings.module';
 import { PaymentsModule } from './payments/payments.module';
+import { IntegrationsModule } from './integrations/integrations.module';
+import { OrdersModule } from './orders/orders.module';
 
 /** One module graph for the API, the worker and the tests; only the entry points differ. */
 @Module({})
@@ -39,6 +41,8 @@ export class AppModule {
         SheetSettingsModule,
         PrintsModule,
         PaymentsModule,
+        IntegrationsModule,
+        OrdersModule,
       ],
       controllers: [HealthController],
     };

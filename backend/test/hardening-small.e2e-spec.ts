@@ -55,12 +55,17 @@ describe('Hardening, smaller items (e2e)', () => {
           .send({ printItems: [{ imageId: a._id, sizeId: big._id, quantity: 7 }, { imageId: b._id, sizeId: small._id, quantity: 9 }] })
           .expect(201)
       ).body.data;
-      await s.agent.post(`/api/print/${p._id}/process`).send({ settings: { width: 13, maxLength: 12 } }).expect(201);
+      // Both formats: the files are one entry per sheet and format, so sheets are counted by their number.
+      await s.agent.post(`/api/print/${p._id}/process`).send({ settings: { width: 13, maxLength: 12, formats: ['png', 'pdf'] } }).expect(201);
       const done = await waitDone(s.agent, p._id);
       expect(done.status).toBe('Completed');
+      const sheetFiles = done.fileId.filter((f: any) => f.format === 'png');
+      expect(sheetFiles.map((f: any) => f.sheet)).toEqual(sheetFiles.map((_: any, i: number) => i + 1));
 
       const [row] = await t.app.get(DataSource).query(`SELECT layout FROM prints WHERE id = $1`, [p._id]);
-      expect(row.layout.sheets.length).toBe(done.fileId.length);
+      expect(row.layout.sheets.length).toBeGreaterThan(1);
+      expect(new Set(done.fileId.map((f: any) => f.sheet)).size).toBe(row.layout.sheets.length);
+      expect(done.fileId).toHaveLength(2 * row.layout.sheets.length);
 
       // The seller's saved settings and the page's body both differ from what was rendered.
       await s.agent.put('/api/sheet-settings').send({ width: 22, gap: 1 }).expect(200);
@@ -69,7 +74,7 @@ describe('Hardening, smaller items (e2e)', () => {
       expect(v.settings).toMatchObject({ width: 13, maxLength: 12 });
       // One drawing per delivered file, with that file's size and length.
       expect(v.sheets.map((sh: any) => [sh.widthPx, sh.lengthPx, +sh.length.toFixed(3)])).toEqual(
-        done.fileId.map((f: any) => [f.widthPx, f.heightPx, f.lengthIn]),
+        sheetFiles.map((f: any) => [f.widthPx, f.heightPx, f.lengthIn]),
       );
       expect(v.sheets.map((sh: any) => sh.placements)).toEqual(
         row.layout.sheets.map((sh: any) => sh.placements.map((pl: any) => ({ ...pl, imageId: pl.itemId === done.printItems[0]._id ? a._id : b._id }))),

@@ -107,6 +107,8 @@ async function main() {
       ADMIN_EMAIL: adminCreds.email,
       ADMIN_PASSWORD: adminCreds.password,
       APP_URL: baseUrl,
+      // shops.spec.mjs runs a fake WooCommerce store on 127.0.0.1
+      SHOPS_ALLOW_PRIVATE_URLS: "true",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

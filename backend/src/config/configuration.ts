@@ -98,6 +98,19 @@ const envSchema = z.object({
   BANK_NAME: z.string().optional(),
   BANK_ACCOUNT_NUMBER: z.string().optional(),
   BANK_IBAN: z.string().optional(),
+  // ---- shops (Etsy, WooCommerce) and their orders ----
+  INTEGRATIONS_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  ETSY_KEYSTRING: z.string().optional(),
+  ETSY_SHARED_SECRET: z.string().optional(),
+  ETSY_API_URL: url(['http', 'https']).default('https://api.etsy.com'),
+  ETSY_CONNECT_URL: url(['http', 'https']).default('https://www.etsy.com/oauth/connect'),
+  ORDER_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
+  ORDER_SYNC_FIRST_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  ORDER_SYNC_MAX_RETRY_WAIT_SECONDS: z.coerce.number().min(0).default(60),
+  SHOP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  DESIGN_DOWNLOAD_MAX_MB: z.coerce.number().positive().optional(),
+  DESIGN_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  SHOPS_ALLOW_PRIVATE_URLS: bool.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -180,6 +193,22 @@ export interface AppConfig {
     paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string; brandName: string };
     bank: { name: string; accountNumber: string; iban: string };
   };
+  /**
+   * Shop integrations. `secretKey` encrypts their secrets at rest. `syncIntervalMs` 0 turns
+   * the scheduled sync off. `allowPrivateUrls` lets shop base URLs and design downloads reach
+   * http, loopback and private addresses (local fakes in tests only).
+   */
+  shops: {
+    secretKey: string;
+    etsy: { keystring?: string; sharedSecret?: string; apiUrl: string; connectUrl: string };
+    syncIntervalMs: number;
+    firstSyncDays: number;
+    maxRetryWaitMs: number;
+    requestTimeoutMs: number;
+    designMaxBytes: number;
+    designTimeoutMs: number;
+    allowPrivateUrls: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -212,8 +241,8 @@ const CAPTCHA_VERIFY_URLS = {
 };
 
 /** A JWT secret that survives restarts on the embedded default without any set-up. */
-function persistedSecret(dataDir: string): string {
-  const file = join(dataDir, '.jwt-secret');
+function persistedSecret(dataDir: string, fileName = '.jwt-secret'): string {
+  const file = join(dataDir, fileName);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
@@ -334,6 +363,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         brandName: e.PAYPAL_BRAND_NAME,
       },
       bank: { name: e.BANK_NAME ?? '', accountNumber: e.BANK_ACCOUNT_NUMBER ?? '', iban: e.BANK_IBAN ?? '' },
+    },
+    shops: {
+      secretKey: e.INTEGRATIONS_SECRET_KEY ?? persistedSecret(dataDir, '.integrations-key'),
+      etsy: { keystring: e.ETSY_KEYSTRING, sharedSecret: e.ETSY_SHARED_SECRET, apiUrl: e.ETSY_API_URL.replace(/\/$/, ''), connectUrl: e.ETSY_CONNECT_URL },
+      syncIntervalMs: Math.round(e.ORDER_SYNC_INTERVAL_MINUTES * 60_000),
+      firstSyncDays: e.ORDER_SYNC_FIRST_DAYS,
+      maxRetryWaitMs: Math.round(e.ORDER_SYNC_MAX_RETRY_WAIT_SECONDS * 1000),
+      requestTimeoutMs: e.SHOP_REQUEST_TIMEOUT_MS,
+      designMaxBytes: Math.round((e.DESIGN_DOWNLOAD_MAX_MB ?? e.UPLOAD_MAX_FILE_MB) * 1024 * 1024),
+      designTimeoutMs: e.DESIGN_DOWNLOAD_TIMEOUT_MS,
+      allowPrivateUrls: e.SHOPS_ALLOW_PRIVATE_URLS,
     },
   };
 }

@@ -22,12 +22,13 @@ import {
   RenderedSheet,
   RenderProgress,
   renderSheets,
+  SheetOutput,
   SheetSettings,
   TrimBox,
   UnsafePathError,
 } from '../gangsheet';
 
-export type { LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry, DesignMask, NestingComparison };
+export type { SheetOutput, LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry, DesignMask, NestingComparison };
 export { LOW_DPI_THRESHOLD, designFit };
 export type { FitSheet };
 
@@ -56,7 +57,8 @@ export interface RenderRequest extends EngineCallOptions {
   layout: LayoutResult;
   designs: readonly EngineDesign[];
   root: string;
-  output: (index: number) => { png: string; preview: string };
+  /** Where sheet `index` goes: a PNG and/or a PDF, and the preview. */
+  output: (index: number) => SheetOutput;
   onProgress?: (p: RenderProgress) => void;
   /** Folder for the render's temporary rasters (under DATA_DIR, cleaned with the run). */
   tmpDir?: string;
@@ -87,7 +89,7 @@ export interface SerialRenderRequest {
   layout: LayoutResult;
   designs: readonly EngineDesign[];
   root: string;
-  outputs: { png: string; preview: string }[];
+  outputs: SheetOutput[];
   maxPixels: number;
   tmpDir?: string;
 }

@@ -13,7 +13,7 @@ import { PrintsService } from './prints.service';
  * Thrown as 404 unless every image (not in the trash) and size named belongs to `userId`.
  * Shared by draft editing and the draft preview.
  */
-export async function checkOwnership(m: EntityManager, userId: string, items: Array<{ imageId?: string; sizeId?: string }>) {
+export async function checkOwnership(m: EntityManager, userId: string, items: Array<{ imageId?: string | null; sizeId?: string | null }>) {
   const imageIds = [...new Set(items.map((i) => i.imageId).filter((v): v is string => !!v))];
   const sizeIds = [...new Set(items.map((i) => i.sizeId).filter((v): v is string => !!v))];
   if (imageIds.length) {
@@ -26,6 +26,14 @@ export async function checkOwnership(m: EntityManager, userId: string, items: Ar
   }
 }
 
+/** A draft item made from a shop order line (shops: orders → print). */
+export interface OrderPrintItemInput {
+  imageId: string | null;
+  sizeId: string | null;
+  quantity: number;
+  orderItemId: string;
+}
+
 /** Draft editing: create a print, add, change and remove its items (only while it is editable). */
 @Injectable()
 export class PrintDraftsService {
@@ -34,7 +42,7 @@ export class PrintDraftsService {
     private readonly prints: PrintsService,
   ) {}
 
-  async create(userId: string, dto: CreatePrintDto, type = PrintType.Manual): Promise<Print> {
+  async create(userId: string, dto: CreatePrintDto | { printItems: OrderPrintItemInput[] }, type = PrintType.Manual): Promise<Print> {
     const id = await this.db.transaction(async (m) => {
       await checkOwnership(m, userId, dto.printItems);
       const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [] }));
@@ -102,7 +110,12 @@ export class PrintDraftsService {
   }
 
   /** Adding the same image and size again adds to that item's quantity (see docs/prints.md). */
-  private async addOrMerge(m: EntityManager, printId: string, dto: PrintItemInput) {
+  private async addOrMerge(m: EntityManager, printId: string, dto: PrintItemInput | OrderPrintItemInput) {
+    // Shops: an order item stays one print item (linked to its order line); its image or size may still be missing.
+    if ('orderItemId' in dto) {
+      await m.save(m.create(PrintItem, { printId, imageId: dto.imageId, sizeId: dto.sizeId, quantity: dto.quantity, orderItemId: dto.orderItemId }));
+      return;
+    }
     const existing = await m.findOne(PrintItem, { where: { printId, imageId: dto.imageId, sizeId: dto.sizeId } });
     if (existing) {
       existing.quantity += dto.quantity;

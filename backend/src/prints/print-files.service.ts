@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { returned } from '../common/sql';
 import { StorageService } from '../storage/storage.service';
 import { Role, User } from '../users/entities/user.entity';
-import { Print, PrintStatus } from './entities/print.entity';
+import { PrintFileFormat } from '../sheet-settings/entities/sheet-settings.entity';
+import { Print, PrintStatus, sheetFormatFiles } from './entities/print.entity';
 import { printFolder } from './print-lifecycle';
 import { assertStatus, DELETABLE, MSG } from './prints.rules';
 import { PrintsService } from './prints.service';
@@ -48,7 +49,7 @@ export class PrintFilesService {
   // ---- files ----
 
   /** A sheet file of a print, for its owner or an admin; 404 for anyone else. */
-  async sheetFile(user: User, printId: string, n: number, kind: 'png' | 'preview') {
+  async sheetFile(user: User, printId: string, n: number, kind: PrintFileFormat | 'preview') {
     const where = user.role === Role.Admin ? { _id: printId } : { _id: printId, userId: user._id };
     const print = await this.db.getRepository(Print).findOne({ where });
     if (!print) throw new NotFoundException(MSG.notFound);
@@ -57,13 +58,17 @@ export class PrintFilesService {
       if (print.filesDeletedAt) throw new GoneException('The files of this print have been deleted.');
       throw new NotFoundException('File not found');
     }
-    const key = kind === 'png' ? file.key : file.previewKey;
+    // A format the print was not rendered in (PDF of a PNG-only print) is simply not there.
+    const key = kind === 'preview' ? file.previewKey : sheetFormatFiles(file).find((x) => x.format === kind)?.key;
+    if (!key) throw new NotFoundException('File not found');
     if (!(await this.storage.exists(key))) throw new GoneException('The files of this print have been deleted.');
     return {
       stream: this.storage.read(key),
       bytes: await this.storage.size(key),
-      type: kind === 'png' ? 'image/png' : 'image/webp',
-      name: `print-${printId.slice(0, 8)}-sheet-${n}.${kind === 'png' ? 'png' : 'webp'}`,
+      type: SHEET_FILE_TYPES[kind],
+      name: `print-${printId.slice(0, 8)}-sheet-${n}.${kind === 'preview' ? 'webp' : kind}`,
     };
   }
 }
+
+const SHEET_FILE_TYPES = { png: 'image/png', pdf: 'application/pdf', preview: 'image/webp' } as const;

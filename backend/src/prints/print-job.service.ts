@@ -16,6 +16,7 @@ import { EngineDesign, isPermanentEngineError, PRINT_ENGINE, PrintEngine } from 
 import { isAbortError } from '../cpu/cpu-pool';
 import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
+import { normalizeFormats } from '../sheet-settings/entities/sheet-settings.entity';
 import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
 import { endAttemptWithRefund, printFolder, ProcessJobData } from './print-lifecycle';
@@ -111,26 +112,36 @@ export class PrintJobService {
       const free = await this.storage.freeBytes();
       // Not enough room now is not the print's fault: a retry (Bull's backoff) may find it.
       if (free < this.config.prints.minFreeBytes + pixels * OUTPUT_BYTES_PER_PIXEL) throw new Error(`not enough disk space to render (${free} bytes free)`);
+      // The formats the seller chose (prints processed before the choice existed: PNG).
+      const formats = normalizeFormats(settings.formats);
       const rendered = await this.engine.render({
         layout,
         designs,
         root,
-        output: (i) => ({ png: this.storage.path(`${runKey}/sheet-${i + 1}.png`), preview: this.storage.path(`${runKey}/sheet-${i + 1}.preview.webp`) }),
+        output: (i) => ({
+          png: formats.includes('png') ? this.storage.path(`${runKey}/sheet-${i + 1}.png`) : undefined,
+          pdf: formats.includes('pdf') ? this.storage.path(`${runKey}/sheet-${i + 1}.pdf`) : undefined,
+          preview: this.storage.path(`${runKey}/sheet-${i + 1}.preview.webp`),
+        }),
         onProgress: (p) => void progress('render', 10 + Math.floor(p.percent * 0.85)),
         tmpDir: this.storage.path(`${runKey}/.tmp`),
         signal: abort.signal,
       });
       lap('render');
       await progress('store', 95);
-      const files: PrintSheetFile[] = rendered.map((r, i) => ({
-        n: i + 1,
-        key: `${attemptKey}/sheet-${i + 1}.png`,
-        previewKey: `${attemptKey}/sheet-${i + 1}.preview.webp`,
-        widthPx: r.widthPx,
-        heightPx: r.heightPx,
-        lengthIn: +layout.sheets[i].length.toFixed(3),
-        bytes: r.bytes,
-      }));
+      const files: PrintSheetFile[] = rendered.map((r, i) => {
+        const byFormat = r.files.map((f) => ({ format: f.format, key: `${attemptKey}/sheet-${i + 1}.${f.format}`, bytes: f.bytes }));
+        return {
+          n: i + 1,
+          key: byFormat[0].key,
+          previewKey: `${attemptKey}/sheet-${i + 1}.preview.webp`,
+          widthPx: r.widthPx,
+          heightPx: r.heightPx,
+          lengthIn: +layout.sheets[i].length.toFixed(3),
+          bytes: byFormat[0].bytes,
+          formats: byFormat,
+        };
+      });
       const copiesByImage = await this.copiesByImage(printId);
       const won = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
       lap('store');
@@ -206,7 +217,7 @@ export class PrintJobService {
       if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return false;
       for (const f of files) {
         for (const [from, to] of [
-          [`${runKey}/sheet-${f.n}.png`, f.key],
+          ...(f.formats ?? []).map((x) => [`${runKey}/sheet-${f.n}.${x.format}`, x.key]),
           [`${runKey}/sheet-${f.n}.preview.webp`, f.previewKey],
         ]) {
           await this.storage.move(from, to);

@@ -1,13 +1,15 @@
 import { Image } from '../images/entities/image.entity';
 import { Size } from '../sizes/entities/size.entity';
-import { PrintDto, PrintImageDto, PrintItemDto, PrintSizeDto } from './dto/print.dto';
+import { PrintDto, PrintFileDto, PrintImageDto, PrintItemDto, PrintSizeDto } from './dto/print.dto';
 import { PrintItem } from './entities/print-item.entity';
-import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
+import { PRINT_FILE_FORMATS, PrintFileFormat } from '../sheet-settings/entities/sheet-settings.entity';
+import { Print, PrintSheetFile, PrintStatus, sheetFormatFiles } from './entities/print.entity';
 
 /** URLs the UI uses; the files are served by their own feature's controller. */
 export const imageFileUrl = (id: string) => `/api/images/${id}/file`;
 export const imagePreviewUrl = (id: string) => `/api/images/${id}/preview`;
-export const sheetFileUrl = (printId: string, n: number) => `/api/print/${printId}/files/${n}`;
+/** Sheet n as PNG at `/files/n` (as before PDF output), as PDF at `/files/n/pdf`. */
+export const sheetFileUrl = (printId: string, n: number, format: PrintFileFormat = 'png') => `/api/print/${printId}/files/${n}${format === 'png' ? '' : `/${format}`}`;
 export const sheetPreviewUrl = (printId: string, n: number) => `/api/print/${printId}/files/${n}/preview`;
 
 export function toImageDto(i: Image): PrintImageDto {
@@ -38,15 +40,24 @@ export function toItemDto(i: PrintItem): PrintItemDto {
   };
 }
 
-export function toFileDtos(printId: string, files: PrintSheetFile[]) {
-  return files.map((f) => ({
-    path: sheetFileUrl(printId, f.n),
-    previewPath: sheetPreviewUrl(printId, f.n),
-    widthPx: f.widthPx,
-    heightPx: f.heightPx,
-    lengthIn: f.lengthIn,
-    bytes: f.bytes,
-  }));
+/** One entry per file, grouped by format (every PNG, then every PDF), sheets in order within a format. */
+export function toFileDtos(printId: string, files: PrintSheetFile[]): PrintFileDto[] {
+  return PRINT_FILE_FORMATS.flatMap((format) =>
+    files.flatMap((f) =>
+      sheetFormatFiles(f)
+        .filter((x) => x.format === format)
+        .map((x) => ({
+          format,
+          sheet: f.n,
+          path: sheetFileUrl(printId, f.n, format),
+          previewPath: sheetPreviewUrl(printId, f.n),
+          widthPx: f.widthPx,
+          heightPx: f.heightPx,
+          lengthIn: f.lengthIn,
+          bytes: x.bytes,
+        })),
+    ),
+  );
 }
 
 export function toPrintDto(p: Print, retentionDays: number): PrintDto {

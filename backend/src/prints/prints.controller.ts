@@ -130,6 +130,15 @@ export class PrintsController {
     return new StreamableFile(f.stream);
   }
 
+  @Get(':id/files/:n/pdf')
+  @ApiOperation({ summary: 'Download sheet n (1-based) as PDF, when the print was processed with PDF; owner or admin only' })
+  @ApiProduces('application/pdf')
+  async downloadPrintPdf(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res({ passthrough: true }) res: Response) {
+    const f = await this.files.sheetFile(user, id, n, 'pdf');
+    res.set({ 'Content-Type': f.type, 'Content-Length': String(f.bytes), 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
+    return new StreamableFile(f.stream);
+  }
+
   @Get(':id/files/:n/preview')
   @ApiOperation({ summary: 'Small WebP preview of sheet n; owner or admin only' })
   @ApiProduces('image/webp')

@@ -18,6 +18,10 @@ export enum JobName {
   JobRecovery = 'job-recovery',
   /** Settle payments nobody came back for: capture approved orders, give up abandoned checkouts (repeating). */
   PaymentReconcile = 'payments-reconcile',
+  /** Sync one shop's orders (one per shop at a time: job id `order-sync:{integrationId}`). */
+  OrderSync = 'order-sync',
+  /** Queue an order sync for every connected shop (repeating). */
+  OrderSyncSchedule = 'order-sync-schedule',
 }
 
 /** The payload of each job; a repeating job has none. */
@@ -27,6 +31,8 @@ export interface JobPayloads {
   [JobName.PrintRetention]: Record<string, never>;
   [JobName.JobRecovery]: Record<string, never>;
   [JobName.PaymentReconcile]: Record<string, never>;
+  [JobName.OrderSync]: { integrationId: string };
+  [JobName.OrderSyncSchedule]: Record<string, never>;
 }
 
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -41,4 +47,6 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.PrintRetention]: QueueName.Maintenance,
   [JobName.JobRecovery]: QueueName.Maintenance,
   [JobName.PaymentReconcile]: QueueName.Payments,
+  [JobName.OrderSync]: QueueName.Shops,
+  [JobName.OrderSyncSchedule]: QueueName.Shops,
 };

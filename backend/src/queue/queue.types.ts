@@ -7,6 +7,7 @@ export enum QueueName {
   Maintenance = 'maintenance',
   /** Payment reconciliation (one processor per queue keeps Bull's shutdown clean). */
   Payments = 'payments',
+  Shops = 'shops',
 }
 
 export interface JobContext<T> {

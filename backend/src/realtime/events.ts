@@ -8,6 +8,10 @@
 
 /** A sheet file of a Completed print, as the print's `fileId` lists it. */
 export interface LiveFile {
+  /** The file's format (a sheet has one entry per format it was written in). */
+  format: 'png' | 'pdf';
+  /** Sheet number, 1-based. */
+  sheet: number;
   path: string;
   previewPath: string;
   widthPx: number;
@@ -54,6 +58,16 @@ export interface LiveEvents {
   size: { action: 'created' | 'updated' | 'deleted'; data: LiveSize };
   /** A payment was completed, cancelled or refunded; availableCredits is the new balance. */
   payment: { paymentId: string; status: string; credits: number; availableCredits: number; message: string };
+  /** A shop's order sync: queued/running (with the orders seen so far), done (counts) or failed (message). */
+  'order-sync': {
+    integrationId: string;
+    status: 'running' | 'done' | 'failed';
+    orders: number;
+    created?: number;
+    updated?: number;
+    lastSync?: string | null;
+    message?: string;
+  };
 }
 
 export type LiveTopic = keyof LiveEvents;

@@ -4,12 +4,12 @@ import { AppConfig } from '../config/configuration';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
 import { CreatePresetDto, SheetSettingsInput, UpdatePresetDto } from './dto/sheet-settings.dto';
-import { DEFAULT_SHEET_SETTINGS, SheetPreset, SheetSettingsValues, UserSheetSettings } from './entities/sheet-settings.entity';
+import { DEFAULT_SHEET_SETTINGS, normalizeFormats, SheetPreset, SheetSettingsValues, UserSheetSettings } from './entities/sheet-settings.entity';
 
-const KEYS = ['width', 'maxLength', 'gap', 'margin', 'dpi', 'rotate', 'nesting'] as const;
+const KEYS = ['width', 'maxLength', 'gap', 'margin', 'dpi', 'rotate', 'nesting', 'formats'] as const;
 
 export function pickSettings(v: SheetSettingsValues): SheetSettingsValues {
-  return { width: v.width, maxLength: v.maxLength, gap: v.gap, margin: v.margin, dpi: v.dpi, rotate: v.rotate, nesting: v.nesting };
+  return { width: v.width, maxLength: v.maxLength, gap: v.gap, margin: v.margin, dpi: v.dpi, rotate: v.rotate, nesting: v.nesting, formats: normalizeFormats(v.formats) };
 }
 
 export type SheetLimits = AppConfig['sheetLimits'];
@@ -29,6 +29,7 @@ function checkLimits(v: SheetSettingsValues, limits: SheetLimits) {
 function merge(base: SheetSettingsValues, patch: SheetSettingsInput | null | undefined, limits: SheetLimits): SheetSettingsValues {
   const out = { ...base };
   for (const k of KEYS) if (patch && patch[k] !== undefined && patch[k] !== null) (out as any)[k] = patch[k];
+  out.formats = normalizeFormats(out.formats);
   checkLimits(out, limits);
   // Designs need room between the margins, and a sheet must be longer than its margins.
   if (out.margin * 2 >= out.width) throw new BadRequestException('The margins leave no room on the sheet width');

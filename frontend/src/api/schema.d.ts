@@ -232,6 +232,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listIntegrations"];
+        put?: never;
+        post: operations["createIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/woocommerce/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** WooCommerce /wc-auth/v1/authorize callback (called by the shop) */
+        post: operations["wooCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getIntegration"];
+        put: operations["updateIntegration"];
+        post?: never;
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/{id}/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["connectIntegration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/{id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["syncOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/login": {
         parameters: {
             query?: never;
@@ -258,6 +339,55 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/print": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["createOrderPrint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a print of these order items would get: image and size found, or what is missing */
+        post: operations["reviewOrderItems"];
         delete?: never;
         options?: never;
         head?: never;
@@ -443,6 +573,23 @@ export interface paths {
         };
         /** Download sheet n (1-based) as PNG; owner or admin only */
         get: operations["downloadPrintFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/print/{id}/files/{n}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download sheet n (1-based) as PDF, when the print was processed with PDF; owner or admin only */
+        get: operations["downloadPrintPdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -817,6 +964,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AttributeDto: {
+            /** @description The buyer's design file, when this attribute holds it */
+            fileUrl?: string;
+            name: string;
+            value: string;
+        };
         AuthConfigDto: {
             captcha: components["schemas"]["CaptchaConfigDto"];
         };
@@ -869,6 +1022,13 @@ export interface components {
         BuyCreditsResponse: {
             data: components["schemas"]["BuyCreditsData"];
         };
+        BuyerInfoDto: {
+            address: string | null;
+            country: string | null;
+            email: string | null;
+            name: string;
+            phone: string | null;
+        };
         CaptchaConfigDto: {
             /** @enum {string} */
             provider: "none" | "recaptcha" | "turnstile";
@@ -880,8 +1040,20 @@ export interface components {
         CaptchaResultDto: {
             success: boolean;
         };
+        ConnectResponse: {
+            connectUrl?: string;
+            connected: boolean;
+            message: string;
+        };
+        CreateOrderPrintDto: {
+            /** @description Add items that are already in another print (printing them again on purpose) */
+            allowReprint?: boolean;
+            orderItems: string[];
+        };
         CreatePresetDto: {
             dpi?: number;
+            /** @description Print files per sheet: ["png"], ["pdf"] or ["png", "pdf"] */
+            formats?: ("png" | "pdf")[];
             /** @description Gap between designs, inches */
             gap?: number;
             /** @description Empty border at every edge, inches */
@@ -1033,6 +1205,56 @@ export interface components {
             data: components["schemas"]["ImageDto"][];
             message?: string;
         };
+        IntegrationBodyDto: {
+            /** @description WordPress: baseUrl, consumerKey, consumerSecret (without keys: the /wc-auth/v1/authorize flow). Etsy: optional keystring, sharedSecret (default: the server's Etsy app) */
+            keys?: components["schemas"]["KeyValueDto"][];
+            name: string;
+            /** @enum {string} */
+            type: "Etsy" | "WordPress";
+        };
+        IntegrationDto: {
+            _id: string;
+            /** @description Connected: a working session with the shop */
+            connected: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            keys: components["schemas"]["KeyValueDto"][];
+            /** Format: date-time */
+            lastSync: string | null;
+            name: string;
+            session: components["schemas"]["IntegrationSessionDto"] | null;
+            syncError: string | null;
+            /** @enum {string|null} */
+            syncStatus: "queued" | "running" | "done" | "failed" | null;
+            /** @enum {string} */
+            type: "Etsy" | "WordPress";
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        IntegrationListResponse: {
+            data: components["schemas"]["IntegrationDto"][];
+        };
+        IntegrationResponse: {
+            /** @description Where to send the browser to authorise (Etsy consent, WooCommerce key approval) */
+            connectUrl?: string;
+            data: components["schemas"]["IntegrationDto"];
+            message?: string;
+        };
+        IntegrationSessionDto: {
+            connected: boolean;
+            /** Format: date-time */
+            expiresAt?: string | null;
+            shopId?: string | null;
+        };
+        KeyValueDto: {
+            /** @example baseUrl */
+            key: string;
+            /**
+             * @description Secrets (consumerSecret, sharedSecret) are write-only: answered as an empty string
+             * @example https://shop.example.com
+             */
+            value: string;
+        };
         LoginDto: {
             captchaToken?: string;
             /** @description E-mail address or username */
@@ -1047,6 +1269,67 @@ export interface components {
         };
         MessageResponse: {
             message: string;
+        };
+        MoneyDto: {
+            amount: number;
+            currency: string;
+        };
+        OrderDto: {
+            _id: string;
+            buyerInfo: components["schemas"]["BuyerInfoDto"];
+            integrationId: components["schemas"]["OrderIntegrationDto"];
+            /** Format: date-time */
+            integrationOrderCreatedDate: string;
+            /** @description The shop's order number */
+            orderId: string;
+            orderItems: components["schemas"]["OrderItemDto"][];
+            /** @description The order's status in the shop (processing, paid, cancelled…) */
+            shopStatus: string;
+            /** @enum {string} */
+            status: "Pending" | "In Draft" | "Completed" | "Partially Completed";
+            total: components["schemas"]["MoneyDto"];
+        };
+        OrderIntegrationDto: {
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            type: "Etsy" | "WordPress";
+        };
+        OrderItemDto: {
+            _id: string;
+            /** @description attributes[0].fileUrl is the design file URL when there is one */
+            attributes: components["schemas"]["AttributeDto"][];
+            currency: string;
+            designUrl: string | null;
+            /** @description The shop's order number */
+            orderId: string;
+            /** @description Unit price in the order's currency */
+            price: number;
+            /** @description Prints holding this item */
+            printIds: string[];
+            quantity: number;
+            /** @description The shop's id of this line (transaction / line item) */
+            reference: string;
+            size: string | null;
+            sku: string | null;
+            /** @enum {string} */
+            status: "Pending" | "In Draft" | "Completed";
+            title: string;
+        };
+        OrderItemIdsDto: {
+            orderItems: string[];
+        };
+        OrderListResponse: {
+            data: components["schemas"]["OrderDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        OrderPrintResponse: {
+            /** @description The new draft print */
+            _id: string;
+            message: string;
+            type: string;
+            /** @description Items without image or size, to complete on the print */
+            unresolved: components["schemas"]["UnresolvedItemDto"][];
         };
         PaginationDto: {
             totalDocuments: number;
@@ -1151,7 +1434,7 @@ export interface components {
             /** @description Credits: the sum of the quantities (charged when processing starts) */
             creditCost: number;
             error: string | null;
-            /** @description One entry per sheet; empty until Completed and after the files are deleted */
+            /** @description One entry per sheet and format (every PNG, then every PDF); empty until Completed and after the files are deleted */
             fileId: components["schemas"]["PrintFileDto"][];
             /** Format: date-time */
             filesDeletedAt: string | null;
@@ -1168,18 +1451,25 @@ export interface components {
             /** @enum {string} */
             status: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
             /** @enum {string} */
-            type: "Manual" | "Etsy";
+            type: "Manual" | "Etsy" | "WooCommerce";
             /** Format: date-time */
             updatedAt: string;
         };
         PrintFileDto: {
             bytes: number;
+            /**
+             * @description File format: "png" or "pdf"
+             * @enum {string}
+             */
+            format: "png" | "pdf";
             heightPx: number;
             lengthIn: number;
-            /** @description Download URL of the sheet PNG (owner or admin) */
+            /** @description Download URL of the sheet file in this format (owner or admin) */
             path: string;
             /** @description URL of a small WebP preview of the sheet */
             previewPath: string;
+            /** @description Sheet number, 1-based */
+            sheet: number;
             widthPx: number;
         };
         PrintImageDto: {
@@ -1277,6 +1567,41 @@ export interface components {
             password: string;
             resetToken: string;
         };
+        ReviewItemDto: {
+            _id: string;
+            /** @description attributes[0].fileUrl is the design file URL when there is one */
+            attributes: components["schemas"]["AttributeDto"][];
+            currency: string;
+            designUrl: string | null;
+            imageId: string | null;
+            imageName: string | null;
+            /**
+             * @description Where the image will come from
+             * @enum {string|null}
+             */
+            imageSource: "designUrl" | "sku" | "imported" | null;
+            /** @description The shop's order number */
+            orderId: string;
+            /** @description Unit price in the order's currency */
+            price: number;
+            /** @description Prints holding this item */
+            printIds: string[];
+            /** @description What still has to be completed by hand */
+            problems: string[];
+            quantity: number;
+            /** @description The shop's id of this line (transaction / line item) */
+            reference: string;
+            size: string | null;
+            sizeId: string | null;
+            sizeName: string | null;
+            sku: string | null;
+            /** @enum {string} */
+            status: "Pending" | "In Draft" | "Completed";
+            title: string;
+        };
+        ReviewResponse: {
+            data: components["schemas"]["ReviewItemDto"][];
+        };
         ShapeSavingDto: {
             /** @description Film length of the same order packed as rectangles, inches */
             boxLength: number;
@@ -1290,6 +1615,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             dpi: number;
+            /** @description Print files per sheet (PNG first) */
+            formats: ("png" | "pdf")[];
             gap: number;
             margin: number;
             maxLength: number;
@@ -1311,6 +1638,8 @@ export interface components {
         };
         SheetSettingsDto: {
             dpi: number;
+            /** @description Print files per sheet (PNG first) */
+            formats: ("png" | "pdf")[];
             gap: number;
             margin: number;
             maxLength: number;
@@ -1321,6 +1650,8 @@ export interface components {
         };
         SheetSettingsInput: {
             dpi?: number;
+            /** @description Print files per sheet: ["png"], ["pdf"] or ["png", "pdf"] */
+            formats?: ("png" | "pdf")[];
             /** @description Gap between designs, inches */
             gap?: number;
             /** @description Empty border at every edge, inches */
@@ -1368,11 +1699,21 @@ export interface components {
             data: components["schemas"]["SizeDto"];
             message?: string;
         };
+        SyncResponse: {
+            message: string;
+            /** @enum {string} */
+            status: "queued" | "running";
+        };
         TrimDto: {
             height: number;
             left: number;
             top: number;
             width: number;
+        };
+        UnresolvedItemDto: {
+            orderItemId: string;
+            problems: string[];
+            title: string;
         };
         UpdateCreditDto: {
             /** @description The new available balance */
@@ -1389,6 +1730,8 @@ export interface components {
         };
         UpdatePresetDto: {
             dpi?: number;
+            /** @description Print files per sheet: ["png"], ["pdf"] or ["png", "pdf"] */
+            formats?: ("png" | "pdf")[];
             /** @description Gap between designs, inches */
             gap?: number;
             /** @description Empty border at every edge, inches */
@@ -1480,6 +1823,13 @@ export interface components {
             /** @description The link had been used before and the address is verified */
             alreadyVerified: boolean;
             message: string;
+        };
+        WooAuthCallbackDto: {
+            consumer_key: string;
+            consumer_secret: string;
+            key_id: number;
+            key_permissions?: string;
+            user_id: string;
         };
     };
     responses: never;
@@ -1929,6 +2279,184 @@ export interface operations {
             };
         };
     };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All of the user's integrations, newest first; secrets are never returned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationListResponse"];
+                };
+            };
+        };
+    };
+    createIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntegrationBodyDto"];
+            };
+        };
+        responses: {
+            /** @description connectUrl: send the browser there (Etsy, or WooCommerce without keys). 409 shop_already_exists */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationResponse"];
+                };
+            };
+        };
+    };
+    wooCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WooAuthCallbackDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationResponse"];
+                };
+            };
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntegrationBodyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationResponse"];
+                };
+            };
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Also deletes the integration's synced orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    connectIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectResponse"];
+                };
+            };
+        };
+    };
+    syncOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 400 not_connected: "Please connect your integration to sync order" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncResponse"];
+                };
+            };
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -1967,6 +2495,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: "asc" | "desc";
+                sortBy?: string;
+                search?: string;
+                integrationId?: string;
+                status?: "Pending" | "In Draft" | "Completed" | "Partially Completed";
+                /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
+                startDate?: string;
+                /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
+                endDate?: string;
+                /** @description Which date startDate/endDate filter: when the buyer ordered, or when the order was synced/changed here */
+                dateType?: "integrationOrderCreatedDate" | "createdAt" | "updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest orders first (by dateType), each with its items; status is derived from the prints holding the items */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderListResponse"];
+                };
+            };
+        };
+    };
+    createOrderPrint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrderPrintDto"];
+            };
+        };
+        responses: {
+            /** @description 409 order_item_in_print when an item is already in a print (send allowReprint to print it again) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPrintResponse"];
+                };
+            };
+        };
+    };
+    reviewOrderItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderItemIdsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResponse"];
                 };
             };
         };
@@ -2091,7 +2700,7 @@ export interface operations {
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
-                type?: "Manual" | "Etsy";
+                type?: "Manual" | "Etsy" | "WooCommerce";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
@@ -2169,7 +2778,7 @@ export interface operations {
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
-                type?: "Manual" | "Etsy";
+                type?: "Manual" | "Etsy" | "WooCommerce";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
@@ -2258,6 +2867,26 @@ export interface operations {
         };
     };
     downloadPrintFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    downloadPrintPdf: {
         parameters: {
             query?: never;
             header?: never;

@@ -31,7 +31,7 @@ export type PrintImage = Schemas["PrintImageDto"];
 export type PrintItemInput = Schemas["PrintItemInput"];
 
 export const PRINT_STATUSES = ["In Draft", "Processing", "Completed", "Deleted", "Cancelled", "Error"] as const satisfies readonly PrintStatus[];
-export const PRINT_TYPES = ["Manual", "Etsy"] as const satisfies readonly PrintType[];
+export const PRINT_TYPES = ["Manual", "Etsy", "WooCommerce"] as const satisfies readonly PrintType[];
 
 // ---- Sheet settings and the live layout (POST /api/print/{id}/preview)
 export type SheetSettings = Schemas["SheetSettingsDto"];

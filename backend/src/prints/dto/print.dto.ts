@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
 import { SheetSettingsDto, SheetSettingsInput } from '../../sheet-settings/dto/sheet-settings.dto';
+import { PRINT_FILE_FORMATS, PrintFileFormat } from '../../sheet-settings/entities/sheet-settings.entity';
 import { PaginatedResponse } from '../../common/responses';
 import { PrintStatus, PrintType } from '../entities/print.entity';
 
@@ -97,7 +98,7 @@ export class PrintListQueryDto extends ListQueryDto {
 
   @ApiPropertyOptional({ enum: PrintType })
   @IsOptional()
-  @IsIn(Object.values(PrintType), { message: 'type must be Manual or Etsy' })
+  @IsIn(Object.values(PrintType), { message: 'type must be Manual, Etsy or WooCommerce' })
   type?: PrintType;
 
   @ApiPropertyOptional({ description: 'ISO date or date-time; a bare date means the start of that day (UTC)' })
@@ -160,7 +161,9 @@ export class PrintItemDto {
 }
 
 export class PrintFileDto {
-  @ApiProperty({ description: 'Download URL of the sheet PNG (owner or admin)' }) path: string;
+  @ApiProperty({ enum: PRINT_FILE_FORMATS, description: 'File format: "png" or "pdf"' }) format: PrintFileFormat;
+  @ApiProperty({ description: 'Sheet number, 1-based' }) sheet: number;
+  @ApiProperty({ description: 'Download URL of the sheet file in this format (owner or admin)' }) path: string;
   @ApiProperty({ description: 'URL of a small WebP preview of the sheet' }) previewPath: string;
   @ApiProperty() widthPx: number;
   @ApiProperty() heightPx: number;
@@ -173,7 +176,7 @@ export class PrintDto {
   @ApiProperty({ enum: PrintType }) type: PrintType;
   @ApiProperty({ enum: PrintStatus }) status: PrintStatus;
   @ApiProperty({ nullable: true, type: Date }) printedAt: Date | null;
-  @ApiProperty({ type: [PrintFileDto], description: 'One entry per sheet; empty until Completed and after the files are deleted' })
+  @ApiProperty({ type: [PrintFileDto], description: 'One entry per sheet and format (every PNG, then every PDF); empty until Completed and after the files are deleted' })
   fileId: PrintFileDto[];
   @ApiProperty({ type: [PrintItemDto] }) printItems: PrintItemDto[];
   @ApiProperty({ description: 'Credits: the sum of the quantities (charged when processing starts)' }) creditCost: number;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { SheetSettingsValues } from '../../sheet-settings/entities/sheet-settings.entity';
+import { PrintFileFormat, SheetSettingsValues } from '../../sheet-settings/entities/sheet-settings.entity';
 import type { StoredLayout } from '../stored-layout';
 import { PrintItem } from './print-item.entity';
 
@@ -16,6 +16,7 @@ export enum PrintStatus {
 export enum PrintType {
   Manual = 'Manual',
   Etsy = 'Etsy',
+  WooCommerce = 'WooCommerce',
 }
 
 /** One rendered gang sheet of a print, as stored. */
@@ -28,7 +29,21 @@ export interface PrintSheetFile {
   heightPx: number;
   lengthIn: number;
   bytes: number;
+  /**
+   * Every print file of the sheet by format, PNG first; `key`/`bytes` repeat the first one.
+   * Absent on rows from before PDF output: their one file is the PNG at `key`.
+   */
+  formats?: PrintSheetFormatFile[];
 }
+
+export interface PrintSheetFormatFile {
+  format: PrintFileFormat;
+  key: string;
+  bytes: number;
+}
+
+/** A sheet's files by format (a row from before PDF output has its PNG only). */
+export const sheetFormatFiles = (f: PrintSheetFile): PrintSheetFormatFile[] => f.formats ?? [{ format: 'png', key: f.key, bytes: f.bytes }];
 
 @Entity('prints')
 export class Print {
@@ -38,7 +53,7 @@ export class Print {
   @Column({ name: 'user_id', type: 'uuid' })
   userId: string;
 
-  @Column({ type: 'varchar', length: 10, default: PrintType.Manual })
+  @Column({ type: 'varchar', length: 12, default: PrintType.Manual })
   type: PrintType;
 
   @Column({ type: 'varchar', length: 12, default: PrintStatus.InDraft })

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PaginatedResponse } from '../../common/responses';
-import { Nesting, NESTING_VALUES } from '../entities/sheet-settings.entity';
+import { Nesting, NESTING_VALUES, PRINT_FILE_FORMATS, PrintFileFormat } from '../entities/sheet-settings.entity';
 
 /** Every field optional: a PUT changes what it sends; a process/preview override likewise. */
 export class SheetSettingsInput {
@@ -50,6 +50,14 @@ export class SheetSettingsInput {
   @IsOptional()
   @IsIn(NESTING_VALUES, { message: 'Nesting must be "shape" (true shape) or "box" (rectangles)' })
   nesting?: Nesting;
+
+  @ApiPropertyOptional({ enum: PRINT_FILE_FORMATS, isArray: true, description: 'Print files per sheet: ["png"], ["pdf"] or ["png", "pdf"]' })
+  @IsOptional()
+  @IsArray({ message: 'Choose PNG, PDF or both as file formats' })
+  @ArrayNotEmpty({ message: 'Choose at least one file format (PNG or PDF)' })
+  @ArrayMaxSize(2, { message: 'Choose PNG, PDF or both as file formats' })
+  @IsIn(PRINT_FILE_FORMATS, { each: true, message: 'File formats must be "png" or "pdf"' })
+  formats?: PrintFileFormat[];
 }
 
 export class SheetSettingsDto {
@@ -60,6 +68,7 @@ export class SheetSettingsDto {
   @ApiProperty() dpi: number;
   @ApiProperty() rotate: boolean;
   @ApiProperty({ enum: NESTING_VALUES }) nesting: Nesting;
+  @ApiProperty({ enum: PRINT_FILE_FORMATS, isArray: true, description: 'Print files per sheet (PNG first)' }) formats: PrintFileFormat[];
 }
 
 export class SheetSettingsResponse {

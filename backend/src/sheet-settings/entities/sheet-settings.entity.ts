@@ -13,13 +13,24 @@ export interface SheetSettingsValues {
   rotate: boolean;
   /** "shape": copies nest by their ink outline; "box": packed as rectangles. */
   nesting: Nesting;
+  /** The print files each sheet is written as: PNG, PDF or both (PNG first). */
+  formats: PrintFileFormat[];
+}
+
+export const PRINT_FILE_FORMATS = ['png', 'pdf'] as const;
+export type PrintFileFormat = (typeof PRINT_FILE_FORMATS)[number];
+
+/** The formats in their canonical order (PNG first), each once; empty or missing means PNG. */
+export function normalizeFormats(formats: readonly string[] | null | undefined): PrintFileFormat[] {
+  const out = PRINT_FILE_FORMATS.filter((f) => formats?.includes(f));
+  return out.length ? out : ['png'];
 }
 
 export const NESTING_VALUES = ['shape', 'box'] as const;
 export type Nesting = (typeof NESTING_VALUES)[number];
 
 /** The defaults are the engine's SHEET_DEFAULTS (served by GET /api/sheet-settings/defaults). */
-export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = { ...SHEET_DEFAULTS };
+export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = { ...SHEET_DEFAULTS, formats: [...SHEET_DEFAULTS.formats] };
 
 /** A user's own sheet settings; absent row = defaults. */
 @Entity('sheet_settings')
@@ -34,6 +45,7 @@ export class UserSheetSettings implements SheetSettingsValues {
   @Column({ type: 'integer' }) dpi: number;
   @Column({ type: 'boolean' }) rotate: boolean;
   @Column({ type: 'varchar', length: 8, default: 'shape' }) nesting: Nesting;
+  @Column({ type: 'jsonb', default: () => `'["png"]'` }) formats: PrintFileFormat[];
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
@@ -58,6 +70,7 @@ export class SheetPreset implements SheetSettingsValues {
   @Column({ type: 'integer' }) dpi: number;
   @Column({ type: 'boolean' }) rotate: boolean;
   @Column({ type: 'varchar', length: 8, default: 'shape' }) nesting: Nesting;
+  @Column({ type: 'jsonb', default: () => `'["png"]'` }) formats: PrintFileFormat[];
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,9 +1,10 @@
-import { Alert, Button, Descriptions, Flex, List, Modal, Progress, Spin, Typography } from "antd";
-import { DownloadOutlined, ExclamationCircleOutlined } from "@ant-design/icons";
+import { Alert, Button, Descriptions, Flex, Modal, Progress, Spin, Typography } from "antd";
+import { ExclamationCircleOutlined } from "@ant-design/icons";
 import { useSearchParams } from "../../lib/searchParams";
 import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
-import { CopyLinkButton } from "./CopyLinkButton";
+import { PrintFilesList } from "./PrintFilesList";
+import { fileOfPath } from "./printFiles";
 import { MSG, ownFilePath, showFilesOnlyDelete } from "./rules";
 import type { PrintStatus } from "../../api/types";
 
@@ -73,10 +74,11 @@ export function ProcessingOverlay({ open, percent, stage, onCancel, cancelling =
   );
 }
 
-/** Sheet files are served as /api/print/{id}/files/{n}; name them by their sheet. */
-const sheetLabel = (i: number, count: number) => (count === 1 ? "Gang sheet (PNG)" : `Sheet ${i + 1} of ${count} (PNG)`);
-
-/** printSuccessModal with one filePath parameter per sheet file: links, download, copy. */
+/**
+ * printSuccessModal with one filePath parameter per file: the files by format (PNG, PDF),
+ * each with its link, Download and Copy link. Sheet files are served as
+ * /api/print/{id}/files/{n} (PNG) and /api/print/{id}/files/{n}/pdf (PDF).
+ */
 export function PrintSuccessModal({ shareable = true }: { shareable?: boolean }) {
   const modal = useQueryModal("printSuccessModal", ["filePath"]);
   const [params] = useSearchParams();
@@ -84,28 +86,7 @@ export function PrintSuccessModal({ shareable = true }: { shareable?: boolean })
   return (
     <Modal open={modal.open} title="Print processed" onCancel={modal.close} footer={<Button type="primary" onClick={modal.close}>Close</Button>} destroyOnHidden>
       <Typography.Paragraph>Your gang sheets are ready. Download them before the files expire.</Typography.Paragraph>
-      <List
-        size="small"
-        bordered
-        dataSource={paths}
-        locale={{ emptyText: "No files" }}
-        renderItem={(path, i) => {
-          const url = path;
-          return (
-            <List.Item
-              data-testid="success-file"
-              actions={[
-                <Button key="dl" size="small" icon={<DownloadOutlined />} href={url} download>Download</Button>,
-                ...(shareable ? [<CopyLinkButton key="copy" url={url} />] : []),
-              ]}
-            >
-              <Typography.Link href={url} target="_blank" rel="noreferrer">
-                {sheetLabel(i, paths.length)}
-              </Typography.Link>
-            </List.Item>
-          );
-        }}
-      />
+      <PrintFilesList files={paths.map(fileOfPath)} shareable={shareable} />
     </Modal>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Button, Col, Flex, Input, InputNumber, Popconfirm, Row, Segmented, Select, Space, Switch, Typography } from "antd";
+import { Button, Checkbox, Col, Flex, Input, InputNumber, Popconfirm, Row, Segmented, Select, Space, Switch, Typography } from "antd";
 import { DeleteOutlined, SaveOutlined } from "@ant-design/icons";
 import { toast } from "../../lib/toast";
 import { usePresetMutations, useSaveSheetSettings, useSheetPresets } from "./api";
@@ -19,9 +19,15 @@ export const presetSettings = (p: SheetPreset): SheetSettings => ({
   dpi: p.dpi,
   rotate: p.rotate,
   nesting: p.nesting,
+  formats: p.formats,
 });
 
-const FIELDS: { key: Exclude<keyof SheetSettings, "rotate" | "nesting">; label: string; min: number; max: number; step: number; suffix?: string }[] = [
+export const FORMAT_OPTIONS = [
+  { value: "png" as const, label: "PNG" },
+  { value: "pdf" as const, label: "PDF" },
+];
+
+const FIELDS: { key: Exclude<keyof SheetSettings, "rotate" | "nesting" | "formats">; label: string; min: number; max: number; step: number; suffix?: string }[] = [
   { key: "width", label: "Sheet width", min: 1, max: 120, step: 0.5, suffix: "in" },
   { key: "maxLength", label: "Max length", min: 1, max: 1000, step: 1, suffix: "in" },
   { key: "gap", label: "Gap", min: 0, max: 5, step: 0.05, suffix: "in" },
@@ -31,7 +37,8 @@ const FIELDS: { key: Exclude<keyof SheetSettings, "rotate" | "nesting">; label: 
 
 /**
  * Sheet settings as a controlled editor: width, max length, gap, margin, DPI, rotation,
- * nesting ("True shape" by the ink outline, or "Rectangles"), plus presets (apply, save current as a preset, delete) and "Save as default".
+ * nesting ("True shape" by the ink outline, or "Rectangles"), the print file formats (PNG,
+ * PDF or both; the last one cannot be unticked), plus presets (apply, save current as a preset, delete) and "Save as default".
  */
 export function SheetSettingsForm({ value, onChange, compact = false }: { value: SheetSettings; onChange: (next: SheetSettings) => void; compact?: boolean }) {
   const presets = useSheetPresets();
@@ -102,6 +109,21 @@ export function SheetSettingsForm({ value, onChange, compact = false }: { value:
               options={NESTING_OPTIONS}
               value={value.nesting ?? "shape"}
               onChange={(nesting) => set({ nesting })}
+            />
+          </div>
+        </Col>
+        <Col xs={24} md={compact ? 8 : 12} xl={compact ? 8 : 4}>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>File format</Typography.Text>
+          <div style={{ paddingTop: 4 }}>
+            <Checkbox.Group
+              aria-label="File format"
+              data-testid="formats"
+              options={FORMAT_OPTIONS.map((o) => ({ ...o, disabled: (value.formats ?? ["png"]).length === 1 && (value.formats ?? ["png"])[0] === o.value }))}
+              value={value.formats ?? ["png"]}
+              onChange={(checked) => {
+                const formats = FORMAT_OPTIONS.map((o) => o.value).filter((f) => checked.includes(f));
+                if (formats.length) set({ formats });
+              }}
             />
           </div>
         </Col>

@@ -4,7 +4,7 @@ import { draftSettings, MANUAL_DRAFT_PREFIX, readManualDraft, useManualDraft, wr
 import type { DraftItem } from "./manualDraft";
 
 const line: DraftItem = { key: "i1:s1", image: { _id: "i1", name: "Art" }, size: { _id: "s1", name: "Front", value: 10 }, quantity: 3 };
-const settings = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const };
+const settings = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const, formats: ["png" as const] };
 
 describe("manual print draft", () => {
   afterEach(() => localStorage.clear());
@@ -37,11 +37,11 @@ describe("manual print draft", () => {
   });
 
   it("uses the draft's settings, filling a field it predates (nesting) from the saved settings", () => {
-    const saved = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const };
+    const saved = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: "box" as const, formats: ["pdf" as const] };
     expect(draftSettings({ items: [] }, saved)).toBe(saved);
     expect(draftSettings({ items: [], settings }, saved)).toEqual(settings);
     const old = { width: 13, maxLength: 50, gap: 0.25, margin: 0.25, dpi: 300, rotate: true } as unknown as typeof settings;
-    expect(draftSettings({ items: [], settings: old }, saved)).toEqual({ ...old, nesting: "box" });
+    expect(draftSettings({ items: [], settings: old }, saved)).toEqual({ ...old, nesting: "box", formats: ["pdf"] });
     expect(draftSettings({ items: [], settings: old }, undefined)).toBe(old);
   });
 });

@@ -7,7 +7,7 @@ import {
 import { parseListState } from "../../lib/urlList";
 import type { Layout, PrintStatus } from "../../api/types";
 
-const file = (path: string) => ({ path, previewPath: `${path}/preview`, widthPx: 6600, heightPx: 1050, lengthIn: 3.5, bytes: 1 });
+const file = (path: string) => ({ format: "png" as const, sheet: 1, path, previewPath: `${path}/preview`, widthPx: 6600, heightPx: 1050, lengthIn: 3.5, bytes: 1 });
 const NOW = new Date("2025-03-10T12:00:00Z");
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString();
 

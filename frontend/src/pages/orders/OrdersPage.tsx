@@ -1,13 +1,220 @@
-import { Card, Empty } from "antd";
+import { useState } from "react";
+import { Button, Card, DatePicker, Flex, Grid, Select, Table, Typography } from "antd";
+import { PrinterOutlined, SyncOutlined } from "@ant-design/icons";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import dayjs from "dayjs";
+import { useNavigate } from "react-router";
+import { api, call } from "../../api/client";
+import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
+import { INTEGRATIONS_KEY, syncErrorText, useIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
+import { ADDRESS_MAX, money, ORDER_STATUSES, reviewUrl, StatusTag, TITLE_MAX, Truncated } from "../../components/orders/orderBits";
+import { setDateRange } from "../../components/prints/rules";
+import { useLiveEvent } from "../../providers/live";
+import { useSearchParams } from "../../lib/searchParams";
+import { toast } from "../../lib/toast";
 
-// Placeholder until the orders issue builds this screen (spec §2 Integration Orders).
+const PAGE_SIZES = [10, 25, 50, 100];
+
+/** Spec §2 Orders (Integration Orders). */
 export function OrdersPage() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const small = !Grid.useBreakpoint().md;
+  const [params, setParams] = useSearchParams();
+  const integrationId = params.get("integrationId") ?? undefined;
+  const status = params.get("status") ?? undefined;
+  const startDate = params.get("startDate") ?? undefined;
+  const endDate = params.get("endDate") ?? undefined;
+  const page = Number(params.get("page") ?? 1) || 1;
+  const limit = Number(params.get("limit") ?? 10) || 10;
+  const [selected, setSelected] = useState<Record<string, string[]>>({});
+  const [expanded, setExpanded] = useState<string[]>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+
+  const integrations = useIntegrations();
+  const current = integrations.data?.find((i) => i._id === integrationId);
+  const sync = useSyncOrders();
+  const orders = useQuery({
+    queryKey: ["orders", { integrationId, status, startDate, endDate, page, limit }],
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      call(api.GET("/api/orders", { params: { query: { integrationId, status: status as Order["status"] | undefined, startDate, endDate, page, limit } } })),
+  });
+  const rows = orders.data?.data ?? [];
+  const total = (orders.data?.pagination as { totalDocuments?: number } | undefined)?.totalDocuments ?? 0;
+
+  const setFilter = (key: string, value?: string) =>
+    setParams((p) => {
+      if (value) p.set(key, value);
+      else p.delete(key);
+      p.set("page", "1");
+      return p;
+    });
+
+  useLiveEvent("order-sync", (e) => {
+    if (e.status === "running") return setProgress(e.orders);
+    setProgress(null);
+    void qc.invalidateQueries({ queryKey: INTEGRATIONS_KEY });
+    void qc.invalidateQueries({ queryKey: ["orders"] });
+    if (e.status === "done") toast.success(`Orders synced: ${e.orders} checked, ${e.created ?? 0} new`);
+    else toast.error(syncErrorText(e.message ?? "Sync failed"));
+  });
+
+  const runSync = () => {
+    if (!integrationId) return toast.error("Select an integration to sync");
+    sync.mutate(integrationId, {
+      // Progress and the result come over the socket (order-sync-{userId}); the job may even finish first.
+      onSuccess: (r) => toast.success(r.message),
+      onError: (e) => toast.error(syncErrorText((e as ApiError).message)),
+    });
+  };
+
+  const allSelected = Object.values(selected).flat();
+  const selectedCount = allSelected.length;
+
+  const itemColumns = [
+    { key: "title", title: "Title", render: (_: unknown, i: OrderItem) => <Truncated text={i.title} max={TITLE_MAX} /> },
+    { key: "orderId", title: "Order ID", dataIndex: "orderId" },
+    { key: "reference", title: "Reference", dataIndex: "reference" },
+    { key: "sku", title: "SKU", render: (_: unknown, i: OrderItem) => i.sku ?? "—" },
+    { key: "size", title: "Size", render: (_: unknown, i: OrderItem) => i.size ?? "—" },
+    { key: "quantity", title: "Quantity", dataIndex: "quantity" },
+    { key: "price", title: "Price", render: (_: unknown, i: OrderItem) => money(i.price, i.currency) },
+    { key: "status", title: "Status", render: (_: unknown, i: OrderItem) => <StatusTag status={i.status} /> },
+  ];
+
+  const orderColumns = [
+    { key: "orderId", title: "Order ID", render: (_: unknown, o: Order) => <Typography.Text strong>#{o.orderId}</Typography.Text> },
+    { key: "integration", title: "Integration", render: (_: unknown, o: Order) => o.integrationId.name },
+    {
+      key: "buyer",
+      title: "Buyer",
+      render: (_: unknown, o: Order) => (
+        <Flex vertical style={{ fontSize: 12 }}>
+          <Typography.Text>{o.buyerInfo.name}</Typography.Text>
+          {o.buyerInfo.email && <Typography.Text type="secondary">{o.buyerInfo.email}</Typography.Text>}
+          {o.buyerInfo.phone && <Typography.Text type="secondary">{o.buyerInfo.phone}</Typography.Text>}
+          <Typography.Text type="secondary"><Truncated text={o.buyerInfo.address} max={ADDRESS_MAX} />{o.buyerInfo.country ? `, ${o.buyerInfo.country}` : ""}</Typography.Text>
+        </Flex>
+      ),
+    },
+    { key: "created", title: "Created", render: (_: unknown, o: Order) => dayjs(o.integrationOrderCreatedDate).format("MMM D, YYYY HH:mm") },
+    { key: "total", title: "Total", render: (_: unknown, o: Order) => money(o.total.amount, o.total.currency) },
+    { key: "status", title: "Status", render: (_: unknown, o: Order) => <StatusTag status={o.status} /> },
+    {
+      key: "items",
+      title: "",
+      align: "right" as const,
+      render: (_: unknown, o: Order) => {
+        const open = expanded.includes(o._id);
+        return (
+          <Button size="small" onClick={() => setExpanded((e) => (open ? e.filter((x) => x !== o._id) : [...e, o._id]))}>
+            {open ? "Close" : "Show Items"}
+          </Button>
+        );
+      },
+    },
+  ];
+
+  const createBar = (
+    <Flex
+      align="center"
+      gap={12}
+      justify="space-between"
+      style={small ? { position: "fixed", left: 0, right: 0, bottom: 0, zIndex: 20, padding: "12px 16px", background: "#fff", boxShadow: "0 -2px 8px rgba(0,0,0,.12)" } : undefined}
+      data-testid="order-selection-bar"
+    >
+      <Typography.Text>{selectedCount} order items selected</Typography.Text>
+      <Button type="primary" icon={<PrinterOutlined />} disabled={selectedCount === 0} onClick={() => navigate(reviewUrl(allSelected))}>
+        Create Print
+      </Button>
+    </Flex>
+  );
+
   return (
-    <PageShell title="Integration Orders">
+    <PageShell title="Integration Orders" extra={small ? undefined : createBar}>
       <Card>
-        <Empty />
+        <Flex gap={12} wrap align="center" style={{ marginBottom: 16 }}>
+          <Select
+            allowClear
+            placeholder="Select Integration"
+            aria-label="Select Integration"
+            style={{ minWidth: 220 }}
+            value={integrationId}
+            loading={integrations.isLoading}
+            onChange={(v?: string) => setFilter("integrationId", v)}
+            options={(integrations.data ?? []).map((i) => ({ value: i._id, label: `${i.name} (${i.type})` }))}
+          />
+          <Button icon={<SyncOutlined spin={progress !== null} />} loading={sync.isPending} disabled={!integrationId} onClick={runSync}>
+            Sync orders
+          </Button>
+          <Typography.Text type="secondary" data-testid="last-sync">
+            {current
+              ? progress !== null || current.syncStatus === "queued" || current.syncStatus === "running"
+                ? `Syncing… ${progress ?? 0} orders`
+                : current.lastSync
+                  ? `Last synced ${dayjs(current.lastSync).format("MMM D, YYYY HH:mm")}`
+                  : "Never synced"
+              : ""}
+          </Typography.Text>
+          <Select
+            allowClear
+            placeholder="Status"
+            aria-label="Status"
+            style={{ width: 190 }}
+            value={status}
+            onChange={(v?: string) => setFilter("status", v)}
+            options={ORDER_STATUSES.map((s) => ({ value: s, label: s }))}
+          />
+          <DatePicker.RangePicker
+            aria-label="Date range"
+            value={startDate && endDate ? [dayjs(startDate), dayjs(endDate)] : null}
+            onChange={(range) => setParams((p) => setDateRange(p, range?.[0] && range[1] ? [range[0].format("YYYY-MM-DD"), range[1].format("YYYY-MM-DD")] : null))}
+          />
+        </Flex>
+        <Table<Order>
+          rowKey="_id"
+          columns={orderColumns}
+          dataSource={rows}
+          loading={orders.isLoading}
+          locale={{ emptyText: "No data" }}
+          scroll={{ x: "max-content" }}
+          expandable={{
+            expandedRowKeys: expanded,
+            showExpandColumn: false,
+            expandedRowRender: (o) => (
+              <Table<OrderItem>
+                rowKey="_id"
+                size="small"
+                columns={itemColumns}
+                dataSource={o.orderItems}
+                pagination={false}
+                locale={{ emptyText: "No data" }}
+                rowSelection={{
+                  selectedRowKeys: selected[o._id] ?? [],
+                  onChange: (keys) => setSelected((s) => ({ ...s, [o._id]: keys as string[] })),
+                }}
+              />
+            ),
+          }}
+          pagination={{
+            current: page,
+            pageSize: limit,
+            total,
+            pageSizeOptions: PAGE_SIZES,
+            showSizeChanger: true,
+            onChange: (p, size) =>
+              setParams((prev) => {
+                prev.set("page", String(size !== limit ? 1 : p));
+                prev.set("limit", String(size));
+                return prev;
+              }),
+          }}
+        />
       </Card>
+      {small && <div style={{ height: 64 }} />}
+      {small && createBar}
     </PageShell>
   );
 }

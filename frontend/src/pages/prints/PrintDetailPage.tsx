@@ -16,6 +16,8 @@ import { QuantityStepper } from "../../components/prints/QuantityStepper";
 import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
 import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
+import { PrintFilesList } from "../../components/prints/PrintFilesList";
+import { listedFiles } from "../../components/prints/printFiles";
 import {
   MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, missingItemMessage, processBlockedReason, problemsByItem,
 } from "../../components/prints/rules";
@@ -160,6 +162,11 @@ export function PrintDetailPage() {
         </Col>
         <Col xs={24} xxl={10}>
           <Flex vertical gap={24}>
+            {files.length > 0 && (
+              <Card title="Files" size="small" data-testid="print-detail-files">
+                <PrintFilesList files={listedFiles(files)} shareable={canShareFile(print.status)} />
+              </Card>
+            )}
             <LayoutPreview
               layout={layout}
               images={items.flatMap((i) => (i.image ? [i.image] : []))}

@@ -1,0 +1,150 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { ListQueryDto } from '../../common/pagination';
+import { PaginatedResponse } from '../../common/responses';
+import { IntegrationType } from '../../integrations/entities/integration.entity';
+import { OrderStatus } from '../entities/order.entity';
+
+export const DATE_TYPES = ['integrationOrderCreatedDate', 'createdAt', 'updatedAt'] as const;
+
+export class OrderListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsUUID('all', { message: 'Integration not found' })
+  integrationId?: string;
+
+  @ApiPropertyOptional({ enum: OrderStatus })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsIn(Object.values(OrderStatus), { message: `status must be one of ${Object.values(OrderStatus).join(', ')}` })
+  status?: OrderStatus;
+
+  @ApiPropertyOptional({ description: 'ISO date or date-time; a bare date means the start of that day (UTC)' })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsDateString({}, { message: 'startDate must be a date' })
+  startDate?: string;
+
+  @ApiPropertyOptional({ description: 'ISO date or date-time; a bare date includes that whole day (UTC)' })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsDateString({}, { message: 'endDate must be a date' })
+  endDate?: string;
+
+  @ApiPropertyOptional({ enum: DATE_TYPES, default: 'integrationOrderCreatedDate', description: 'Which date startDate/endDate filter: when the buyer ordered, or when the order was synced/changed here' })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsIn(DATE_TYPES, { message: `dateType must be one of ${DATE_TYPES.join(', ')}` })
+  dateType?: (typeof DATE_TYPES)[number];
+}
+
+export class BuyerInfoDto {
+  @ApiProperty() name: string;
+  @ApiProperty({ nullable: true, type: String }) email: string | null;
+  @ApiProperty({ nullable: true, type: String }) phone: string | null;
+  @ApiProperty({ nullable: true, type: String }) address: string | null;
+  @ApiProperty({ nullable: true, type: String }) country: string | null;
+}
+
+export class MoneyDto {
+  @ApiProperty() amount: number;
+  @ApiProperty() currency: string;
+}
+
+export class AttributeDto {
+  @ApiProperty() name: string;
+  @ApiProperty() value: string;
+  @ApiPropertyOptional({ description: 'The buyer\'s design file, when this attribute holds it' }) fileUrl?: string;
+}
+
+export class OrderItemDto {
+  @ApiProperty() _id: string;
+  @ApiProperty({ description: 'The shop\'s order number' }) orderId: string;
+  @ApiProperty({ description: 'The shop\'s id of this line (transaction / line item)' }) reference: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ nullable: true, type: String }) sku: string | null;
+  @ApiProperty({ nullable: true, type: String }) size: string | null;
+  @ApiProperty() quantity: number;
+  @ApiProperty({ description: 'Unit price in the order\'s currency' }) price: number;
+  @ApiProperty() currency: string;
+  @ApiProperty({ nullable: true, type: String }) designUrl: string | null;
+  @ApiProperty({ type: [AttributeDto], description: 'attributes[0].fileUrl is the design file URL when there is one' }) attributes: AttributeDto[];
+  @ApiProperty({ enum: [OrderStatus.Pending, OrderStatus.InDraft, OrderStatus.Completed] }) status: OrderStatus;
+  @ApiProperty({ type: [String], description: 'Prints holding this item' }) printIds: string[];
+}
+
+export class OrderIntegrationDto {
+  @ApiProperty() _id: string;
+  @ApiProperty({ enum: IntegrationType }) type: IntegrationType;
+  @ApiProperty() name: string;
+}
+
+export class OrderDto {
+  @ApiProperty() _id: string;
+  @ApiProperty({ description: 'The shop\'s order number' }) orderId: string;
+  @ApiProperty({ type: OrderIntegrationDto }) integrationId: OrderIntegrationDto;
+  @ApiProperty({ type: BuyerInfoDto }) buyerInfo: BuyerInfoDto;
+  @ApiProperty({ type: String, format: 'date-time' }) integrationOrderCreatedDate: Date;
+  @ApiProperty({ type: MoneyDto }) total: MoneyDto;
+  @ApiProperty({ enum: OrderStatus }) status: OrderStatus;
+  @ApiProperty({ description: 'The order\'s status in the shop (processing, paid, cancelled…)' }) shopStatus: string;
+  @ApiProperty({ type: [OrderItemDto] }) orderItems: OrderItemDto[];
+}
+
+export class OrderListResponse extends PaginatedResponse(OrderDto) {}
+
+export class OrderItemIdsDto {
+  @ApiProperty({ type: [String], format: 'uuid' })
+  @IsArray({ message: 'Select at least one order item' })
+  @ArrayMinSize(1, { message: 'Select at least one order item' })
+  @ArrayMaxSize(500, { message: 'A print can have at most 500 items' })
+  @IsUUID('all', { each: true, message: 'Order item not found' })
+  orderItems: string[];
+}
+
+export class CreateOrderPrintDto extends OrderItemIdsDto {
+  @ApiPropertyOptional({ description: 'Add items that are already in another print (printing them again on purpose)' })
+  @IsOptional()
+  @IsBoolean()
+  allowReprint?: boolean;
+}
+
+export class ReviewItemDto extends OrderItemDto {
+  @ApiProperty({ nullable: true, type: String, enum: ['designUrl', 'sku', 'imported'], description: 'Where the image will come from' }) imageSource: string | null;
+  @ApiProperty({ nullable: true, type: String }) imageId: string | null;
+  @ApiProperty({ nullable: true, type: String }) imageName: string | null;
+  @ApiProperty({ nullable: true, type: String }) sizeId: string | null;
+  @ApiProperty({ nullable: true, type: String }) sizeName: string | null;
+  @ApiProperty({ type: [String], description: 'What still has to be completed by hand' }) problems: string[];
+}
+
+export class ReviewResponse {
+  @ApiProperty({ type: [ReviewItemDto] }) data: ReviewItemDto[];
+}
+
+export class UnresolvedItemDto {
+  @ApiProperty() orderItemId: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ type: [String] }) problems: string[];
+}
+
+export class OrderPrintResponse {
+  @ApiProperty({ description: 'The new draft print' }) _id: string;
+  @ApiProperty() type: string;
+  @ApiProperty({ type: [UnresolvedItemDto], description: 'Items without image or size, to complete on the print' }) unresolved: UnresolvedItemDto[];
+  @ApiProperty() message: string;
+}
+
+export class SyncResponse {
+  @ApiProperty() message: string;
+  @ApiProperty({ enum: ['queued', 'running'] }) status: string;
+}
+
+export class OrderCountsDto {
+  @ApiProperty() pendingOrders: number;
+  @ApiProperty() totalOrders: number;
+  @ApiProperty() completedOrders: number;
+  @ApiProperty() totalIntegrations: number;
+}

@@ -1,0 +1,53 @@
+import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../auth/auth.decorators';
+import { MSG } from '../integrations/integrations.service';
+import { User } from '../users/entities/user.entity';
+import { CreateOrderPrintDto, OrderItemIdsDto, OrderListQueryDto, OrderListResponse, OrderPrintResponse, ReviewResponse, SyncResponse } from './dto/order.dto';
+import { OrderSyncService } from './order-sync.service';
+import { OrdersService } from './orders.service';
+
+const integrationId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(MSG.notFound) });
+
+@ApiTags('orders')
+@ApiCookieAuth()
+@Controller()
+export class OrdersController {
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly sync: OrderSyncService,
+  ) {}
+
+  @Get('orders')
+  @ApiOkResponse({ type: OrderListResponse, description: 'Newest orders first (by dateType), each with its items; status is derived from the prints holding the items' })
+  listOrders(@CurrentUser() user: User, @Query() q: OrderListQueryDto) {
+    return this.orders.list(user._id, q);
+  }
+
+  @Post('orders/review')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'What a print of these order items would get: image and size found, or what is missing' })
+  @ApiOkResponse({ type: ReviewResponse })
+  async reviewOrderItems(@CurrentUser() user: User, @Body() dto: OrderItemIdsDto) {
+    return { data: await this.orders.review(user._id, dto.orderItems) };
+  }
+
+  @Post('orders/print')
+  @ApiCreatedResponse({ type: OrderPrintResponse, description: '409 order_item_in_print when an item is already in a print (send allowReprint to print it again)' })
+  async createOrderPrint(@CurrentUser() user: User, @Body() dto: CreateOrderPrintDto) {
+    const r = await this.orders.createPrint(user, dto);
+    return {
+      _id: r.printId,
+      type: r.type,
+      unresolved: r.unresolved,
+      message: r.unresolved.length ? 'Print created successfully. Some items still need an image or a size.' : 'Print created successfully',
+    };
+  }
+
+  /** Spec: GET /integrations/{id}/orders syncs the orders (queued; progress arrives as order-sync-{userId}). */
+  @Get('integrations/:id/orders')
+  @ApiOkResponse({ type: SyncResponse, description: '400 not_connected: "Please connect your integration to sync order"' })
+  syncOrders(@CurrentUser() user: User, @Param('id', integrationId) id: string) {
+    return this.sync.request(user._id, id);
+  }
+}

@@ -1,0 +1,318 @@
+import { BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { mkdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { paginate } from '../common/pagination';
+import { returned } from '../common/sql';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { ImageListQueryDto } from '../images/dto/image.dto';
+import { ImagesService } from '../images/images.service';
+import { HttpLimitError, safeRequest } from '../integrations/safe-http';
+import { IntegrationType } from '../integrations/entities/integration.entity';
+import { PrintType } from '../prints/entities/print.entity';
+import { PrintDraftsService } from '../prints/print-drafts.service';
+import { SizesService } from '../sizes/sizes.service';
+import { User } from '../users/entities/user.entity';
+import { CreateOrderPrintDto, OrderDto, OrderItemDto, OrderListQueryDto, ReviewItemDto, UnresolvedItemDto } from './dto/order.dto';
+import { OrderStatus } from './entities/order.entity';
+import { itemStatusSql, orderStatusJoin } from './order-status.sql';
+
+export const ORDER_MSG = {
+  imageMissing: 'Image is missing. Please add the missing item.',
+  sizeMissing: 'Size is missing. Please add the missing item.',
+  itemNotFound: 'Order item not found',
+  inPrint: 'Some order items are already in a print',
+  mixed: 'Select order items of one shop type (Etsy or WooCommerce) for one print',
+};
+
+/** A claim older than this is a crashed request's; the item may be taken again. */
+const CLAIM_TTL = '2 minutes';
+
+const DATE_COLUMNS = { integrationOrderCreatedDate: 'o.integration_order_created_date', createdAt: 'o.created_at', updatedAt: 'o.updated_at' } as const;
+
+interface ItemRow {
+  id: string;
+  order_id: string;
+  order_number: string;
+  external_id: string;
+  title: string;
+  sku: string | null;
+  size: string | null;
+  quantity: number;
+  price: string;
+  currency: string;
+  design_url: string | null;
+  attributes: Array<{ name: string; value: string }>;
+  image_id: string | null;
+  status: OrderStatus;
+  print_ids: string[] | null;
+  integration_type: IntegrationType;
+}
+
+const dayStart = (d: string) => new Date(/T/.test(d) ? d : `${d}T00:00:00Z`);
+const dayEnd = (d: string) => (/T/.test(d) ? new Date(d) : new Date(new Date(`${d}T00:00:00Z`).getTime() + 86_400_000));
+const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
+
+function toItemDto(r: ItemRow): OrderItemDto {
+  return {
+    _id: r.id,
+    orderId: r.order_number,
+    reference: r.external_id,
+    title: r.title,
+    sku: r.sku,
+    size: r.size,
+    quantity: r.quantity,
+    price: Number(r.price),
+    currency: r.currency,
+    designUrl: r.design_url,
+    attributes: r.design_url ? [{ name: 'Design file', value: r.design_url, fileUrl: r.design_url }, ...r.attributes] : r.attributes,
+    status: r.status,
+    printIds: r.print_ids ?? [],
+  };
+}
+
+@Injectable()
+export class OrdersService {
+  private readonly logger = new Logger('Orders');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly drafts: PrintDraftsService,
+    private readonly images: ImagesService,
+    private readonly sizes: SizesService,
+  ) {}
+
+  // ---- reading ----
+
+  async list(userId: string, q: OrderListQueryDto) {
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 10;
+    const where = ['o.user_id = $1'];
+    const params: unknown[] = [userId];
+    const add = (cond: (n: string) => string, v: unknown) => {
+      params.push(v);
+      where.push(cond(`$${params.length}`));
+    };
+    if (q.integrationId) add((n) => `o.integration_id = ${n}`, q.integrationId);
+    if (q.status) add((n) => `os.status = ${n}`, q.status);
+    const col = DATE_COLUMNS[q.dateType ?? 'integrationOrderCreatedDate'];
+    if (q.startDate) add((n) => `${col} >= ${n}`, dayStart(q.startDate));
+    if (q.endDate) add((n) => `${col} < ${n}`, dayEnd(q.endDate));
+    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
+    const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id WHERE ${where.join(' AND ')}`;
+    const [rows, [{ n }]] = await Promise.all([
+      this.db.query(
+        `SELECT o.id, o.number, o.shop_status, o.buyer_info, o.total_amount, o.currency, o.integration_order_created_date,
+                os.status, i.id AS integration_id, i.type AS integration_type, i.name AS integration_name
+           ${from}
+          ORDER BY ${col} ${dir}, o.id ${dir} LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
+        params,
+      ),
+      this.db.query(`SELECT count(*)::int AS n ${from}`, params),
+    ]);
+    const items = await this.itemRows(userId, 'oi.order_id = ANY($2::uuid[])', [rows.map((r: any) => r.id)]);
+    const byOrder = new Map<string, OrderItemDto[]>();
+    for (const it of items) byOrder.set(it.order_id, [...(byOrder.get(it.order_id) ?? []), toItemDto(it)]);
+    const data: OrderDto[] = rows.map((r: any) => ({
+      _id: r.id,
+      orderId: r.number,
+      integrationId: { _id: r.integration_id, type: r.integration_type, name: r.integration_name },
+      buyerInfo: r.buyer_info,
+      integrationOrderCreatedDate: r.integration_order_created_date,
+      total: { amount: Number(r.total_amount), currency: r.currency },
+      status: r.status,
+      shopStatus: r.shop_status,
+      orderItems: byOrder.get(r.id) ?? [],
+    }));
+    return paginate(data, n, limit);
+  }
+
+  private async itemRows(userId: string, cond: string, params: unknown[]): Promise<ItemRow[]> {
+    return this.db.query(
+      `SELECT oi.id, oi.order_id, o.number AS order_number, oi.external_id, oi.title, oi.sku, oi.size, oi.quantity, oi.price,
+              o.currency, oi.design_url, oi.attributes, oi.image_id, ${itemStatusSql('oi')} AS status, i.type AS integration_type,
+              (SELECT array_agg(DISTINCT pi.print_id::text) FROM print_items pi WHERE pi.order_item_id = oi.id) AS print_ids
+         FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN integrations i ON i.id = o.integration_id
+        WHERE oi.user_id = $1 AND ${cond}
+        ORDER BY o.integration_order_created_date DESC, oi.created_at, oi.external_id`,
+      [userId, ...params],
+    );
+  }
+
+  /** For the dashboard: computed by the database in one query. */
+  async countsFor(userId: string): Promise<{ pendingOrders: number; totalOrders: number; completedOrders: number; totalIntegrations: number }> {
+    const [r] = await this.db.query(
+      `SELECT count(o.id)::int AS total,
+              count(o.id) FILTER (WHERE os.status = 'Pending')::int AS pending,
+              count(o.id) FILTER (WHERE os.status = 'Completed')::int AS completed,
+              (SELECT count(*)::int FROM integrations WHERE user_id = $1) AS integrations
+         FROM orders o ${orderStatusJoin('o', 'os')} WHERE o.user_id = $1`,
+      [userId],
+    );
+    return { pendingOrders: r.pending, totalOrders: r.total, completedOrders: r.completed, totalIntegrations: r.integrations };
+  }
+
+  private async ownedItems(userId: string, ids: string[]): Promise<ItemRow[]> {
+    const unique = [...new Set(ids)];
+    const rows = await this.itemRows(userId, 'oi.id = ANY($2::uuid[])', [unique]);
+    if (rows.length !== unique.length) throw new NotFoundException(ORDER_MSG.itemNotFound);
+    const order = new Map(unique.map((id, n) => [id, n]));
+    return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+
+  // ---- matching ----
+
+  private async sizeIndex(userId: string) {
+    const { data } = await this.sizes.list(userId, { limit: 999 } as any);
+    const m = new Map<string, { _id: string; name: string }>();
+    for (const s of data) if (!m.has(norm(s.name))) m.set(norm(s.name), s);
+    return m;
+  }
+
+  private async imageBySku(userId: string, sku: string | null): Promise<{ _id: string; name: string } | null> {
+    if (!sku?.trim()) return null;
+    const { data } = await this.images.list(userId, { search: sku.trim(), limit: 50 } as ImageListQueryDto);
+    return data.find((i) => norm(i.name) === norm(sku)) ?? null;
+  }
+
+  private async importedImage(userId: string, imageId: string | null) {
+    if (!imageId) return null;
+    const [img] = await this.images.findOwned(userId, [imageId]).catch(() => []);
+    return img && !img.deletedAt ? img : null;
+  }
+
+  /** The Review print screen: where each item's image and size will come from, and what is missing. */
+  async review(userId: string, ids: string[]): Promise<ReviewItemDto[]> {
+    const rows = await this.ownedItems(userId, ids);
+    const sizes = await this.sizeIndex(userId);
+    const out: ReviewItemDto[] = [];
+    for (const r of rows) {
+      const imported = await this.importedImage(userId, r.image_id);
+      const bySku = imported || r.design_url ? null : await this.imageBySku(userId, r.sku);
+      const size = r.size ? sizes.get(norm(r.size)) : undefined;
+      const imageSource = imported ? 'imported' : r.design_url ? 'designUrl' : bySku ? 'sku' : null;
+      const problems = [...(imageSource ? [] : [ORDER_MSG.imageMissing]), ...(size ? [] : [ORDER_MSG.sizeMissing])];
+      out.push({
+        ...toItemDto(r),
+        imageSource,
+        imageId: imported?._id ?? bySku?._id ?? null,
+        imageName: imported?.name ?? bySku?.name ?? null,
+        sizeId: size?._id ?? null,
+        sizeName: size?.name ?? null,
+        problems,
+      });
+    }
+    return out;
+  }
+
+  // ---- orders → print ----
+
+  /**
+   * A draft print of the selected order items (type Etsy or WooCommerce). Each item's image
+   * comes from its design file (downloaded through the image library's upload checks), or
+   * else from an image named like its SKU; its size from a size named like its size option.
+   * Items left without either are still added, to be completed on the print.
+   */
+  async createPrint(user: User, dto: CreateOrderPrintDto): Promise<{ printId: string; type: PrintType; unresolved: UnresolvedItemDto[] }> {
+    const rows = await this.ownedItems(user._id, dto.orderItems);
+    const types = new Set(rows.map((r) => r.integration_type));
+    if (types.size > 1) throw new BadRequestException({ message: ORDER_MSG.mixed, code: 'mixed_shop_types' });
+    const zero = rows.find((r) => r.quantity < 1);
+    if (zero) throw new BadRequestException(`"${zero.title}" (order ${zero.order_number}) has no copies to print`);
+    const type = rows[0].integration_type === IntegrationType.Etsy ? PrintType.Etsy : PrintType.WooCommerce;
+    await this.claim(user._id, rows, !!dto.allowReprint);
+    try {
+      const sizes = await this.sizeIndex(user._id);
+      const cache = new Map<string, { imageId: string | null; problem?: string }>();
+      const unresolved: UnresolvedItemDto[] = [];
+      const printItems = [];
+      for (const r of rows) {
+        const problems: string[] = [];
+        let imageId = (await this.importedImage(user._id, r.image_id))?._id ?? null;
+        if (!imageId && r.design_url) {
+          let got = cache.get(r.design_url);
+          if (!got) {
+            got = await this.importDesign(user, r.design_url);
+            cache.set(r.design_url, got);
+          }
+          imageId = got.imageId;
+          if (imageId) await this.db.query(`UPDATE order_items SET image_id = $2 WHERE id = $1`, [r.id, imageId]);
+          else if (got.problem) problems.push(got.problem);
+        }
+        if (!imageId) imageId = (await this.imageBySku(user._id, r.sku))?._id ?? null;
+        if (!imageId) problems.push(ORDER_MSG.imageMissing);
+        const sizeId = (r.size ? sizes.get(norm(r.size))?._id : undefined) ?? null;
+        if (!sizeId) problems.push(ORDER_MSG.sizeMissing);
+        if (!imageId || !sizeId) unresolved.push({ orderItemId: r.id, title: r.title, problems });
+        printItems.push({ imageId, sizeId, quantity: r.quantity, orderItemId: r.id });
+      }
+      const print = await this.drafts.create(user._id, { printItems }, type);
+      return { printId: print._id, type, unresolved };
+    } finally {
+      await this.db.query(`UPDATE order_items SET claimed_at = NULL WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
+    }
+  }
+
+  /**
+   * Takes the items for this request in one statement, so two requests cannot put the same
+   * item into two prints; an item already in a print is refused unless reprinting is asked for.
+   */
+  private async claim(userId: string, rows: ItemRow[], allowReprint: boolean) {
+    const ids = rows.map((r) => r.id);
+    const taken = returned<{ id: string }>(
+      await this.db.query(
+        `UPDATE order_items oi SET claimed_at = now()
+          WHERE oi.id = ANY($1::uuid[]) AND oi.user_id = $2
+            AND (oi.claimed_at IS NULL OR oi.claimed_at < now() - interval '${CLAIM_TTL}')
+            AND ($3 OR NOT EXISTS (SELECT 1 FROM print_items pi WHERE pi.order_item_id = oi.id))
+          RETURNING oi.id`,
+        [ids, userId, allowReprint],
+      ),
+    );
+    if (taken.length === ids.length) return;
+    await this.db.query(`UPDATE order_items SET claimed_at = NULL WHERE id = ANY($1::uuid[])`, [taken.map((t) => t.id)]);
+    const got = new Set(taken.map((t) => t.id));
+    const busy = rows.filter((r) => !got.has(r.id));
+    const inPrint = busy.filter((r) => r.print_ids?.length);
+    const list = busy.map((r) => `"${r.title}" (order ${r.order_number})`).join(', ');
+    throw new ConflictException({
+      message: inPrint.length
+        ? `${ORDER_MSG.inPrint}: ${list}. Remove them from the selection, or confirm to print them again.`
+        : `These order items are being added to a print right now: ${list}`,
+      code: 'order_item_in_print',
+      orderItems: busy.map((r) => ({ _id: r.id, printIds: r.print_ids ?? [] })),
+    });
+  }
+
+  /** Downloads a buyer's design (size limit, deadline, no private addresses) into the image library. */
+  private async importDesign(user: User, url: string): Promise<{ imageId: string | null; problem?: string }> {
+    const dir = join(this.config.dataDir, 'tmp', 'uploads');
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, randomUUID());
+    const s = this.config.shops;
+    const maxMb = Math.round((s.designMaxBytes / 1024 / 1024) * 10) / 10;
+    let res;
+    try {
+      res = await safeRequest(url, { timeoutMs: s.designTimeoutMs, maxBytes: s.designMaxBytes, allowPrivate: s.allowPrivateUrls, toFile: path, maxRedirects: 3 });
+    } catch (e) {
+      const why = e instanceof HttpLimitError && /too large/.test(e.message) ? `it is larger than ${maxMb} MB` : (e as Error).message;
+      return { imageId: null, problem: `The design file could not be downloaded: ${why}` };
+    }
+    if (res.status !== 200) return { imageId: null, problem: `The design file could not be downloaded: the shop answered ${res.status}` };
+    let name = 'design';
+    try {
+      name = decodeURIComponent(new URL(res.url).pathname.split('/').pop() || 'design');
+    } catch {
+      /* keep the default name */
+    }
+    // The same checks as an upload from the browser (type sniffing, pixel limits, SVG safety).
+    const { data, errors } = await this.images.upload(user, [{ path, size: res.bytes, originalname: name } as any], {} as any);
+    await unlink(path).catch(() => undefined); // moved into storage when accepted
+    if (data[0]) return { imageId: data[0]._id };
+    return { imageId: null, problem: `The design file is not a usable image: ${errors[0]?.message ?? 'unknown error'}` };
+  }
+}

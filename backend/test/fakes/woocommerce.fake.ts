@@ -1,0 +1,195 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/**
+ * A WooCommerce store speaking REST v3 as written down in the protocol reference (§2):
+ * HTTP Basic consumer key/secret (401 woocommerce_rest_authentication_error otherwise),
+ * GET /wp-json/wc/v3/orders with page/per_page (≤ 100), after/modified_after (GMT with
+ * dates_are_gmt), orderby id|date, X-WP-Total / X-WP-TotalPages / Link headers, a JSON
+ * array body, and the /wc-auth/v1/authorize key-approval redirect (auto-approved: POSTs the
+ * keys to callback_url, requires exactly 200, then redirects to return_url). It can answer
+ * 429 with Retry-After, and serves design files under /wp-content/uploads/.
+ */
+export interface WooOrderOpts {
+  id: number;
+  status?: string;
+  created?: Date;
+  modified?: Date;
+  items?: Array<{ id: number; name: string; sku?: string; size?: string; quantity?: number; price?: number; upload?: string }>;
+  buyer?: { first: string; last: string; email?: string; phone?: string; country?: string };
+}
+
+const wp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '');
+
+export function wooOrder(o: WooOrderOpts) {
+  const created = o.created ?? new Date();
+  const modified = o.modified ?? created;
+  const b = o.buyer ?? { first: 'Lena', last: 'Maier', email: 'lena.maier@example.com', phone: '+43 660 1234567', country: 'AT' };
+  const items = o.items ?? [{ id: o.id * 10, name: 'Photo Print - A3', sku: 'PHOTO-A3', size: 'A3', quantity: 2 }];
+  return {
+    id: o.id,
+    number: String(o.id),
+    status: o.status ?? 'processing',
+    currency: 'EUR',
+    date_created: wp(new Date(created.getTime() + 3600_000)),
+    date_created_gmt: wp(created),
+    date_modified: wp(new Date(modified.getTime() + 3600_000)),
+    date_modified_gmt: wp(modified),
+    total: (items.reduce((a, i) => a + (i.price ?? 16.805) * (i.quantity ?? 1), 0) + 4.12).toFixed(2),
+    billing: { first_name: b.first, last_name: b.last, company: '', address_1: 'Bahnhofstr. 5', address_2: '', city: 'Graz', state: '', postcode: '8010', country: b.country ?? 'AT', email: b.email ?? '', phone: b.phone ?? '' },
+    shipping: { first_name: b.first, last_name: b.last, company: '', address_1: 'Bahnhofstr. 5', address_2: '', city: 'Graz', state: '', postcode: '8010', country: b.country ?? 'AT', phone: '' },
+    meta_data: [],
+    line_items: items.map((i) => ({
+      id: i.id,
+      name: i.name,
+      product_id: 88,
+      variation_id: 91,
+      quantity: i.quantity ?? 1,
+      subtotal: '33.61',
+      total: '33.61',
+      sku: i.sku ?? '',
+      price: i.price ?? 16.805,
+      parent_name: i.name.split(' - ')[0],
+      meta_data: [
+        ...(i.size ? [{ id: 1, key: 'pa_size', value: i.size.toLowerCase(), display_key: 'Size', display_value: i.size }] : []),
+        ...(i.upload ? [{ id: 2, key: 'Upload your photo', value: i.upload, display_key: 'Upload your photo', display_value: i.upload.split('/').pop() }] : []),
+        { id: 3, key: '_reduced_stock', value: '2', display_key: '_reduced_stock', display_value: '2' },
+      ],
+    })),
+  };
+}
+
+export class FakeWooCommerce {
+  private server: Server;
+  port = 0;
+  consumerKey = 'ck_0123456789abcdef0123456789abcdef01234567';
+  consumerSecret = 'cs_89abcdef0123456789abcdef0123456789abcdef';
+  orders: any[] = [];
+  files = new Map<string, { type: string; body: Buffer }>();
+  /** The next N order list requests answer 429 with `retryAfter` seconds. */
+  rateLimitNext = 0;
+  retryAfter: string | null = '1';
+  /** Every request: method, path with query, and when. */
+  log: Array<{ method: string; url: string; at: number }> = [];
+  /** Keys issued by the authorize flow. */
+  issued: Array<{ consumer_key: string; consumer_secret: string; user_id: string }> = [];
+
+  get baseUrl() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res).catch((e) => this.json(res, 500, { code: 'internal', message: String(e), data: { status: 500 } })));
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  stop() {
+    return new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  private json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
+    res.end(JSON.stringify(body));
+  }
+
+  private authorised(req: IncomingMessage, url: URL): boolean {
+    const h = req.headers.authorization ?? '';
+    let ck = url.searchParams.get('consumer_key');
+    let cs = url.searchParams.get('consumer_secret');
+    if (h.startsWith('Basic ')) [ck, cs] = Buffer.from(h.slice(6), 'base64').toString().split(':');
+    const pairs = [{ ck: this.consumerKey, cs: this.consumerSecret }, ...this.issued.map((k) => ({ ck: k.consumer_key, cs: k.consumer_secret }))];
+    return pairs.some((p) => p.ck === ck && p.cs === cs);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    this.log.push({ method: req.method ?? 'GET', url: url.pathname + url.search, at: Date.now() });
+    if (url.pathname.startsWith('/wp-content/uploads/')) {
+      const f = this.files.get(url.pathname);
+      if (!f) return void res.writeHead(404).end('not found');
+      res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length });
+      return void res.end(f.body);
+    }
+    if (url.pathname === '/wc-auth/v1/authorize') return this.authorize(url, res);
+    if (url.pathname === '/wp-json/wc/v3/orders' && req.method === 'GET') {
+      if (!this.authorised(req, url)) {
+        const missing = !req.headers.authorization && !url.searchParams.get('consumer_key');
+        return this.json(res, 401, missing
+          ? { code: 'woocommerce_rest_cannot_view', message: 'Sorry, you cannot list resources.', data: { status: 401 } }
+          : { code: 'woocommerce_rest_authentication_error', message: 'Consumer key is invalid.', data: { status: 401 } });
+      }
+      if (this.rateLimitNext > 0) {
+        this.rateLimitNext--;
+        return this.json(res, 429, { code: 'too_many_requests', message: 'Too many requests', data: { status: 429 } }, this.retryAfter ? { 'retry-after': this.retryAfter } : {});
+      }
+      const perPage = Number(url.searchParams.get('per_page') ?? 10);
+      if (!(perPage >= 1 && perPage <= 100)) return this.json(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page', data: { status: 400 } });
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const gmt = url.searchParams.get('dates_are_gmt') === 'true';
+      const at = (v: string | null) => (v ? new Date(gmt ? `${v}Z` : `${v}Z`).getTime() : null);
+      const after = at(url.searchParams.get('after'));
+      const modAfter = at(url.searchParams.get('modified_after'));
+      let list = this.orders.filter(
+        (o) => (after === null || new Date(`${o.date_created_gmt}Z`).getTime() > after) && (modAfter === null || new Date(`${o.date_modified_gmt}Z`).getTime() > modAfter),
+      );
+      const asc = url.searchParams.get('order') === 'asc';
+      const by = url.searchParams.get('orderby') ?? 'date';
+      list = [...list].sort((a, b) => (by === 'id' ? a.id - b.id : a.date_created_gmt.localeCompare(b.date_created_gmt) || a.id - b.id) * (asc ? 1 : -1));
+      const total = list.length;
+      const pages = Math.max(1, Math.ceil(total / perPage));
+      const link = (p: number, rel: string) => {
+        const u = new URL(url);
+        u.searchParams.set('page', String(p));
+        return `<${u}>; rel="${rel}"`;
+      };
+      const links = [page > 1 ? link(page - 1, 'prev') : '', page < pages ? link(page + 1, 'next') : '', link(pages, 'last')].filter(Boolean);
+      return this.json(res, 200, list.slice((page - 1) * perPage, page * perPage), {
+        'x-wp-total': String(total),
+        'x-wp-totalpages': String(pages),
+        link: links.join(', '),
+      });
+    }
+    return this.json(res, 404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+  }
+
+  /** Auto-approves: POSTs the keys to callback_url (must answer 200), then redirects to return_url. */
+  private async authorize(url: URL, res: ServerResponse) {
+    for (const p of ['app_name', 'scope', 'user_id', 'return_url', 'callback_url']) {
+      if (!url.searchParams.get(p)) return void res.writeHead(401, { 'content-type': 'text/html' }).end(`Missing parameter ${p}`);
+    }
+    if (!['read', 'write', 'read_write'].includes(url.searchParams.get('scope')!)) return void res.writeHead(401).end('Invalid scope');
+    const userId = url.searchParams.get('user_id')!;
+    const returnUrl = new URL(url.searchParams.get('return_url')!);
+    if (url.searchParams.get('deny') === '1') {
+      returnUrl.searchParams.set('success', '0');
+      returnUrl.searchParams.set('user_id', userId);
+      return void res.writeHead(302, { location: returnUrl.toString() }).end();
+    }
+    const n = this.issued.length + 1;
+    const keys = { key_id: n, user_id: userId, consumer_key: `ck_issued_${n}_${'a'.repeat(30)}`, consumer_secret: `cs_issued_${n}_${'b'.repeat(30)}`, key_permissions: url.searchParams.get('scope')! };
+    this.issued.push(keys);
+    let ok = false;
+    try {
+      const r = await fetch(url.searchParams.get('callback_url')!, { method: 'POST', headers: { 'content-type': 'application/json;charset=UTF-8' }, body: JSON.stringify(keys) });
+      ok = r.status === 200;
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      this.issued.pop();
+      return void res.writeHead(401, { 'content-type': 'text/html' }).end('Error: An error occurred in the request and at the time were unable to send the consumer data.');
+    }
+    returnUrl.searchParams.set('success', '1');
+    returnUrl.searchParams.set('user_id', userId);
+    res.writeHead(302, { location: returnUrl.toString() }).end();
+  }
+}
+
+/** A plain website that is not WooCommerce (WordPress without the plugin, or anything else). */
+export async function notAShop(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stop: () => new Promise((r) => server.close(() => r())) };
+}

@@ -1,0 +1,228 @@
+import sharp from 'sharp';
+import { DataSource } from 'typeorm';
+import { FakeWooCommerce, wooOrder } from './fakes/woocommerce.fake';
+import { transparentPng } from './fixtures/images';
+import { OrderSyncService } from '../src/orders/order-sync.service';
+import { OrdersService } from '../src/orders/orders.service';
+import { RealtimeService } from '../src/realtime/realtime.service';
+import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { shopEnv, syncAndWait, wooKeys } from './utils/shops';
+
+const DAY = 86_400_000;
+async function waitUntil(fn: () => Promise<boolean>, ms = 30_000) {
+  const until = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Orders (e2e)', () => {
+  let t: TestApp;
+  let woo: FakeWooCommerce;
+  let seller: Awaited<ReturnType<typeof signUpAndLogin>>;
+  let other: Awaited<ReturnType<typeof signUpAndLogin>>;
+  let wooId: string;
+  let db: DataSource;
+  beforeAll(async () => {
+    woo = await new FakeWooCommerce().start();
+    // 60 KB: the "too large" design below is over it, the real PNGs are far under
+    t = await createTestApp(shopEnv(woo, null, { DESIGN_DOWNLOAD_MAX_MB: '0.06' }));
+    db = t.app.get(DataSource);
+    seller = await signUpAndLogin(t, 'orderseller');
+    other = await signUpAndLogin(t, 'orderother');
+    wooId = (await seller.agent.post('/api/integrations').send({ name: 'Woo', type: 'WordPress', keys: wooKeys(woo) }).expect(201)).body.data._id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await woo.stop();
+  });
+
+  const orders = async (qs = '') => {
+    const q = new URLSearchParams(qs);
+    if (!q.has('limit')) q.set('limit', '100');
+    return (await seller.agent.get(`/api/orders?${q}`).expect(200)).body;
+  };
+
+  it('first sync: the configured window (30 days), buyer info, totals, items with size, SKU and design URL', async () => {
+    const now = Date.now();
+    woo.orders = [
+      wooOrder({ id: 1, created: new Date(now - 40 * DAY) }), // outside the first-sync window
+      wooOrder({ id: 2, created: new Date(now - 2 * DAY), items: [{ id: 21, name: 'Photo Print - A3', sku: 'PHOTO-A3', size: 'A3', quantity: 2, upload: `${woo.baseUrl}/wp-content/uploads/product_addons_uploads/abc/holiday.png` }] }),
+      wooOrder({ id: 3, created: new Date(now - DAY) }),
+    ];
+    const emit = jest.spyOn(t.app.get(RealtimeService), 'emit');
+    const r = await syncAndWait(seller.agent, wooId);
+    expect(r.started).toEqual({ message: 'Order sync started', status: 'queued' });
+    await new Promise((res) => setTimeout(res, 200));
+    const events = emit.mock.calls.filter((c) => c[0] === seller.user._id && c[1] === 'order-sync').map((c) => c[2] as any);
+    emit.mockRestore();
+    expect(events[0]).toEqual({ integrationId: wooId, status: 'running', orders: 0 });
+    expect(events.at(-1)).toMatchObject({ integrationId: wooId, status: 'done', orders: 2, created: 2, updated: 0 });
+    expect(r.integration).toMatchObject({ syncStatus: 'done', syncError: null });
+    expect(r.integration.lastSync).toBeTruthy();
+    const list = await orders();
+    expect(list.pagination).toEqual({ totalDocuments: 2, totalPages: 1 });
+    expect(list.data.map((o: any) => o.orderId)).toEqual(['3', '2']);
+    const o2 = list.data[1];
+    expect(o2).toMatchObject({
+      integrationId: { _id: wooId, type: 'WordPress', name: 'Woo' },
+      buyerInfo: { name: 'Lena Maier', email: 'lena.maier@example.com', phone: '+43 660 1234567', address: 'Bahnhofstr. 5, Graz, 8010', country: 'AT' },
+      total: { amount: 37.73, currency: 'EUR' },
+      status: 'Pending',
+      shopStatus: 'processing',
+    });
+    expect(o2.orderItems).toEqual([
+      expect.objectContaining({ orderId: '2', reference: '21', title: 'Photo Print - A3', sku: 'PHOTO-A3', size: 'A3', quantity: 2, price: 16.81, status: 'Pending', designUrl: `${woo.baseUrl}/wp-content/uploads/product_addons_uploads/abc/holiday.png` }),
+    ]);
+    expect(o2.orderItems[0].attributes[0]).toMatchObject({ fileUrl: o2.orderItems[0].designUrl });
+  });
+
+  it('incremental sync: only changed orders are asked for; a cancelled order is updated, a new one added, nothing duplicated', async () => {
+    const before = (await seller.agent.get(`/api/integrations/${wooId}`)).body.data.lastSync;
+    const o3 = woo.orders.find((o) => o.id === 3)!;
+    o3.status = 'cancelled';
+    o3.date_modified_gmt = new Date().toISOString().replace(/\.\d{3}Z$/, '');
+    woo.orders.push(wooOrder({ id: 4 }));
+    woo.log = [];
+    await syncAndWait(seller.agent, wooId);
+    const call = woo.log.find((l) => l.url.startsWith('/wp-json/wc/v3/orders'))!;
+    const modifiedAfter = new URL(call.url, woo.baseUrl).searchParams.get('modified_after')!;
+    expect(new Date(`${modifiedAfter}Z`).getTime()).toBeLessThan(new Date(before).getTime());
+    expect(new URL(call.url, woo.baseUrl).searchParams.get('after')).toBeNull();
+    const list = await orders();
+    expect(list.pagination.totalDocuments).toBe(3);
+    expect(list.data.find((o: any) => o.orderId === '3').shopStatus).toBe('cancelled');
+    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM order_items`);
+    expect(n).toBe(3);
+  });
+
+  it('the scheduled sync queues one job per connected shop (deterministic id), which syncs it', async () => {
+    const before = (await seller.agent.get(`/api/integrations/${wooId}`)).body.data.lastSync;
+    expect(await t.app.get(OrderSyncService).schedule()).toBe(1);
+    await waitUntil(async () => (await seller.agent.get(`/api/integrations/${wooId}`)).body.data.lastSync > before);
+    expect((await seller.agent.get(`/api/integrations/${wooId}`)).body.data.syncStatus).toBe('done');
+  });
+
+  it('1,000 orders re-synced: no duplicates', async () => {
+    const now = Date.now();
+    woo.orders = Array.from({ length: 1000 }, (_, k) => wooOrder({ id: 10_000 + k, created: new Date(now - (k % 20) * DAY), items: [{ id: 100_000 + k, name: `Design ${k}`, sku: `SKU-${k}`, size: 'A3' }, { id: 200_000 + k, name: `Design ${k} back`, size: 'A4' }] }));
+    await db.query(`UPDATE integrations SET last_sync = NULL WHERE id = $1`, [wooId]);
+    await syncAndWait(seller.agent, wooId, 120_000);
+    await db.query(`UPDATE integrations SET last_sync = NULL WHERE id = $1`, [wooId]);
+    await syncAndWait(seller.agent, wooId, 120_000);
+    const [c] = await db.query(
+      `SELECT count(*)::int AS orders, count(DISTINCT external_id)::int AS distinct_orders,
+              (SELECT count(*)::int FROM order_items oi JOIN orders o2 ON o2.id = oi.order_id WHERE o2.external_id::int >= 10000) AS items
+         FROM orders WHERE integration_id = $1 AND external_id::int >= 10000`,
+      [wooId],
+    );
+    expect(c).toEqual({ orders: 1000, distinct_orders: 1000, items: 2000 });
+    expect((await orders('limit=10&page=2')).pagination).toEqual({ totalDocuments: 1003, totalPages: 101 });
+  });
+
+  it('GET /api/orders filters: integrationId, status, dates; validation; only the owner\'s orders', async () => {
+    expect((await orders(`integrationId=${wooId}&status=Pending&limit=1`)).pagination.totalDocuments).toBe(1003);
+    expect((await orders('status=Completed')).pagination.totalDocuments).toBe(0);
+    const day = new Date(Date.now() - 2 * DAY).toISOString().slice(0, 10);
+    const onDay = await orders(`startDate=${day}&endDate=${day}`);
+    expect(onDay.data.length).toBeGreaterThan(0);
+    for (const o of onDay.data) expect(o.integrationOrderCreatedDate.slice(0, 10)).toBe(day);
+    expect((await seller.agent.get('/api/orders?status=Shipped').expect(400)).body.message).toMatch(/status must be one of Pending, In Draft, Completed, Partially Completed/);
+    expect((await other.agent.get('/api/orders').expect(200)).body.pagination.totalDocuments).toBe(0);
+  });
+
+  describe('orders → print', () => {
+    let a3: string;
+    let logo: string;
+    let items: Record<string, any>;
+    beforeAll(async () => {
+      a3 = (await seller.agent.post('/api/sizes').send({ name: 'A3', value: 11 }).expect(201)).body.data._id;
+      const up = await seller.agent.post('/api/images/bulk-upload').attach('files', await transparentPng(), 'logo-sku.png').expect(201);
+      logo = up.body.data[0]._id;
+      woo.files.set('/wp-content/uploads/product_addons_uploads/abc/holiday.png', { type: 'image/png', body: await transparentPng() });
+      woo.files.set('/wp-content/uploads/product_addons_uploads/abc/notes.png', { type: 'image/png', body: Buffer.from('this is not an image at all') });
+      const big = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#000' } })
+        .composite([{ input: Buffer.from(Array.from({ length: 400 * 400 * 3 }, (_, i) => (i * 7919) % 251)), raw: { width: 400, height: 400, channels: 3 } }])
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+      woo.files.set('/wp-content/uploads/product_addons_uploads/abc/huge.png', { type: 'image/png', body: big });
+      const up2 = (p: string) => `${woo.baseUrl}/wp-content/uploads/product_addons_uploads/abc/${p}`;
+      woo.orders = [
+        wooOrder({ id: 500, items: [
+          { id: 5001, name: 'Design URL', size: 'A3', quantity: 3, upload: up2('holiday.png') },
+          { id: 5002, name: 'By SKU', sku: 'LOGO-SKU', size: 'a3 ', quantity: 1 },
+          { id: 5003, name: 'No size match', sku: 'LOGO-SKU', size: 'XXL', quantity: 1 },
+          { id: 5004, name: 'Not an image', size: 'A3', quantity: 1, upload: up2('notes.png') },
+          { id: 5005, name: 'Too large', size: 'A3', quantity: 1, upload: up2('huge.png') },
+        ] }),
+        wooOrder({ id: 501, items: [{ id: 5011, name: 'Second order', sku: 'LOGO-SKU', size: 'A3', quantity: 1 }] }),
+      ];
+      await syncAndWait(seller.agent, wooId);
+      const list = await orders(`integrationId=${wooId}&limit=5`);
+      items = {};
+      for (const o of list.data) for (const it of o.orderItems) items[it.reference] = it;
+      expect(Object.keys(items)).toEqual(expect.arrayContaining(['5001', '5002', '5003', '5004', '5005', '5011']));
+    });
+
+    it('POST /api/orders/review says where each image and size will come from and what is missing', async () => {
+      const ids = ['5001', '5002', '5003'].map((r) => items[r]._id);
+      const res = await seller.agent.post('/api/orders/review').send({ orderItems: ids }).expect(200);
+      expect(res.body.data.map((r: any) => [r.title, r.imageSource, r.sizeName, r.problems])).toEqual([
+        ['Design URL', 'designUrl', 'A3', []],
+        ['By SKU', 'sku', 'A3', []],
+        ['No size match', 'sku', null, ['Size is missing. Please add the missing item.']],
+      ]);
+      await other.agent.post('/api/orders/review').send({ orderItems: ids }).expect(404);
+    });
+
+    let printId: string;
+    it('POST /api/orders/print: a WooCommerce draft; matched items get image and size, the others are listed with the reason', async () => {
+      const ids = ['5001', '5002', '5003', '5004', '5005'].map((r) => items[r]._id);
+      await other.agent.post('/api/orders/print').send({ orderItems: ids }).expect(404);
+      const res = await seller.agent.post('/api/orders/print').send({ orderItems: ids }).expect(201);
+      expect(res.body).toMatchObject({ type: 'WooCommerce', message: 'Print created successfully. Some items still need an image or a size.' });
+      printId = res.body._id;
+      const byId = Object.fromEntries(res.body.unresolved.map((u: any) => [u.title, u.problems]));
+      expect(Object.keys(byId).sort()).toEqual(['No size match', 'Not an image', 'Too large']);
+      expect(byId['No size match']).toEqual(['Size is missing. Please add the missing item.']);
+      expect(byId['Not an image'][0]).toMatch(/^The design file is not a usable image: /);
+      expect(byId['Not an image'][1]).toBe('Image is missing. Please add the missing item.');
+      expect(byId['Too large'][0]).toBe('The design file could not be downloaded: it is larger than 0.1 MB');
+      const print = (await seller.agent.get(`/api/print/${printId}`).expect(200)).body.data;
+      expect(print).toMatchObject({ type: 'WooCommerce', status: 'In Draft' });
+      const pi = Object.fromEntries(print.printItems.map((i: any) => [i.orderItemId, i]));
+      expect(pi[items['5001']._id]).toMatchObject({ quantity: 3, sizeId: a3, image: expect.objectContaining({ name: 'holiday' }) });
+      expect(pi[items['5002']._id]).toMatchObject({ quantity: 1, sizeId: a3, imageId: logo });
+      expect(pi[items['5003']._id]).toMatchObject({ imageId: logo, sizeId: null });
+      expect(pi[items['5004']._id]).toMatchObject({ imageId: null, sizeId: a3 });
+      expect(print.printItems).toHaveLength(5);
+      expect((await seller.agent.get('/api/print?type=WooCommerce').expect(200)).body.pagination.totalDocuments).toBe(1);
+    });
+
+    it('statuses follow the print: In Draft, then Partially Completed / Completed when printed; an item is not printed twice by accident', async () => {
+      const list = await orders(`integrationId=${wooId}&limit=5`);
+      const o500 = list.data.find((o: any) => o.orderId === '500');
+      expect(o500.status).toBe('In Draft');
+      expect(o500.orderItems.every((i: any) => i.status === 'In Draft' && i.printIds[0] === printId)).toBe(true);
+      // the same item again → 409, saying which
+      const again = await seller.agent.post('/api/orders/print').send({ orderItems: [items['5001']._id, items['5011']._id] }).expect(409);
+      expect(again.body).toMatchObject({ code: 'order_item_in_print' });
+      expect(again.body.message).toMatch(/Some order items are already in a print: "Design URL" \(order 500\)/);
+      expect((await orders('status=In Draft')).pagination.totalDocuments).toBe(1);
+      // printed (what the processing job sets when it completes)
+      await db.query(`UPDATE prints SET status = 'Completed', printed_at = now() WHERE id = $1`, [printId]);
+      expect((await orders('status=Completed')).data.map((o: any) => o.orderId)).toEqual(['500']);
+      // a second print with order 501's item and, on purpose, one already printed item of order 500
+      const second = await seller.agent.post('/api/orders/print').send({ orderItems: [items['5011']._id, items['5001']._id], allowReprint: true }).expect(201);
+      const design = (await seller.agent.get(`/api/print/${second.body._id}`).expect(200)).body.data.printItems.find((i: any) => i.orderItemId === items['5001']._id);
+      expect(design.imageId).toBe((await seller.agent.get(`/api/print/${printId}`)).body.data.printItems.find((i: any) => i.orderItemId === items['5001']._id).imageId);
+      expect((await orders('status=In Draft')).data.map((o: any) => o.orderId)).toEqual(['501']);
+      // order 500 split: one item removed from the print before it was printed → Partially Completed
+      await db.query(`DELETE FROM print_items WHERE print_id = $1 AND order_item_id = $2`, [printId, items['5005']._id]);
+      expect((await orders('status=Partially Completed')).data.map((o: any) => o.orderId)).toEqual(['500']);
+      expect(await t.app.get(OrdersService).countsFor(seller.user._id)).toEqual({ pendingOrders: 1003, totalOrders: 1005, completedOrders: 0, totalIntegrations: 1 });
+      expect(await t.app.get(OrdersService).countsFor(other.user._id)).toEqual({ pendingOrders: 0, totalOrders: 0, completedOrders: 0, totalIntegrations: 0 });
+    });
+  });
+});
