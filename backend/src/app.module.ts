@@ -18,6 +18,7 @@ import { StorageModule } from './storage/storage.module';
 import { UsersModule } from './users/users.module';
 import { PrintsModule } from './prints/prints.module';
 import { SheetSettingsModule } from './sheet-settings/sheet-settings.module';
+import { PaymentsModule } from './payments/payments.module';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { OrdersModule } from './orders/orders.module';
 import { NotificationsModule } from './notifications/notifications.module';
@@ -44,6 +45,7 @@ export class AppModule {
         SizesModule,
         SheetSettingsModule,
         PrintsModule,
+        PaymentsModule,
         IntegrationsModule,
         OrdersModule,
         NotificationsModule,

@@ -86,6 +86,18 @@ const envSchema = z.object({
   SHEET_MAX_WIDTH_IN: z.coerce.number().min(1).max(120).default(64),
   SHEET_MAX_LENGTH_IN: z.coerce.number().min(1).max(1000).default(400),
   SHEET_MAX_DPI: z.coerce.number().int().min(72).max(1200).default(600),
+  PAYMENT_PROVIDER: z.enum(['paypal', 'test', 'none']).optional(),
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  PAYPAL_WEBHOOK_ID: z.string().optional(),
+  PAYPAL_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
+  PAYPAL_API_URL: url(['http', 'https']).optional(),
+  PAYPAL_BRAND_NAME: z.string().min(1).max(127).default('GangSheet Studio'),
+  PAYMENT_CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code').default('USD'),
+  PAYMENT_DISCOUNT_DAYS: z.coerce.number().min(0).default(30),
+  BANK_NAME: z.string().optional(),
+  BANK_ACCOUNT_NUMBER: z.string().optional(),
+  BANK_IBAN: z.string().optional(),
   // ---- shops (Etsy, WooCommerce) and their orders ----
   INTEGRATIONS_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ETSY_KEYSTRING: z.string().optional(),
@@ -183,6 +195,18 @@ export interface AppConfig {
   /** Upper bounds of sheet settings (the DTO's absolute limits are wider). */
   sheetLimits: { maxWidth: number; maxLength: number; maxDpi: number };
   /**
+   * Buying credits. provider: PayPal Orders v2 when its keys are set, else the built-in test
+   * checkout (never chosen by default with NODE_ENV=production: there it is 'none').
+   */
+  payments: {
+    provider: 'paypal' | 'test' | 'none';
+    currency: string;
+    /** Days after sign-up during which packages sell at the discounted price. */
+    discountDays: number;
+    paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string; brandName: string };
+    bank: { name: string; accountNumber: string; iban: string };
+  };
+  /**
    * Shop integrations. `secretKey` encrypts their secrets at rest. `syncIntervalMs` 0 turns
    * the scheduled sync off. `allowPrivateUrls` lets shop base URLs and design downloads reach
    * http, loopback and private addresses (local fakes in tests only).
@@ -271,6 +295,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if ((e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) || (!e.ADMIN_EMAIL && e.ADMIN_PASSWORD)) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL, ADMIN_PASSWORD: set both or neither');
   }
+  const paypalKeys = !!(e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET);
+  const paymentProvider = e.PAYMENT_PROVIDER ?? (paypalKeys ? 'paypal' : e.NODE_ENV === 'production' ? 'none' : 'test');
+  if (paymentProvider === 'paypal' && (!paypalKeys || !e.PAYPAL_WEBHOOK_ID)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID: required when PAYMENT_PROVIDER=paypal',
+    );
+  }
   const dataDir = resolve(e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const origins = new Set([new URL(appUrl).origin]);
@@ -346,6 +377,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     recovery: { intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000, graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000 },
     sheetLimits: { maxWidth: e.SHEET_MAX_WIDTH_IN, maxLength: e.SHEET_MAX_LENGTH_IN, maxDpi: e.SHEET_MAX_DPI },
+    payments: {
+      provider: paymentProvider,
+      currency: e.PAYMENT_CURRENCY,
+      discountDays: e.PAYMENT_DISCOUNT_DAYS,
+      paypal: {
+        clientId: e.PAYPAL_CLIENT_ID ?? '',
+        clientSecret: e.PAYPAL_CLIENT_SECRET ?? '',
+        webhookId: e.PAYPAL_WEBHOOK_ID ?? '',
+        apiUrl: (e.PAYPAL_API_URL ?? (e.PAYPAL_MODE === 'live' ? 'https://api-m.paypal.com' : 'https://api-m.sandbox.paypal.com')).replace(/\/$/, ''),
+        brandName: e.PAYPAL_BRAND_NAME,
+      },
+      bank: { name: e.BANK_NAME ?? '', accountNumber: e.BANK_ACCOUNT_NUMBER ?? '', iban: e.BANK_IBAN ?? '' },
+    },
     shops: {
       secretKey: e.INTEGRATIONS_SECRET_KEY ?? persistedSecret(dataDir, '.integrations-key'),
       etsy: { keystring: e.ETSY_KEYSTRING, sharedSecret: e.ETSY_SHARED_SECRET, apiUrl: e.ETSY_API_URL.replace(/\/$/, ''), connectUrl: e.ETSY_CONNECT_URL },

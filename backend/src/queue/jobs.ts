@@ -16,6 +16,8 @@ export enum JobName {
   PrintRetention = 'print-retention',
   /** Recovery sweep: outbox rows, stuck prints and images, dead run folders (repeating). */
   JobRecovery = 'job-recovery',
+  /** Settle payments nobody came back for: capture approved orders, give up abandoned checkouts (repeating). */
+  PaymentReconcile = 'payments-reconcile',
   /** Sync one shop's orders (one per shop at a time: job id `order-sync:{integrationId}`). */
   OrderSync = 'order-sync',
   /** Queue an order sync for every connected shop (repeating). */
@@ -34,6 +36,7 @@ export interface JobPayloads {
   [JobName.ProcessPrint]: { printId: string; attempt: number };
   [JobName.PrintRetention]: Record<string, never>;
   [JobName.JobRecovery]: Record<string, never>;
+  [JobName.PaymentReconcile]: Record<string, never>;
   [JobName.OrderSync]: { integrationId: string };
   [JobName.OrderSyncSchedule]: Record<string, never>;
   [JobName.WebhookDelivery]: { deliveryId: string };
@@ -52,6 +55,7 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.ProcessPrint]: QueueName.Prints,
   [JobName.PrintRetention]: QueueName.Maintenance,
   [JobName.JobRecovery]: QueueName.Maintenance,
+  [JobName.PaymentReconcile]: QueueName.Payments,
   [JobName.OrderSync]: QueueName.Shops,
   [JobName.OrderSyncSchedule]: QueueName.Shops,
   [JobName.WebhookDelivery]: QueueName.Webhooks,

@@ -5,6 +5,8 @@ export enum QueueName {
   Images = 'images',
   Prints = 'prints',
   Maintenance = 'maintenance',
+  /** Payment reconciliation (one processor per queue keeps Bull's shutdown clean). */
+  Payments = 'payments',
   Shops = 'shops',
   Webhooks = 'webhooks',
 }

@@ -67,6 +67,8 @@ export interface LiveEvents {
   image: { status: LiveImage['status']; data: LiveImage };
   /** A size was created, changed or deleted. */
   size: { action: 'created' | 'updated' | 'deleted'; data: LiveSize };
+  /** A payment was completed, cancelled or refunded; availableCredits is the new balance. */
+  payment: { paymentId: string; status: string; credits: number; availableCredits: number; message: string };
   /** A shop's order sync: queued/running (with the orders seen so far), done (counts) or failed (message). */
   'order-sync': {
     integrationId: string;

@@ -21,6 +21,7 @@ export const RESOURCE_PATHS = {
   images: { list: "/api/images", one: "/api/images/{id}" },
   "image-categories": { list: "/api/image-categories", one: "/api/image-categories/{id}" },
   "sheet-presets": { list: "/api/sheet-presets", one: "/api/sheet-presets/{id}" },
+  payment: { list: "/api/payment", one: "/api/payment/{id}" },
 } as const satisfies Record<string, { list: keyof paths; one: keyof paths }>;
 
 export type ResourceName = keyof typeof RESOURCE_PATHS;

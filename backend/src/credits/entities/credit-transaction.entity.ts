@@ -5,6 +5,8 @@ export enum CreditReason {
   AdminGrant = 'admin_grant',
   PrintCharge = 'print_charge',
   Refund = 'refund',
+  /** A refunded payment takes its credits back (as far as the balance allows). */
+  PaymentRefund = 'payment_refund',
 }
 
 /**

@@ -10,6 +10,7 @@ import { Logo } from "../common/Logo";
 import { FullScreenSpinner } from "../common/Spinners";
 import { activeMenuPath, menuFor } from "./menu";
 import { NotificationBell } from "./NotificationBell";
+import { PaymentLiveSync } from "../payments/PaymentLiveSync";
 
 export const SIDEBAR_KEY = "gs.sidebarCollapsed";
 
@@ -52,6 +53,7 @@ export function AppLayout() {
 
   return (
     <LiveProvider userId={profile?._id}>
+      <PaymentLiveSync />
       <Layout className="gs-app">
         <Layout.Sider
           collapsible

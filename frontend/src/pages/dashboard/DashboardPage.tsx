@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
-import { PaymentsSlot } from "../../components/dashboard/PaymentsSlot";
+import { DashboardPayments } from "../../components/payments/DashboardPayments";
 import { StatCard } from "../../components/dashboard/StatCard";
 import { STAT_CARDS } from "../../components/dashboard/statCards";
 import { useLiveEvent } from "../../providers/live";
@@ -45,7 +45,10 @@ export function DashboardPage() {
           </Col>
         ))}
       </Row>
-      <PaymentsSlot />
+      {/* The first-month banner, the buy-credits section and the payment-result modal. */}
+      <div style={{ marginTop: 24 }}>
+        <DashboardPayments />
+      </div>
     </PageShell>
   );
 }

@@ -16,6 +16,7 @@ import { useProfile } from "../../hooks/useProfile";
 import { openModalParams } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { EditCreditModal } from "./UserModals";
+import { BuyCreditsSection } from "../../components/payments/BuyCreditsSection";
 
 /** /users/{id}: credits (click to edit), the user's profile and the user's prints. */
 export function UserDetailPage() {
@@ -66,6 +67,9 @@ export function UserDetailPage() {
           </Card>
         </Col>
       </Row>
+      <div style={{ marginTop: 24 }}>
+        <BuyCreditsSection forUser={user} onAdded={() => query.refetch()} />
+      </div>
       <UserPrints userId={user._id} />
       <EditCreditModal />
     </PageShell>

@@ -1,0 +1,49 @@
+import { Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
+import { JOB_RUNNER } from '../queue/queue.module';
+import { JobName } from '../queue/jobs';
+import { JobRunner } from '../queue/queue.types';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
+import { CheckoutController } from './checkout.controller';
+import { PaymentsController } from './payments.controller';
+import { PaymentsService } from './payments.service';
+import { PAYMENT_PROVIDER, PaymentProvider } from './providers/payment-provider';
+import { PayPalProvider } from './providers/paypal.provider';
+import { TestCheckoutProvider } from './providers/test-checkout.provider';
+
+/** Buying credits: the configured checkout provider (PayPal, the test checkout, or none). */
+@Module({
+  controllers: [PaymentsController, CheckoutController],
+  providers: [
+    PaymentsService,
+    {
+      provide: PAYMENT_PROVIDER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): PaymentProvider | null => {
+        const p = config.payments;
+        if (p.provider === 'paypal') return new PayPalProvider(p.paypal);
+        if (p.provider === 'test') return new TestCheckoutProvider('');
+        return null;
+      },
+    },
+  ],
+  exports: [PaymentsService],
+})
+export class PaymentsModule implements OnModuleInit {
+  private readonly logger = new Logger('Payments');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
+    private readonly payments: PaymentsService,
+  ) {}
+
+  /** Nodes that run jobs reconcile unfinished payments on the recovery interval (one node at a time). */
+  async onModuleInit() {
+    if (this.config.payments.provider === 'none') return;
+    this.jobs.process(JobName.PaymentReconcile, () =>
+      this.payments.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`)),
+    );
+    await this.jobs.repeat(JobName.PaymentReconcile, this.config.recovery.intervalMs);
+  }
+}

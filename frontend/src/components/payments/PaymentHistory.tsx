@@ -1,0 +1,80 @@
+import { useState } from "react";
+import { Button, Card, Empty, Table, Tag, Typography } from "antd";
+import type { ColumnsType } from "antd/es/table";
+import { Link } from "react-router";
+import { useSearchParams } from "../../lib/searchParams";
+import { openModalParams } from "../../lib/queryModal";
+import { EMPTY_HISTORY, money, statusColor, usePaymentHistory, type Payment } from "./api";
+
+export const formatDate = (d: string) =>
+  new Date(d).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+
+export function StatusTag({ status }: { status: string }) {
+  return <Tag color={statusColor(status)} data-testid="payment-status">{status}</Tag>;
+}
+
+/** The signed-in user's payments, newest first (sort=desc&sortBy=purchaseDate). */
+export function PaymentHistory() {
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState(10);
+  const { data, isLoading } = usePaymentHistory(page, limit);
+  const [, setParams] = useSearchParams();
+  const rows = data?.data ?? [];
+  const total = data?.pagination.totalDocuments ?? 0;
+
+  const columns: ColumnsType<Payment> = [
+    { key: "purchaseDate", title: "Purchase Date", dataIndex: "purchaseDate", render: formatDate },
+    { key: "package", title: "Package", dataIndex: "packageSku" },
+    { key: "credits", title: "Credit", dataIndex: "credits", render: (c: number) => c.toLocaleString("en-US") },
+    { key: "price", title: "Payment Amount", render: (_, p) => money(p.price, p.currency) },
+    { key: "type", title: "Payment Type", dataIndex: "type" },
+    { key: "reference", title: "Reference", dataIndex: "paymentSystemReferenceId", render: (r: string | null) => <Typography.Text code>{r ?? "—"}</Typography.Text> },
+    { key: "status", title: "Payment Status", dataIndex: "status", render: (s: string) => <StatusTag status={s} /> },
+    {
+      key: "actions",
+      title: "",
+      render: (_, p) => (
+        <>
+          <Link to={`/payment/${p._id}`}><Button type="link" size="small">Details</Button></Link>
+          {p.status === "Pending" && (
+            <Button type="link" size="small" onClick={() => setParams((q) => openModalParams(q, "bankTransfer", p._id))}>Bank transfer</Button>
+          )}
+        </>
+      ),
+    },
+  ];
+
+  return (
+    <Card title="Payment History" data-testid="payment-history">
+      {!isLoading && total === 0 ? (
+        <Empty description={EMPTY_HISTORY}>
+          <Button type="primary" onClick={() => setParams((q) => openModalParams(q, "buyCredit", "100"))} data-testid="empty-buy-credits">
+            Buy Credits
+          </Button>
+        </Empty>
+      ) : (
+        <Table<Payment>
+          rowKey="_id"
+          columns={columns}
+          dataSource={rows}
+          loading={isLoading}
+          scroll={{ x: "max-content" }}
+          locale={{ emptyText: "No data" }}
+          pagination={{
+            current: page,
+            pageSize: limit,
+            total,
+            pageSizeOptions: [10, 25, 50, 100],
+            showSizeChanger: true,
+            onChange: (p, size) => {
+              if (size !== limit) {
+                setLimit(size);
+                setPage(1);
+              } else setPage(p);
+            },
+          }}
+        />
+      )}
+    </Card>
+  );
+}
