@@ -319,10 +319,18 @@ describe('Payments with the built-in test checkout (e2e)', () => {
     expect((await agent.get(approve).expect(302)).headers.location).toBe('/dashboard?PaymentResult=Completed');
     expect((await agent.get(approve).expect(302)).headers.location).toBe('/dashboard?PaymentResult=Completed');
     expect((await agent.get('/api/profile')).body.data.credit.availableCredits).toBe(500);
+    // the bell says so once, however often the return is followed
+    const bell = (await agent.get('/api/notifications').expect(200)).body;
+    expect(bell.data.filter((n: any) => n.type === 'payment').map((n: any) => [n.message, n.attachmentId])).toEqual([
+      ['Payment completed: 500 credits added.', res.body.data.paymentId],
+    ]);
     // the page of a finished payment offers no buttons
     expect((await agent.get(link)).text).not.toContain('id="approve"');
 
-    const second = await agent.post('/api/buyCredits').send({ sku: 'credits1000' }).expect(200);
+    // an integrator's retry with the same Idempotency-Key opens no second checkout
+    const second = await agent.post('/api/buyCredits').set('Idempotency-Key', 'buy-1000').send({ sku: 'credits1000' }).expect(200);
+    const retried = await agent.post('/api/buyCredits').set('Idempotency-Key', 'buy-1000').send({ sku: 'credits1000' }).expect(200);
+    expect(retried.body).toEqual(second.body);
     const page2 = await agent.get(second.body.data.link).expect(200);
     const cancel = page2.text.match(/id="cancel" href="([^"]+)"/)![1];
     expect((await agent.get(cancel).expect(302)).headers.location).toBe('/dashboard?PaymentResult=Cancelled');

@@ -16,6 +16,7 @@ import {
 } from './dto/payment.dto';
 import { PaymentStatus } from './entities/payment.entity';
 import { PaymentsService } from './payments.service';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 
 const paymentId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Payment not found') });
 
@@ -26,6 +27,7 @@ export class PaymentsController {
   constructor(private readonly payments: PaymentsService) {}
 
   @Post('buyCredits')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: "Start buying a package: a Pending payment and the provider's checkout link" })
   @ApiOkResponse({ type: BuyCreditsResponse })

@@ -10,9 +10,11 @@ import { PaymentsService } from './payments.service';
 import { PAYMENT_PROVIDER, PaymentProvider } from './providers/payment-provider';
 import { PayPalProvider } from './providers/paypal.provider';
 import { TestCheckoutProvider } from './providers/test-checkout.provider';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 /** Buying credits: the configured checkout provider (PayPal, the test checkout, or none). */
 @Module({
+  imports: [WebhooksModule],
   controllers: [PaymentsController, CheckoutController],
   providers: [
     PaymentsService,

@@ -7,8 +7,10 @@ import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
 import { CreditReason } from '../credits/entities/credit-transaction.entity';
+import { NotificationsService } from '../notifications/notifications.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { Role, User } from '../users/entities/user.entity';
+import { WebhooksService } from '../webhooks/webhooks.service';
 import { PaymentListQueryDto, toPaymentDto } from './dto/payment.dto';
 import { Payment, PaymentMethod, PaymentStatus, PaymentType } from './entities/payment.entity';
 import { discountActive, discountEndsAt, findPackage, PACKAGES, priceFor, SKUS } from './packages';
@@ -59,6 +61,8 @@ export class PaymentsService {
     @Inject(PAYMENT_PROVIDER) private readonly provider: PaymentProvider | null,
     private readonly credits: CreditsService,
     private readonly realtime: RealtimeService,
+    private readonly notifications: NotificationsService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   get providerName() {
@@ -492,5 +496,13 @@ export class PaymentsService {
       message: e.message,
     });
     this.logger.log(`Payment ${p._id} ${e.kind} (user ${p.userId}, ${p.credits} credits)`);
+    if (e.kind === 'cancelled') return;
+    // The bell (notify never throws) and, for a completed payment, the integrator's webhook.
+    await this.notifications.notify(p.userId, { type: 'payment', message: `${e.message}.`, attachmentId: p._id, dedupeKey: `payment.${e.kind}:${p._id}` });
+    if (e.kind === 'completed') {
+      await this.webhooks
+        .publish(p.userId, 'payment.completed', { paymentId: p._id, credits: p.credits, amount: p.price, currency: p.currency })
+        .catch((err) => this.logger.warn(`webhook payment.completed for ${p._id}: ${err}`));
+    }
   }
 }
