@@ -10,6 +10,7 @@ import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
 import { LiveEvents } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
+import { WebhooksService } from '../webhooks/webhooks.service';
 
 /** One sync per shop at a time: a second request while one waits or runs is a no-op. */
 export const syncJobId = (integrationId: string) => `order-sync:${integrationId}`;
@@ -34,6 +35,7 @@ export class OrderSyncService {
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly integrations: IntegrationsService,
     private readonly realtime: RealtimeService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   /** The Sync orders button: queue the job and answer at once. */
@@ -75,13 +77,13 @@ export class OrderSyncService {
     await this.integrations.markSync(i._id, { syncStatus: 'running' });
     this.emit(i.userId, { integrationId, status: 'running', orders: 0 });
     let orders = 0;
-    let created = 0;
+    const createdIds: string[] = [];
     try {
       const client = this.integrations.clientFor(i);
       await client.listOrders(window, async (page) => {
         const r = await this.upsert(i.userId, i._id, page);
         orders += r.orders;
-        created += r.created;
+        createdIds.push(...r.createdIds);
         this.emit(i.userId, { integrationId, status: 'running', orders });
       });
     } catch (e) {
@@ -91,8 +93,18 @@ export class OrderSyncService {
       this.emit(i.userId, { integrationId, status: 'failed', orders, message });
       return { outcome: 'failed', orders, reason: message };
     }
+    // Integrators hear of each newly imported order (a re-sync of a known order is not news),
+    // before the sync reports done.
+    if (createdIds.length && (await this.webhooks.hasSubscribers(i.userId, 'order.synced'))) {
+      for (const orderId of createdIds) {
+        await this.webhooks
+          .publish(i.userId, 'order.synced', { orderId, source: i.type, printId: null })
+          .catch((e) => this.logger.warn(`webhook order.synced for ${orderId}: ${e}`));
+      }
+    }
     // The next sync starts from when this one started: nothing changed meanwhile is missed.
     await this.integrations.markSync(i._id, { syncStatus: 'done', syncError: null, lastSync: started });
+    const created = createdIds.length;
     const updated = orders - created;
     this.emit(i.userId, { integrationId, status: 'done', orders, created, updated, lastSync: started.toISOString() });
     return { outcome: 'done', orders, created, updated };
@@ -102,9 +114,9 @@ export class OrderSyncService {
    * Idempotent: orders by (integration, shop id), items by (order, shop line id). A changed
    * or cancelled order overwrites what was stored; syncing twice adds nothing.
    */
-  async upsert(userId: string, integrationId: string, page: ShopOrder[]): Promise<{ orders: number; created: number }> {
+  async upsert(userId: string, integrationId: string, page: ShopOrder[]): Promise<{ orders: number; createdIds: string[] }> {
     const unique = [...new Map(page.map((o) => [o.externalId, o])).values()];
-    if (!unique.length) return { orders: 0, created: 0 };
+    if (!unique.length) return { orders: 0, createdIds: [] };
     const orders = unique.map((o) => ({
       external_id: o.externalId,
       number: o.number.slice(0, 64),
@@ -129,7 +141,7 @@ export class OrderSyncService {
       })),
     );
     return this.db.transaction(async (m) => {
-      const rows = returned<{ inserted: boolean }>(await m.query(
+      const rows = returned<{ id: string; inserted: boolean }>(await m.query(
         `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, total_amount, currency,
                              integration_order_created_date, integration_order_updated_date)
          SELECT $1, $2, x.external_id, x.number, x.shop_status, x.buyer_info, x.total_amount, x.currency, x.created, x.updated
@@ -140,7 +152,7 @@ export class OrderSyncService {
            total_amount = EXCLUDED.total_amount, currency = EXCLUDED.currency,
            integration_order_created_date = EXCLUDED.integration_order_created_date,
            integration_order_updated_date = EXCLUDED.integration_order_updated_date, updated_at = now()
-         RETURNING (xmax = 0) AS inserted`,
+         RETURNING id, (xmax = 0) AS inserted`,
         [userId, integrationId, JSON.stringify(orders)],
       ));
       if (items.length)
@@ -155,7 +167,7 @@ export class OrderSyncService {
              price = EXCLUDED.price, design_url = EXCLUDED.design_url, attributes = EXCLUDED.attributes, updated_at = now()`,
           [userId, integrationId, JSON.stringify(items)],
         );
-      return { orders: rows.length, created: rows.filter((r) => r.inserted).length };
+      return { orders: rows.length, createdIds: rows.filter((r) => r.inserted).map((r) => r.id) };
     });
   }
 }

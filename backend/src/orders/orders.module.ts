@@ -8,13 +8,14 @@ import { JOB_RUNNER } from '../queue/queue.tokens';
 import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
 import { SizesModule } from '../sizes/sizes.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OrderSyncService } from './order-sync.service';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 
 /** Synced shop orders: the sync job, the Integration Orders list, orders → draft prints. */
 @Module({
-  imports: [IntegrationsModule, PrintsModule, ImagesModule, SizesModule],
+  imports: [IntegrationsModule, PrintsModule, ImagesModule, SizesModule, WebhooksModule],
   controllers: [OrdersController],
   providers: [OrdersService, OrderSyncService],
   exports: [OrdersService],

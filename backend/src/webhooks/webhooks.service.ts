@@ -131,6 +131,12 @@ export class WebhooksService implements OnModuleInit {
     return ids;
   }
 
+  /** Whether any active endpoint of the user listens to `event` (lets a bulk sender skip the work). */
+  async hasSubscribers(userId: string, event: WebhookEvent): Promise<boolean> {
+    const [row] = await this.db.query(`SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE user_id = $1 AND active AND $2 = ANY(events)) AS yes`, [userId, event]);
+    return row.yes === true;
+  }
+
   async record(m: EntityManager, userId: string, event: string, data: unknown, endpointId?: string): Promise<string[]> {
     const endpoints: Array<{ id: string }> = endpointId
       ? await m.query(`SELECT id FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [endpointId, userId])
