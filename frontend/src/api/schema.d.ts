@@ -122,7 +122,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/buyCredits
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/buyCredits
          *     ```
          */
         post: operations["buyCredits"];
@@ -3333,7 +3333,10 @@ export interface operations {
     buyCredits: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3393,6 +3396,22 @@ export interface operations {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
                      *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

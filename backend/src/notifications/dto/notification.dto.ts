@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { ListQueryDto } from '../../common/pagination';
 import { PaginatedResponse } from '../../common/responses';
 import type { LiveNotification, NotificationType } from '../../realtime/events';
 import { Notification } from '../entities/notification.entity';
@@ -29,22 +29,8 @@ export function toNotificationDto(n: Notification): NotificationDto {
   };
 }
 
-export class NotificationListQueryDto {
-  @ApiPropertyOptional({ default: 1, minimum: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'page must be a whole number' })
-  @Min(1, { message: 'page must be at least 1' })
-  page?: number;
-
-  @ApiPropertyOptional({ default: 10, minimum: 1, maximum: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1, { message: 'limit must be at least 1' })
-  @Max(100, { message: 'limit must be at most 100' })
-  limit?: number;
-
+/** Page and limit as every list; the bell asks for the unread ones. */
+export class NotificationListQueryDto extends PickType(ListQueryDto, ['page', 'limit'] as const) {
   @ApiPropertyOptional({ enum: NOTIFICATION_STATUSES, description: 'Only unread (the bell count) or only read notifications' })
   @IsOptional()
   @IsIn(NOTIFICATION_STATUSES, { message: 'status must be unread or read' })
