@@ -12,7 +12,7 @@ export const MODAL_PARAMS = [
   "addSize", "editSize", "deleteSize", "editImagePrint",
   "addIntegration", "editIntegration", "deleteIntegration",
   "addUser", "editUser", "deleteUser", "editCredit",
-  "buyCredit", "bankTransfer", "PaymentResult",
+  "buyCredit", "bankTransfer", "PaymentResult", "addApiKey", "addWebhook",
   "callback",
 ] as const;
 

@@ -22,6 +22,8 @@ export const RESOURCE_PATHS = {
   "image-categories": { list: "/api/image-categories", one: "/api/image-categories/{id}" },
   "sheet-presets": { list: "/api/sheet-presets", one: "/api/sheet-presets/{id}" },
   payment: { list: "/api/payment", one: "/api/payment/{id}" },
+  "api-keys": { list: "/api/api-keys", one: "/api/api-keys/{id}" },
+  webhooks: { list: "/api/webhooks", one: "/api/webhooks/{id}" },
 } as const satisfies Record<string, { list: keyof paths; one: keyof paths }>;
 
 export type ResourceName = keyof typeof RESOURCE_PATHS;

@@ -21,8 +21,10 @@ export interface QueryModalFormOptions<TRecord extends BaseRecord, TValues> {
   toValues?: (record: TRecord) => Partial<TValues>;
   /** The form's fields as the request body (default: as they are). */
   toPayload?: (values: TValues) => object;
-  /** After a successful save, before the modal closes. */
-  onSaved?: () => unknown;
+  /** The fields' values when creating. */
+  defaults?: Partial<TValues>;
+  /** After a successful save, before the modal closes; gets the saved record as the server answered it. */
+  onSaved?: (saved: TRecord | undefined) => unknown;
   /**
    * The record when the screen already holds it (e.g. a tile of the list on screen): the
    * form fills at once and the record is not fetched again.
@@ -54,7 +56,7 @@ export interface QueryModalForm<TRecord extends BaseRecord, TValues> {
 export function useQueryModalForm<TRecord extends BaseRecord, TValues extends object>(
   options: QueryModalFormOptions<TRecord, TValues>,
 ): QueryModalForm<TRecord, TValues> {
-  const { param, resource, action, successMessage, fixedMessage, mutationMeta, toValues, toPayload, onSaved, knownRecord } = options;
+  const { param, resource, action, successMessage, fixedMessage, mutationMeta, toValues, toPayload, defaults, onSaved, knownRecord } = options;
   const modal = useQueryModal(param);
   const editing = action === "edit";
   // Our records carry their id as `_id`.
@@ -68,8 +70,8 @@ export function useQueryModalForm<TRecord extends BaseRecord, TValues extends ob
     redirect: false,
     warnWhenUnsavedChanges: false,
     successNotification: fixedMessage ? () => ({ type: "success", message: successMessage }) : serverSuccess(successMessage),
-    onMutationSuccess: async () => {
-      await onSaved?.();
+    onMutationSuccess: async (saved) => {
+      await onSaved?.(saved?.data);
       modal.close();
     },
   });
@@ -81,7 +83,7 @@ export function useQueryModalForm<TRecord extends BaseRecord, TValues extends ob
     loading: editing && !known && !!query?.isLoading,
     saving: mutation.isPending,
     name: param,
-    initialValues: record ? (toValues ? toValues(record) : (record as unknown as Partial<TValues>)) : undefined,
+    initialValues: record ? (toValues ? toValues(record) : (record as unknown as Partial<TValues>)) : defaults,
     onFinish: (values) => void onFinish((toPayload ? toPayload(values) : values) as TValues).catch(() => undefined),
   };
 }

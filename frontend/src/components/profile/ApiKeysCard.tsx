@@ -1,14 +1,16 @@
 import { useState } from "react";
-import { Button, Card, DatePicker, Form, Input, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from "antd";
+import { Button, Card, DatePicker, Form, Input, Popconfirm, Radio, Space, Table, Tag, Typography } from "antd";
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs, { type Dayjs } from "dayjs";
 import { api, call } from "../../api/client";
 import type { components } from "../../api/schema";
 import { toast } from "../../lib/toast";
+import { QueryFormModal, useQueryModalForm } from "../common/QueryFormModal";
 import { SecretReveal } from "./SecretReveal";
 
 type ApiKey = components["schemas"]["ApiKeyDto"];
+type ApiKeyValues = { name: string; scope: "read" | "read-write"; expiresAt?: Dayjs };
 const KEYS = ["api-keys"];
 
 const SCOPE_LABEL: Record<string, string> = { read: "Read only", "read-write": "Read and write" };
@@ -19,34 +21,21 @@ const when = (d?: string | null) => (d ? dayjs(d).format("MMM D, YYYY HH:mm") : 
 export function ApiKeysCard() {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: KEYS, queryFn: () => call(api.GET("/api/api-keys")) });
-  const [creating, setCreating] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const [form] = Form.useForm<{ name: string; scope: "read" | "read-write"; expiresAt?: Dayjs }>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: KEYS });
-
-  const create = async () => {
-    let v;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return; // shown under the fields
-    }
-    setSaving(true);
-    try {
-      const res = await call(
-        api.POST("/api/api-keys", { body: { name: v.name, scope: v.scope, expiresAt: v.expiresAt ? v.expiresAt.endOf("day").toISOString() : undefined } }),
-      );
-      setCreating(false);
-      form.resetFields();
-      setSecret(res.data.secret);
+  // addApiKey: the one modal-form way; the answer carries the secret, shown once.
+  const create = useQueryModalForm<ApiKey & { secret?: string }, ApiKeyValues>({
+    param: "addApiKey",
+    resource: "api-keys",
+    action: "create",
+    successMessage: "API key created",
+    defaults: { scope: "read-write" },
+    toPayload: (v) => ({ name: v.name, scope: v.scope, expiresAt: v.expiresAt ? v.expiresAt.endOf("day").toISOString() : undefined }),
+    onSaved: async (saved) => {
+      setSecret(saved?.secret ?? null);
       await refresh();
-    } catch {
-      // call() has shown the server's message
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+  });
   const revoke = async (k: ApiKey) => {
     await call(api.POST("/api/api-keys/{id}/revoke", { params: { path: { id: k._id } } }));
     toast.success("API key revoked");
@@ -59,7 +48,7 @@ export function ApiKeysCard() {
   };
 
   return (
-    <Card title="API keys" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>Create key</Button>}>
+    <Card title="API keys" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => create.modal.show()}>Create key</Button>}>
       <Typography.Paragraph type="secondary">
         Your own systems call the API with a key: send it as <code>Authorization: Bearer &lt;key&gt;</code>. A read-only key can only read;
         processing prints spends credits and needs a read-and-write key. Try the API at <a href="/api/docs" target="_blank" rel="noreferrer">/api/docs</a>.
@@ -99,22 +88,20 @@ export function ApiKeysCard() {
           },
         ]}
       />
-      <Modal open={creating} title="Create API key" okText="Create" confirmLoading={saving} onOk={create} onCancel={() => setCreating(false)} destroyOnHidden>
-        <Form form={form} layout="vertical" initialValues={{ scope: "read-write" }} preserve={false}>
-          <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: "Name is required" }, { max: 100, message: "Name must be at most 100 characters" }]}>
-            <Input placeholder="Shop backend" autoFocus />
-          </Form.Item>
-          <Form.Item name="scope" label="Access">
-            <Radio.Group>
-              <Radio value="read-write">Read and write</Radio>
-              <Radio value="read">Read only</Radio>
-            </Radio.Group>
-          </Form.Item>
-          <Form.Item name="expiresAt" label="Expires (optional)">
-            <DatePicker disabledDate={(d) => d.isBefore(dayjs(), "day")} style={{ width: "100%" }} placeholder="Never" />
-          </Form.Item>
-        </Form>
-      </Modal>
+      <QueryFormModal form={create} title="Create API key" okText="Create">
+        <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: "Name is required" }, { max: 100, message: "Name must be at most 100 characters" }]}>
+          <Input placeholder="Shop backend" autoFocus />
+        </Form.Item>
+        <Form.Item name="scope" label="Access">
+          <Radio.Group>
+            <Radio value="read-write">Read and write</Radio>
+            <Radio value="read">Read only</Radio>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item name="expiresAt" label="Expires (optional)">
+          <DatePicker disabledDate={(d) => d.isBefore(dayjs(), "day")} style={{ width: "100%" }} placeholder="Never" />
+        </Form.Item>
+      </QueryFormModal>
       <SecretReveal title="Your new API key" secret={secret} onClose={() => setSecret(null)} />
     </Card>
   );

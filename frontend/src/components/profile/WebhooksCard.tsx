@@ -1,11 +1,12 @@
 import { useState } from "react";
-import { Button, Card, Checkbox, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag, Typography } from "antd";
+import { Button, Card, Checkbox, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from "antd";
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { api, call } from "../../api/client";
 import type { components } from "../../api/schema";
 import { toast } from "../../lib/toast";
+import { QueryFormModal, useQueryModalForm } from "../common/QueryFormModal";
 import { SecretReveal } from "./SecretReveal";
 
 type Webhook = components["schemas"]["WebhookDto"];
@@ -62,32 +63,20 @@ function Deliveries({ endpointId }: { endpointId: string }) {
 export function WebhooksCard() {
   const queryClient = useQueryClient();
   const hooks = useQuery({ queryKey: HOOKS, queryFn: () => call(api.GET("/api/webhooks")) });
-  const [adding, setAdding] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const [form] = Form.useForm<components["schemas"]["CreateWebhookDto"]>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: HOOKS });
-
-  const add = async () => {
-    let v;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return; // shown under the fields
-    }
-    setSaving(true);
-    try {
-      const res = await call(api.POST("/api/webhooks", { body: v }));
-      setAdding(false);
-      form.resetFields();
-      setSecret(res.data.secret);
+  // addWebhook: the one modal-form way; the answer carries the signing secret, shown once.
+  const add = useQueryModalForm<Webhook & { secret?: string }, components["schemas"]["CreateWebhookDto"]>({
+    param: "addWebhook",
+    resource: "webhooks",
+    action: "create",
+    successMessage: "Webhook endpoint added",
+    defaults: { events: ["print.completed", "print.failed"] },
+    onSaved: async (saved) => {
+      setSecret(saved?.secret ?? null);
       await refresh();
-    } catch {
-      // call() has shown the server's message
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+  });
   const setActive = async (w: Webhook, active: boolean) => {
     await call(api.PATCH("/api/webhooks/{id}", { params: { path: { id: w._id } }, body: { active } }));
     await refresh();
@@ -104,7 +93,7 @@ export function WebhooksCard() {
   };
 
   return (
-    <Card title="Webhooks" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)}>Add endpoint</Button>}>
+    <Card title="Webhooks" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => add.modal.show()}>Add endpoint</Button>}>
       <Typography.Paragraph type="secondary">
         We POST events to your URL as they happen, signed with the endpoint&apos;s secret (header <code>GangSheet-Signature</code>).
         Failed deliveries are retried for 24 hours; expand an endpoint to see its deliveries.
@@ -136,19 +125,17 @@ export function WebhooksCard() {
           },
         ]}
       />
-      <Modal open={adding} title="Add webhook endpoint" okText="Add" confirmLoading={saving} onOk={add} onCancel={() => setAdding(false)} destroyOnHidden>
-        <Form form={form} layout="vertical" initialValues={{ events: ["print.completed", "print.failed"] }} preserve={false}>
-          <Form.Item name="url" label="URL" rules={[{ required: true, whitespace: true, message: "URL is required" }, { validator: (_, v?: string) => (!v || /^https?:\/\/[^\s/]+/i.test(v.trim()) ? Promise.resolve() : Promise.reject(new Error("Enter a valid URL, e.g. https://example.com/webhooks/gangsheet"))) }]}>
-            <Input placeholder="https://shop.example.com/hooks/gangsheet" autoFocus />
-          </Form.Item>
-          <Form.Item name="events" label="Events" rules={[{ required: true, type: "array", min: 1, message: "Choose at least one event" }]}>
-            <Checkbox.Group options={WEBHOOK_EVENTS.map((e) => ({ label: e, value: e }))} />
-          </Form.Item>
-          <Form.Item name="description" label="Description (optional)" rules={[{ max: 200, message: "The description must be at most 200 characters" }]}>
-            <Input placeholder="Order system" />
-          </Form.Item>
-        </Form>
-      </Modal>
+      <QueryFormModal form={add} title="Add webhook endpoint" okText="Add">
+        <Form.Item name="url" label="URL" rules={[{ required: true, whitespace: true, message: "URL is required" }, { validator: (_, v?: string) => (!v || /^https?:\/\/[^\s/]+/i.test(v.trim()) ? Promise.resolve() : Promise.reject(new Error("Enter a valid URL, e.g. https://example.com/webhooks/gangsheet"))) }]}>
+          <Input placeholder="https://shop.example.com/hooks/gangsheet" autoFocus />
+        </Form.Item>
+        <Form.Item name="events" label="Events" rules={[{ required: true, type: "array", min: 1, message: "Choose at least one event" }]}>
+          <Checkbox.Group options={WEBHOOK_EVENTS.map((e) => ({ label: e, value: e }))} />
+        </Form.Item>
+        <Form.Item name="description" label="Description (optional)" rules={[{ max: 200, message: "The description must be at most 200 characters" }]}>
+          <Input placeholder="Order system" />
+        </Form.Item>
+      </QueryFormModal>
       <SecretReveal title="Signing secret of your webhook" secret={secret} onClose={() => setSecret(null)} />
     </Card>
   );
