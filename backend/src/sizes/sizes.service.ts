@@ -8,7 +8,7 @@ import { RealtimeService } from '../realtime/realtime.service';
 import { SizeBodyDto, SizeListQueryDto, toSizeDto } from './dto/size.dto';
 import { Size } from './entities/size.entity';
 
-/** Realtime event (spec §4) sent to the owner whenever one of their sizes changes. */
+/** Realtime event sent to the owner whenever one of their sizes changes. */
 const EXISTS = 'Size already exists';
 const SORT_COLUMNS = { name: 's.name', value: 's.value', createdAt: 's.created_at' } as const;
 

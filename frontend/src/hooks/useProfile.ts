@@ -7,7 +7,7 @@ import { PROFILE_KEY, fetchProfile } from "../providers/queryClient";
 
 /**
  * The signed-in user. Refetched when the window regains focus, without retry
- * (spec §4 Realtime); a 401 logs out.
+ * so it stays current; a 401 logs out.
  */
 export function useProfile() {
   const { mutate: logout } = useLogout();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pageNumbers } from "./pagination";
 
-describe("pageNumbers (spec §9)", () => {
+describe("pageNumbers (at most 7 page numbers)", () => {
   it("shows every page when there are 7 or fewer", () => {
     expect(pageNumbers(1, 1)).toEqual([1]);
     expect(pageNumbers(5, 7)).toEqual([1, 2, 3, 4, 5, 6, 7]);

@@ -1,4 +1,4 @@
-/** How many page numbers the pager shows at most (spec §9). */
+/** How many page numbers the pager shows at most. */
 export const PAGE_WINDOW = 7;
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;

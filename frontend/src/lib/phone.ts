@@ -15,8 +15,8 @@ export function normalisePhone(input: string | null | undefined): string | null 
 }
 
 /**
- * Spec §5 says "exactly 15 characters matching a phone pattern". Read literally it rejects
- * valid numbers of most countries (a US number in E.164 has 12), so we check what the
+ * The original requirement reads "exactly 15 characters matching a phone pattern"; literally
+ * that rejects valid numbers of most countries (a US number in E.164 has 12), so we check what the
  * rule is for: a real number within E.164's 15-digit ceiling. See docs/frontend.md.
  */
 export function isValidPhone(value: string | null | undefined): boolean {

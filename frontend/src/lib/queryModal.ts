@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import { useSearchParams } from "./searchParams";
 
 /**
- * Query parameters that open modals (spec §2 "Modals driven by query parameters").
+ * Query parameters that open modals (e.g. ?editImage=<id>).
  * They describe UI state, not data, so list screens never send them as filters.
  */
 export const MODAL_PARAMS = [

@@ -1,5 +1,5 @@
 // The session cookie is httpOnly, so the UI cannot see it. Auth pages must not fetch the
-// profile (spec §2 General) yet should bounce a signed-in user to the dashboard; this
+// profile yet should bounce a signed-in user to the dashboard; this
 // flag, set on login and cleared on logout or a 401, tells them whether asking the server
 // is worth it at all. It never grants access: protected pages always ask the server.
 const KEY = "gs.signedIn";

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** Spec §4: derived from the prints holding the items (views order_statuses, order_item_statuses). */
+/** An order's status, derived from the prints holding the items (views order_statuses, order_item_statuses). */
 export enum OrderStatus {
   Pending = 'Pending',
   InDraft = 'In Draft',

@@ -3,7 +3,7 @@ import { PrintFileFormat, SheetSettingsValues } from '../../sheet-settings/entit
 import type { StoredLayout } from '../stored-layout';
 import { PrintItem } from './print-item.entity';
 
-/** Spec §4, plus Error: a processing job that failed for good (charge refunded). */
+/** A print's lifecycle status; Error means a processing job that failed for good (charge refunded). */
 export enum PrintStatus {
   InDraft = 'In Draft',
   Processing = 'Processing',

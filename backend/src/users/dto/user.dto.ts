@@ -54,7 +54,7 @@ export class UserResponse {
 
 export class UserListResponse extends PaginatedResponse(UserDto) {}
 
-/** Admin-created accounts are always plain users; the phone is required on this form (spec §5). */
+/** Admin-created accounts are always plain users; the phone is required on this form. */
 export class CreateUserDto extends PickType(RegisterDto, ['firstName', 'lastName', 'username', 'email', 'password', 'company'] as const) {
   @ApiProperty()
   @IsNotEmpty({ message: 'Phone number is not valid' })

@@ -114,7 +114,7 @@ export function useCaptcha() {
   return { required: provider !== "none", loading: isLoading, token, container, verify, reset };
 }
 
-/** antd Form rule for the captcha field; message differs between login and signup (spec §5). */
+/** antd Form rule for the captcha field; message differs between login and signup. */
 export const captchaRule = (captcha: { required: boolean; token: string | null }, message: string) => ({
   validator: () => (!captcha.required || captcha.token ? Promise.resolve() : Promise.reject(new Error(message))),
 });

@@ -13,7 +13,7 @@ export function LogoMark({ size = 28 }: { size?: number }) {
   );
 }
 
-/** The logo goes to /dashboard for a signed-in user, else to the landing page (spec §2 Layout). */
+/** The logo goes to /dashboard for a signed-in user, else to the landing page. */
 export function Logo({ signedIn, collapsed = false, light = false }: { signedIn: boolean; collapsed?: boolean; light?: boolean }) {
   return (
     <Link to={signedIn ? "/dashboard" : "/"} className={`gs-logo${light ? " gs-logo--light" : ""}`} aria-label={APP_NAME}>

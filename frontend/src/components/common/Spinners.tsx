@@ -12,7 +12,7 @@ export function FullScreenSpinner() {
   );
 }
 
-/** The app shows a loading spinner for its first second (spec §2 General). */
+/** The app shows a loading spinner for its first second. */
 export function InitialSpinner({ children }: { children: ReactNode }) {
   const [ready, setReady] = useState(false);
   useEffect(() => {

@@ -22,7 +22,7 @@ export function NotAuthorized() {
   return <Result status="403" title={NOT_AUTHORIZED_TEXT} />;
 }
 
-/** Router errorElement (spec §2 Shared table): 'Unexpected Application Error!' and the status/text or message. */
+/** Router errorElement: 'Unexpected Application Error!' and the status/text or message. */
 export function RouteErrorPage() {
   const error = useRouteError();
   const detail = isRouteErrorResponse(error)

@@ -11,7 +11,7 @@ export type ImageSortField = (typeof SORT_OPTIONS)[number]["value"];
 export type SortDirection = "asc" | "desc";
 
 export const IMAGE_PAGE_SIZE = 50;
-/** What the page-size selector falls back to when it is cleared (spec §9). */
+/** What the page-size selector falls back to when it is cleared. */
 export const CLEARED_PAGE_SIZE = 25;
 
 const isSortField = (v: string | null): v is ImageSortField => SORT_OPTIONS.some((o) => o.value === v);
@@ -81,7 +81,7 @@ export function isAcceptedFile(file: { name: string }): boolean {
   return file.name.includes(".") && (ACCEPTED_EXTENSIONS as readonly string[]).includes(ext);
 }
 
-/** Spec §5: disabled with no files or while a new category is being typed. */
+/** The upload button is disabled with no files or while a new category is being typed. */
 export const canUpload = (fileCount: number, customCategoryMode: boolean, uploading = false) =>
   fileCount > 0 && !customCategoryMode && !uploading;
 

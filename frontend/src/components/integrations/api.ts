@@ -10,7 +10,7 @@ export type ReviewItem = components["schemas"]["ReviewItemDto"];
 
 export const INTEGRATIONS_KEY = ["integrations"] as const;
 
-/** Spec §8 query error codes (the Etsy/WooCommerce redirects come back with ?error=...). */
+/** Messages for the ?error= codes the integration OAuth callbacks return (the Etsy/WooCommerce redirects come back with ?error=...). */
 export const QUERY_ERRORS: Record<string, string> = {
   auth_failed: "Authentication failed. Please try again.",
   shop_already_exists: "Shop already exists.",
@@ -62,7 +62,7 @@ export function useDeleteIntegration() {
   });
 }
 
-/** Spec §8: 'accessToken is not defined' (not connected) reads as a request to connect. */
+/** A sync failing with 'accessToken is not defined' (not connected) reads as a request to connect. */
 export const syncErrorText = (message: string) =>
   /accessToken is not defined/i.test(message) ? "Please connect your integration to sync order" : message;
 

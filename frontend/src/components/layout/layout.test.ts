@@ -17,7 +17,7 @@ describe("sidebar menu", () => {
 });
 
 describe("notifications", () => {
-  it("leads where spec §2 says", () => {
+  it("leads to the page of the notification's subject", () => {
     expect(notificationTarget({ type: "print", attachmentId: "p1" })).toBe("/prints/p1");
     expect(notificationTarget({ type: "image", attachmentId: "i1" })).toBe("/images?editImage=i1");
     expect(notificationTarget({ type: "payment" })).toBe("/profile/#payments");

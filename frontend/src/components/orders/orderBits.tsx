@@ -1,13 +1,13 @@
 import { Tag, Tooltip, Typography } from "antd";
 
-/** Spec §9 truncations. */
+/** Longer titles and addresses are cut to this many characters, full text in a tooltip. */
 export const TITLE_MAX = 50;
 export const ADDRESS_MAX = 50;
 export const truncate = (s: string | null | undefined, n: number) => (!s ? "" : s.length > n ? `${s.slice(0, n)}…` : s);
 
 export const ORDER_STATUSES = ["Pending", "In Draft", "Completed", "Partially Completed"] as const;
 
-/** Spec §4 badge colours: Completed green, In Draft primary, others warning. */
+/** Order status badge colours: Completed green, In Draft primary, others warning. */
 export const statusColor = (s: string) => (s === "Completed" ? "success" : s === "In Draft" ? "processing" : "warning");
 
 export function StatusTag({ status }: { status: string }) {

@@ -6,7 +6,7 @@ import { MSG } from "./rules";
 
 export const COPY_REVERT_MS = 2000;
 
-/** Copies an absolute link; the button says 'Copied' for 2 seconds (spec §4, §9). */
+/** Copies an absolute link; the button says 'Copied' for 2 seconds. */
 export function CopyLinkButton({ url, label = "Copy link" }: { url: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { InputNumber } from "antd";
 
 /**
- * Quantity with a stepper, minimum 1 (spec §9). Typing commits on blur or Enter, the
+ * Quantity with a stepper, minimum 1. Typing commits on blur or Enter, the
  * arrows at once, so "12" is one change, not "1" then "12".
  */
 export function QuantityStepper({ value, onCommit, disabled }: { value: number; onCommit: (quantity: number) => void; disabled?: boolean }) {

@@ -1,4 +1,4 @@
-// The prints table's columns (spec §2 Prints list), shared by /prints and the user detail page.
+// The prints table's columns, shared by /prints and the user detail page.
 import { Button, Flex, Image, Tooltip, Typography } from "antd";
 import { DeleteOutlined, EyeOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import dayjs from "dayjs";

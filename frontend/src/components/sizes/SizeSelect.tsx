@@ -6,7 +6,7 @@ import { sizeLabel } from "../images/library";
 import type { Size } from "../../api/types";
 import { addSizeHref } from "./sizeForm";
 
-/** Every size of the user (spec §9: sizes are fetched with limit 999). */
+/** Every size of the user (fetched in one request with limit 999). */
 export function useAllSizes() {
   const { result, query } = useList<Size>({
     resource: "sizes",
@@ -29,8 +29,8 @@ export interface SizeSelectProps extends Omit<SelectProps, "options" | "onChange
 }
 
 /**
- * The size dropdown used everywhere a size is picked (spec §2: "Any size select offers
- * an 'Add New Size' option"). Works as an antd form control (value / onChange).
+ * The size dropdown used everywhere a size is picked; it always offers an 'Add New Size'
+ * option. Works as an antd form control (value / onChange).
  */
 export function SizeSelect({ value, onChange, onAddNew, placeholder = "Select a size", ...rest }: SizeSelectProps) {
   const { sizes, loading } = useAllSizes();

@@ -3,8 +3,8 @@ import type { Rule } from "antd/es/form";
 /** The server's bound (backend sizes DTO). */
 export const MAX_SIZE_INCHES = 200;
 
-// Spec §5 Size: name required; value required, numeric, converted to a number on
-// submit. Messages follow the validation library's generic style where the spec gives none.
+// Size form: name required; value required, numeric, converted to a number on
+// submit. Messages follow the validation library's generic style ("… is a required field").
 export const sizeRules: Record<"name" | "value", Rule[]> = {
   name: [{ required: true, whitespace: true, message: "name is a required field" }],
   value: [

@@ -16,8 +16,8 @@ export interface DataTableProps<T> extends Omit<TableProps<T>, "columns" | "pagi
 }
 
 /**
- * The shared table (spec §2 "Shared table"): rows keyed by _id, sortable headers that
- * cycle asc → desc → none through the URL, the spec's pager, empty text 'No data'.
+ * The shared table: rows keyed by _id, sortable headers that
+ * cycle asc → desc → none through the URL, the shared Pager, empty text 'No data'.
  */
 export function DataTable<T extends { _id: string }>({ columns, list, total, ...rest }: DataTableProps<T>) {
   const { sortBy, sort } = list.state;

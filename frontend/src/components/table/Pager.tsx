@@ -9,11 +9,11 @@ export interface PagerProps {
   onPage: (page: number) => void;
   onLimit: (limit: number) => void;
   sizes?: readonly number[];
-  /** Lets the user clear the page-size selector, which then falls back to this size (spec §9: the image list falls back to 25). */
+  /** Lets the user clear the page-size selector, which then falls back to this size (the image list uses 25). */
   clearTo?: number;
 }
 
-/** The spec's pager (§9): at most 7 page numbers, plus a page-size selector. */
+/** The table pager: at most 7 page numbers, plus a page-size selector. */
 export function Pager({ page, limit, total, onPage, onLimit, sizes = PAGE_SIZES, clearTo }: PagerProps) {
   const totalPages = Math.max(1, Math.ceil(total / limit));
   const pages = pageNumbers(page, totalPages);

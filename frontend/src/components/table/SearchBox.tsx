@@ -4,7 +4,7 @@ import { SearchOutlined } from "@ant-design/icons";
 
 export const SEARCH_DEBOUNCE_MS = 500;
 
-/** Writes the search parameter 500 ms after the user stops typing (spec §9). */
+/** Writes the search parameter 500 ms after the user stops typing. */
 export function SearchBox({ value, onSearch, placeholder = "Search" }: { value?: string; onSearch: (v: string) => void; placeholder?: string }) {
   const [text, setText] = useState(value ?? "");
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

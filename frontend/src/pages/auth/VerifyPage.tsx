@@ -10,9 +10,8 @@ type State = "idle" | "verified" | "already" | "failed";
 export const VERIFY_REDIRECT_MS = 4000;
 
 /**
- * E-mail verification from the link in the mail (spec §2 Verify page). Without a token
- * it stays idle ("Verifying email..."): the spec calls verification only when a token
- * is present. A second click on a used link says "already verified", not "failed".
+ * E-mail verification from the link in the mail. Without a token it stays idle
+ * ("Verifying email..."): verification is called only when a token is present. A second click on a used link says "already verified", not "failed".
  * Like the auth pages, it never asks for the profile.
  */
 export function VerifyPage() {

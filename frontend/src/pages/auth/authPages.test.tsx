@@ -41,7 +41,7 @@ async function open(path: string) {
   return router;
 }
 
-describe("auth pages and /verify (spec §2 General and Verify page)", () => {
+describe("auth pages and /verify (no profile fetch, e-mail verification)", () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

@@ -6,7 +6,7 @@ import { PageShell } from "../../components/common/PageShell";
 import { useIntegration } from "../../components/integrations/api";
 import { TypeIcon } from "../../components/integrations/TypeIcon";
 
-/** Spec §2: the integration's name, order count, printed count, then a placeholder area. */
+/** Integration detail: the integration's name, order count, printed count, then a placeholder area. */
 export function IntegrationDetailPage() {
   const { id } = useParams();
   const { data: integration } = useIntegration(id);

@@ -10,7 +10,7 @@ import { openModalParams } from "../../lib/queryModal";
 import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
 
-/** Spec §2 Integrations page: Name, Type (icon), Connected, Delete. */
+/** Integrations page: a table of Name, Type (icon), Connected, Delete. */
 export function IntegrationsPage() {
   const [params, setParams] = useSearchParams();
   const { data, isLoading } = useIntegrations();

@@ -45,7 +45,7 @@ const FEATURES = [
   { icon: <SortAscendingOutlined />, title: "Automated Image Sorting", text: "Designs are matched to orders by SKU and sorted into categories you define." },
 ];
 
-/** Public landing page (spec §1 and §2 Layout). */
+/** Public landing page; the logo leads here for visitors who are not signed in. */
 export function LandingPage() {
   usePageTitle("Gang sheets made simple");
   const [hidden, setHidden] = useState(false);

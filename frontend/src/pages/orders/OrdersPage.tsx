@@ -16,7 +16,7 @@ import { toast } from "../../lib/toast";
 
 const PAGE_SIZES = [10, 25, 50, 100];
 
-/** Spec §2 Orders (Integration Orders). */
+/** The Orders page: orders imported from the user's integrations. */
 export function OrdersPage() {
   const navigate = useNavigate();
   const qc = useQueryClient();

@@ -29,7 +29,7 @@ async function designsReady(printId: string): Promise<boolean> {
 const SOURCE: Record<string, string> = { designUrl: "Design file from the order", sku: "Image matching the SKU", imported: "Design file (already imported)" };
 
 /**
- * Spec §2 Review print: the selected order items (?orderItems=id,id) before they become a
+ * Review print: the selected order items (?orderItems=id,id) before they become a
  * print. Items without an image or size are listed with what is missing; a draft can still
  * be created and completed on the print, processing needs every item complete.
  */

@@ -1,8 +1,8 @@
 import type { Rule } from "antd/es/form";
 import { phoneRule } from "../../lib/phone";
 
-// Spec §5 "New user (admin)". Where the spec gives no wording, messages follow the
-// validation library's generic style ("… is a required field"), as §5 says.
+// Admin "New user" form. Messages follow the validation library's generic style
+// ("… is a required field") unless a specific wording is needed.
 const required = (label: string): Rule => ({ required: true, whitespace: true, message: `${label} is a required field` });
 const min = (label: string, n: number): Rule => ({ min: n, message: `${label} must be at least ${n} characters` });
 const email: Rule = { type: "email", message: "email must be a valid email" };
