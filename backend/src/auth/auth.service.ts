@@ -13,7 +13,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { toE164 } from '../common/phone';
 import { returned } from '../common/sql';
 import { mailTemplates, MailService } from '../mail/mail.service';
 import { SessionService } from '../session/session.service';
@@ -23,7 +22,7 @@ import { RegisterDto, ResetPasswordDto, UpdateProfileDto } from './dto/auth.dto'
 import { AuthToken, AuthTokenKind } from './entities/auth-token.entity';
 import { LoginFailuresService } from './login-failures.service';
 import { checkPassword, hashPassword } from '../common/password';
-import { NotificationsService } from '../notifications/notifications.service';
+import { ProfileService } from '../users/profile.service';
 
 const TOO_MANY = 'Too many attempts. Please try again later.';
 
@@ -42,7 +41,7 @@ export class AuthService {
     private readonly failures: LoginFailuresService,
     private readonly sessions: SessionService,
     private readonly accounts: UsersService,
-    private readonly notifications: NotificationsService,
+    private readonly profiles: ProfileService,
   ) {}
 
   /**
@@ -51,10 +50,6 @@ export class AuthService {
    */
   private background(what: string, work: () => Promise<unknown>) {
     void work().catch((e) => this.logger.error(`${what} failed: ${e?.message ?? e}`));
-  }
-
-  private findByEmail(email: string) {
-    return this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
   }
 
   // ---- registration and verification -------------------------------------------------
@@ -70,27 +65,8 @@ export class AuthService {
     await this.accounts.assertUnique(undefined, dto.username);
     // Hashed in both cases, so both take as long.
     const passwordHash = await hashPassword(dto.password);
-    const existing = await this.findByEmail(dto.email);
-    if (existing) return this.registerAttempt(existing);
-    let user: User;
-    try {
-      user = await this.users.save(
-        this.users.create({
-          firstName: dto.firstName,
-          lastName: dto.lastName,
-          username: dto.username,
-          email: dto.email,
-          company: dto.company ?? null,
-          phone: dto.phone ? toE164(dto.phone) : null,
-          passwordHash,
-        }),
-      );
-    } catch (e: any) {
-      // Lost a race with another sign-up for the same address: treat it as existing.
-      const owner = e?.code === '23505' && !String(e.constraint ?? e.detail ?? '').includes('username') ? await this.findByEmail(dto.email) : null;
-      if (owner) return this.registerAttempt(owner);
-      this.accounts.rethrowUnique(e);
-    }
+    const { user, created } = await this.accounts.createSelfRegistered(dto, passwordHash);
+    if (!created) return this.registerAttempt(user);
     this.background('Verification mail', () => this.sendVerification(user));
   }
 
@@ -173,7 +149,7 @@ export class AuthService {
 
   /** Always answers the same way, so the form cannot be used to learn who has an account. */
   async forgotPassword(email: string): Promise<void> {
-    const user = await this.findByEmail(email);
+    const user = await this.accounts.findByEmail(email);
     // The code is created and mailed after the answer: both cases cost one lookup.
     if (user && user.status === UserStatus.Active) this.background('Password reset mail', () => this.sendResetCode(user));
   }
@@ -230,28 +206,11 @@ export class AuthService {
 
   // ---- profile -----------------------------------------------------------------------
 
+  /** The write and its uniqueness rule belong to users; auth proves the password and mails. */
   async updateProfile(user: User, dto: UpdateProfileDto, ip?: string): Promise<User> {
-    const emailChanged = dto.email.toLowerCase() !== user.email.toLowerCase();
-    if (emailChanged) {
-      await this.assertCurrentPassword(user, dto.currentPassword, ip);
-      await this.accounts.assertUnique(dto.email, undefined, user._id);
-    }
-    await this.users
-      .update(
-        { _id: user._id },
-        {
-          firstName: dto.firstName,
-          lastName: dto.lastName,
-          email: dto.email,
-          company: dto.company ?? null,
-          phone: dto.phone ? toE164(dto.phone) : null,
-          // A new address must be confirmed before it can be used to sign in.
-          ...(emailChanged ? { emailVerifiedAt: null } : {}),
-        },
-      )
-      .catch((e) => this.accounts.rethrowUnique(e));
-    const updated = await this.users.findOneByOrFail({ _id: user._id });
-    if (emailChanged) {
+    const emailChanged = this.profiles.emailChanges(user, dto.email);
+    if (emailChanged) await this.assertCurrentPassword(user, dto.currentPassword, ip);
+    return this.profiles.update(user, dto, (updated) => {
       this.background('Verification mail', () => this.sendVerification(updated));
       // The old address hears of it, so an unnoticed change can still be challenged.
       this.background('E-mail changed notice', () =>
@@ -260,10 +219,7 @@ export class AuthService {
           'If this was not you, someone who knows your password did it: contact the administrator of this site at once.',
         ]),
       );
-      // notifications hook: e-mail changed
-      await this.notifications.notify(user._id, { type: 'profile', message: `Your e-mail address was changed to ${updated.email}. Confirm it with the link we sent there.` });
-    }
-    return updated;
+    });
   }
 
   // ---- tokens ------------------------------------------------------------------------

@@ -13,6 +13,16 @@ import { SessionService } from '../session/session.service';
 import { CreateUserDto, UpdateUserDto, UserListQueryDto } from './dto/user.dto';
 import { Role, User, UserStatus } from './entities/user.entity';
 
+/** What sign-up stores (validated by auth's RegisterDto). */
+export interface SignUpFields {
+  firstName: string;
+  lastName: string;
+  username: string;
+  email: string;
+  company?: string | null;
+  phone?: string | null;
+}
+
 @Injectable()
 export class UsersService {
   private readonly logger = new Logger('Users');
@@ -90,6 +100,40 @@ export class UsersService {
         }),
       )
       .catch((e) => this.rethrowUnique(e));
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+  }
+
+  /**
+   * Sign-up's write (its verification token and mails stay with auth). An address that is
+   * already registered is not an error here: its owner comes back with `created: false`
+   * (also when another sign-up for it won a race), so the caller can answer the same
+   * either way. A taken username is 409.
+   */
+  async createSelfRegistered(fields: SignUpFields, passwordHash: string): Promise<{ user: User; created: boolean }> {
+    const existing = await this.findByEmail(fields.email);
+    if (existing) return { user: existing, created: false };
+    try {
+      const user = await this.users.save(
+        this.users.create({
+          firstName: fields.firstName,
+          lastName: fields.lastName,
+          username: fields.username,
+          email: fields.email,
+          company: fields.company ?? null,
+          phone: fields.phone ? toE164(fields.phone) : null,
+          passwordHash,
+        }),
+      );
+      return { user, created: true };
+    } catch (e: any) {
+      // Lost a race with another sign-up for the same address: treat it as existing.
+      const owner = e?.code === '23505' && !String(e.constraint ?? e.detail ?? '').includes('username') ? await this.findByEmail(fields.email) : null;
+      if (owner) return { user: owner, created: false };
+      this.rethrowUnique(e);
+    }
   }
 
   async update(id: string, dto: UpdateUserDto, actor: User): Promise<User> {
