@@ -1,6 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import Bull from 'bull';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
@@ -14,6 +13,7 @@ import { REDIS_URL } from './utils/test-env';
 import { JOB_RUNNER } from '../src/queue/queue.module';
 import { JobRunner } from '../src/queue/queue.types';
 import { JobName } from '../src/queue/jobs';
+import { startWorkerProcess } from './utils/worker-process';
 
 jest.setTimeout(240_000);
 
@@ -34,37 +34,10 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
     await t.close();
   });
 
-  function startWorker(name: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-    const c = t.config;
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
-      cwd: join(__dirname, '..'),
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        DATA_DIR: c.dataDir,
-        DATABASE_URL: c.database.url,
-        REDIS_URL: c.redis.url,
-        QUEUE_PREFIX: c.redis.prefix,
-        SMTP_URL: c.mail.smtpUrl,
-        APP_URL: c.appUrl,
-        JWT_SECRET: c.auth.jwtSecret,
-        QUEUE_LOCK_DURATION_MS: '2000',
-        QUEUE_STALLED_INTERVAL_MS: '1000',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    workers.push(child);
-    let out = '';
-    return new Promise((resolve, reject) => {
-      const onData = (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('Worker started')) resolve(child);
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.on('exit', (code, signal) => reject(new Error(`worker ${name} exited (${code ?? signal}) before starting:\n${out}`)));
-    });
+  async function startWorker(name: string, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+    const child = startWorkerProcess(t, `worker ${name}`, { QUEUE_LOCK_DURATION_MS: '2000', QUEUE_STALLED_INTERVAL_MS: '1000', ...extraEnv });
+    workers.push(await child);
+    return child;
   }
 
   it('SIGKILL during render → another worker completes the print once, charged once', async () => {

@@ -1,13 +1,13 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { io, Socket } from 'socket.io-client';
 import { AppModule } from '../src/app.module';
 import { configureApp } from '../src/bootstrap';
 import { addDesign, addSize, setCredits } from './prints.fixtures';
 import { adminAgent, createTestApp, ORIGIN, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { startWorkerProcess } from './utils/worker-process';
 
 jest.setTimeout(180_000);
 
@@ -50,7 +50,7 @@ describe('Realtime across API nodes and a worker (e2e)', () => {
     configureApp(b);
     await b.listen(0, '127.0.0.1');
     portB = (b.getHttpServer().address() as AddressInfo).port;
-    worker = await startWorker(a);
+    worker = await startWorkerProcess(a);
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
@@ -117,32 +117,3 @@ describe('Realtime across API nodes and a worker (e2e)', () => {
 
   const t = () => a;
 });
-
-function startWorker(t: TestApp): Promise<ChildProcess> {
-  const c = t.config;
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
-    cwd: join(__dirname, '..'),
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      DATA_DIR: c.dataDir,
-      DATABASE_URL: c.database.url,
-      REDIS_URL: c.redis.url,
-      QUEUE_PREFIX: c.redis.prefix,
-      SMTP_URL: c.mail.smtpUrl,
-      APP_URL: c.appUrl,
-      JWT_SECRET: c.auth.jwtSecret,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Worker started')) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code, signal) => reject(new Error(`worker exited (${code ?? signal}) before starting:\n${out}`)));
-  });
-}
