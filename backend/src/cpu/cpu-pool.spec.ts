@@ -1,4 +1,5 @@
-import { AbortError, alive, CpuPool, CpuTimeoutError, isAbortError } from './cpu-pool';
+import * as fs from 'fs';
+import { AbortError, alive, CpuPool, cpuWorkerEnv, CpuTimeoutError, isAbortError } from './cpu-pool';
 
 describe('CpuPool', () => {
   let pool: CpuPool;
@@ -10,6 +11,13 @@ describe('CpuPool', () => {
   it('runs a task in another process', async () => {
     const pid = await pool.run('pid', []);
     expect(pid).not.toBe(process.pid);
+  });
+
+  it('starts workers with two malloc arenas, unless the operator set their own', async () => {
+    const pid = await pool.run('pid', []);
+    const env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+    expect(env).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);
+    expect(cpuWorkerEnv({ MALLOC_ARENA_MAX: '4' }).MALLOC_ARENA_MAX).toBe('4');
   });
 
   it('keeps the event loop free while a task computes', async () => {

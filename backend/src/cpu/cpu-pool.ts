@@ -42,6 +42,17 @@ export interface CpuRunOptions {
   errors?: readonly ErrorClass[];
 }
 
+/**
+ * Environment of the CPU workers. glibc gives every thread that allocates its own malloc
+ * arena and keeps what was freed in it; libvips' threads resampling large designs then
+ * leave a render's process 30-40 % larger than it needs to be. Two arenas keep the peak of
+ * a render near its working set (docs/gangsheet.md, "Print files"); an operator's own
+ * MALLOC_ARENA_MAX wins.
+ */
+export function cpuWorkerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' };
+}
+
 export class CpuPool {
   private readonly pool: workerpool.Pool;
 
@@ -59,6 +70,7 @@ export class CpuPool {
       forkOpts: {
         // structured clone: Buffers and typed arrays cross as binary, not JSON
         serialization: 'advanced',
+        env: cpuWorkerEnv(),
       },
     });
   }

@@ -48,20 +48,24 @@ export type PngFilter = 'none' | 'sub' | 'up' | 'average' | 'paeth' | 'adaptive'
 
 
 /**
- * Defaults chosen on bench/render.bench.ts artwork (see docs/gangsheet.md, "Print files"):
- * Up + Z_RLE costs less than half the CPU of unfiltered level 6 for ~0.7x the bytes;
- * Paeth saves another 5 % of bytes for almost twice the CPU, adaptive 1 % for 5x.
+ * Defaults chosen on bench/render.bench.ts artwork at 300 DPI (see docs/gangsheet.md,
+ * "Print files"): Up filtering with zlib's Z_RLE strategy. Up turns transparent film and
+ * flat colour into runs of zeros, which RLE codes as well as full LZ77 does, and on this
+ * artwork RLE wrote no more bytes than level 1 with the default strategy for about two
+ * thirds of its CPU. Paeth saves a few % of bytes for almost twice the filter CPU, adaptive
+ * 1 % for 5x. Where many copies of a photo repeat side by side at low DPI, the default
+ * strategy finds the copy to the left and writes up to 15 % less (pngStrategy overrides).
  */
 export const DEFAULT_PNG_FILTER: PngFilter = 'up';
 /** With Z_RLE the level only matters for 0 (stored); 1 keeps the header honest. */
 export const DEFAULT_PNG_LEVEL = 1;
-export const DEFAULT_PNG_STRATEGY = zlib.constants.Z_DEFAULT_STRATEGY;
+export const DEFAULT_PNG_STRATEGY = zlib.constants.Z_RLE;
 
 const FILTER_CODES: Record<PngFilter, number> = { none: 0, sub: 1, up: 2, average: 3, paeth: 4, adaptive: -1 };
 
 /**
  * The worker, as plain JavaScript so it runs the same under ts-node, jest and the compiled
- * build. A job is a band of raw RGBA rows in a shared buffer plus the row above it; the
+ * build. A job is a band of raw RGBA rows (an ArrayBuffer moved to the worker and back) plus the row above it; the
  * answer is the deflated filtered rows and their Adler-32. For RGBA (bpp 4), bytes left and
  * right of a row's non-transparent span (in this row and the one above) filter to zero
  * under every filter type, so only the span is filtered.
@@ -98,6 +102,20 @@ function apply(t, bpp, cur, c0, prev, p0, lo, hi, out, o) {
     out[o + i] = cur[c0 + i] - paeth(a, b, c);
   }
 }
+/**
+ * Sub and Up for RGBA, four bytes at once: a pixel is one 32-bit word, and both filters
+ * subtract whole pixels (Sub the one to the left, Up the one above), so a bytewise
+ * subtraction without borrows between the bytes (SWAR) gives the same bytes as apply()
+ * in about a quarter of the time. cur/prev are pixel views; pixels [lo, hi) go to
+ * scratch32[0 .. hi-lo), which the caller copies into the unaligned output row.
+ */
+function applyWords(t, cur, c0, prev, p0, lo, hi, scratch32) {
+  for (let i = lo; i < hi; i++) {
+    const c = cur[c0 + i];
+    const b = t === 1 ? (i > 0 ? cur[c0 + i - 1] : 0) : prev ? prev[p0 + i] : 0;
+    scratch32[i - lo] = ((c | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((c ^ ~b) & 0x80808080);
+  }
+}
 /** libpng's heuristic: sum of the filtered bytes read as signed magnitudes. */
 function cost(t, bpp, cur, c0, prev, p0, lo, hi, scratch) {
   apply(t, bpp, cur, c0, prev, p0, lo, hi, scratch, -lo);
@@ -110,20 +128,24 @@ function cost(t, bpp, cur, c0, prev, p0, lo, hi, scratch) {
 // between collections and show in the process RSS
 let outBuf = Buffer.alloc(0);
 let scratchBuf = new Uint8Array(0);
+let wordBuf = Buffer.alloc(0);
 
 parentPort.on('message', (m) => {
   try {
-    const { sab, rows, width, bpp, prev, filter, level, strategy, last, id } = m;
+    const { buf, rows, width, bpp, prev, filter, level, strategy, last, id } = m;
     const rb = width * bpp;
-    const cur = new Uint8Array(sab, 0, rows * rb);
+    const cur = new Uint8Array(buf, 0, rows * rb);
     // spans only for RGBA; other layouts are filtered whole
-    const px = bpp === 4 ? new Uint32Array(sab, 0, rows * width) : null;
+    const px = bpp === 4 ? new Uint32Array(buf, 0, rows * width) : null;
     const whole = [0, width];
     if (outBuf.length < rows * (rb + 1)) outBuf = Buffer.alloc(rows * (rb + 1));
     const out = outBuf.subarray(0, rows * (rb + 1));
     if (filter < 0 && scratchBuf.length < rb) scratchBuf = new Uint8Array(rb);
     const scratch = scratchBuf;
-    let prevSpan = !prev ? [0, 0] : px ? span(new Uint32Array(prev.buffer, prev.byteOffset, width), 0, width) : whole;
+    if (px && wordBuf.length < rb) wordBuf = Buffer.alloc(rb);
+    const words = px ? new Uint32Array(wordBuf.buffer, wordBuf.byteOffset, width) : null;
+    const prevPx = prev && px ? new Uint32Array(prev.buffer, prev.byteOffset, width) : null;
+    let prevSpan = !prev ? [0, 0] : prevPx ? span(prevPx, 0, width) : whole;
     for (let r = 0; r < rows; r++) {
       const cs = px ? span(px, r * width, width) : whole;
       const above = r === 0 ? prev : cur;
@@ -148,7 +170,10 @@ parentPort.on('message', (m) => {
       const o = r * (rb + 1);
       out[o] = t;
       out.fill(0, o + 1, o + 1 + lo);
-      if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
+      if (hi > lo && px && (t === 1 || t === 2)) {
+        applyWords(t, px, r * width, r === 0 ? prevPx : px, r === 0 ? 0 : (r - 1) * width, lo / 4, hi / 4, words);
+        wordBuf.copy(out, o + 1 + lo, 0, hi - lo);
+      } else if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
       out.fill(0, o + 1 + hi, o + 1 + rb);
       prevSpan = cs;
     }
@@ -157,7 +182,11 @@ parentPort.on('message', (m) => {
     const stored = zlib.deflateSync(out, { level: 0 });
     const adler = stored.readUInt32BE(stored.length - 4);
     const data = zlib.deflateRawSync(out, { level, strategy, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
-    parentPort.postMessage({ id, data, adler, length: out.length });
+    // hand the output over rather than copy it, when it owns its whole memory (pooled small
+    // Buffers share theirs)
+    const own = data.byteOffset === 0 && data.buffer.byteLength === data.length;
+    // the band's buffer goes back to the main thread for the next band
+    parentPort.postMessage({ id, data, adler, length: out.length, buf }, own ? [data.buffer, buf] : [buf]);
   } catch (e) {
     parentPort.postMessage({ id: m.id, error: String(e && e.stack || e) });
   }
@@ -168,6 +197,8 @@ interface BandResult {
   data: Uint8Array;
   adler: number;
   length: number;
+  /** The band's raw rows, handed back for reuse. */
+  buf: ArrayBuffer;
 }
 
 /**
@@ -215,14 +246,15 @@ export class FilterPool {
     return this.workers.length;
   }
 
-  run(job: Record<string, unknown>): Promise<BandResult> {
+  /** Runs a job; `transfer` lists buffers that move to the worker instead of being copied. */
+  run(job: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<BandResult> {
     if (this.closed) return Promise.reject(new Error('the PNG worker pool is closed'));
     const entry = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.seq++;
     entry.busy++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      entry.w.postMessage({ ...job, id });
+      entry.w.postMessage({ ...job, id }, transfer);
     });
   }
 
@@ -253,8 +285,10 @@ export interface DeflateOptions {
  */
 export class BandDeflater {
   private inFlight: Promise<BandResult>[] = [];
-  private readonly slots: SharedArrayBuffer[] = [];
-  private slotIndex = 0;
+  /** Band buffers back from the workers, ready for the next band. */
+  private readonly free: ArrayBuffer[] = [];
+  /** The buffer band() handed out, until commit() sends it. */
+  private current: ArrayBuffer | null = null;
   private rowsAdded = 0;
   private adler = 1;
   /** Last raw row of the previous band (the "above" row of the next band's first row). */
@@ -278,6 +312,7 @@ export class BandDeflater {
   private async flushOne(): Promise<void> {
     const band = await this.inFlight.shift()!;
     this.adler = adler32Combine(this.adler, band.adler, band.length);
+    this.free.push(band.buf);
     if (band.data.length) await this.sink(Buffer.from(band.data.buffer, band.data.byteOffset, band.data.length));
   }
 
@@ -290,18 +325,41 @@ export class BandDeflater {
   async add(rows: Buffer, rowCount: number, stride = this.width * this.bpp, skip = 0): Promise<void> {
     const rb = this.width * this.bpp;
     if (rows.length < (rowCount - 1) * stride + skip + rb) throw new Error('band size does not match the row count');
-    this.rowsAdded += rowCount;
-    if (this.rowsAdded > this.height) throw new Error('more rows than the image height');
-    // a slot is reused only after its band was flushed (at most maxInFlight bands pending)
-    const k = this.slotIndex++ % this.maxInFlight;
-    if (!this.slots[k] || this.slots[k].byteLength < rowCount * rb) this.slots[k] = new SharedArrayBuffer(rowCount * rb);
-    const slot = Buffer.from(this.slots[k], 0, rowCount * rb);
+    const slot = this.band(rowCount);
     if (stride === rb && skip === 0) rows.copy(slot, 0, 0, rowCount * rb);
     else for (let r = 0; r < rowCount; r++) rows.copy(slot, r * rb, r * stride + skip, r * stride + skip + rb);
+    await this.commit(rowCount);
+  }
+
+  /**
+   * The buffer of the next band (rowCount rows of width*bpp bytes, no filter bytes), to be
+   * filled in place and handed over with commit(rowCount). The buffer then moves to a worker
+   * (transferred, not copied) and comes back with the result, so a band is never copied on
+   * its way and at most maxInFlight + 1 band buffers exist. Plain memory rather than a
+   * SharedArrayBuffer: V8 fills and copies shared memory several times slower. Its content
+   * is left from an earlier band.
+   */
+  band(rowCount: number): Buffer {
+    const size = rowCount * this.width * this.bpp;
+    if (!this.current || this.current.byteLength < size) {
+      const i = this.free.findIndex((b) => b.byteLength >= size);
+      this.current = i >= 0 ? this.free.splice(i, 1)[0] : new ArrayBuffer(size);
+    }
+    return Buffer.from(this.current, 0, size);
+  }
+
+  /** Hands the band filled through band(rowCount) to the workers. */
+  async commit(rowCount: number): Promise<void> {
+    const rb = this.width * this.bpp;
+    this.rowsAdded += rowCount;
+    if (this.rowsAdded > this.height) throw new Error('more rows than the image height');
+    const buf = this.current;
+    if (!buf || buf.byteLength < rowCount * rb) throw new Error('commit without a band of that size');
+    this.current = null;
     const prev = this.lastRow;
-    this.lastRow = new Uint8Array(slot.subarray((rowCount - 1) * rb, rowCount * rb));
+    this.lastRow = new Uint8Array(buf, (rowCount - 1) * rb, rb).slice();
     const band = this.pool.run({
-      sab: this.slots[k],
+      buf,
       rows: rowCount,
       width: this.width,
       bpp: this.bpp,
@@ -310,7 +368,7 @@ export class BandDeflater {
       level: this.opts.compressionLevel ?? DEFAULT_PNG_LEVEL,
       strategy: this.opts.strategy ?? DEFAULT_PNG_STRATEGY,
       last: this.rowsAdded === this.height,
-    });
+    }, [buf]);
     band.catch(() => undefined); // awaited in flushOne; avoid an unhandled rejection meanwhile
     this.inFlight.push(band);
     while (this.inFlight.length >= this.maxInFlight) await this.flushOne();
@@ -390,6 +448,16 @@ export class StreamingPngWriter {
   async addRows(rows: Buffer, rowCount: number): Promise<void> {
     if (rows.length !== rowCount * (1 + this.width * 4)) throw new Error('band size does not match the row count');
     await this.deflater.add(rows, rowCount, 1 + this.width * 4, 1);
+  }
+
+  /** Buffer for the next rowCount rows of RGBA (width*4 bytes each), filled in place; see BandDeflater.band. */
+  band(rowCount: number): Buffer {
+    return this.deflater.band(rowCount);
+  }
+
+  /** Adds the rows filled through band(rowCount). */
+  async commitBand(rowCount: number): Promise<void> {
+    await this.deflater.commit(rowCount);
   }
 
   /** Writes the remaining data, the Adler-32 trailer and IEND; returns the file size. */

@@ -321,14 +321,14 @@ class PreviewSampler {
       for (let a = 0; a < k; a++) this.cols.push(Math.min(W - 1, Math.floor(((px + (a + 0.5) / k) * W) / this.pw)));
   }
 
-  /** Samples the rows of band [y0, y1) held in `band` (rows with a leading filter byte). */
+  /** Samples the rows of band [y0, y1) held in `band` (RGBA rows). */
   sampleBand(band: Buffer, y0: number, y1: number): void {
-    const stride = 1 + this.W * 4;
+    const stride = this.W * 4;
     const k = PREVIEW_SAMPLES;
     while (this.next < this.rows.length && this.rows[this.next].y < y1) {
       const { y, py } = this.rows[this.next++];
       if (y < y0) continue;
-      const rowOff = (y - y0) * stride + 1;
+      const rowOff = (y - y0) * stride;
       for (let c = 0; c < this.cols.length; c++) {
         const o = rowOff + this.cols[c] * 4;
         const a = band[o + 3];
@@ -369,7 +369,7 @@ async function composeSheet(
   const W = sheet.widthPx;
   const H = sheet.lengthPx;
   if (H <= 0) throw new Error(`sheet ${sheet.index} is empty`);
-  const stride = 1 + W * 4;
+  const stride = W * 4;
   const bandRows = Math.max(1, Math.floor(BAND_BYTES / stride));
   // without a PNG the bands are still composed, for the preview only
   const writer = pngPath ? await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, strategy: opts.pngStrategy, filter: opts.pngFilter, pool }) : null;
@@ -377,7 +377,8 @@ async function composeSheet(
   try {
     const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
     const overlapping = boxesOverlap(jobs);
-    const band = Buffer.alloc(bandRows * stride); // the writer copies each band before it resolves
+    // without a PNG (preview only) one buffer serves every band
+    const own = writer ? null : Buffer.alloc(bandRows * stride);
     let scratch = Buffer.alloc(0);
     let nextJob = 0;
     let active: Job[] = [];
@@ -385,7 +386,8 @@ async function composeSheet(
       opts.signal?.throwIfAborted();
       const y1 = Math.min(H, y0 + bandRows);
       const rows = y1 - y0;
-      const buf = band.subarray(0, rows * stride);
+      // composed in place in the buffer that goes to the PNG workers
+      const buf = writer ? writer.band(rows) : own!.subarray(0, rows * stride);
       buf.fill(0);
       active = active.filter((j) => j.y + j.h > y0);
       while (nextJob < sorted.length && sorted[nextJob].y < y1) active.push(sorted[nextJob++]);
@@ -404,13 +406,13 @@ async function composeSheet(
           got += n;
         }
         for (let r = r0; r < r1; r++) {
-          const at = (j.y + r - y0) * stride + 1 + j.x * 4;
+          const at = (j.y + r - y0) * stride + j.x * 4;
           if (overlapping) blendRow(scratch, (r - r0) * rowBytes, buf, at, j.w);
           else scratch.copy(buf, at, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
         }
       }
       preview?.sampleBand(buf, y0, y1);
-      await writer?.addRows(buf, rows);
+      await writer?.commitBand(rows);
       progress(y1 / H);
     }
     const bytes = writer ? await writer.finish() : 0;
