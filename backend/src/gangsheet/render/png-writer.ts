@@ -110,10 +110,18 @@ function apply(t, bpp, cur, c0, prev, p0, lo, hi, out, o) {
  * scratch32[0 .. hi-lo), which the caller copies into the unaligned output row.
  */
 function applyWords(t, cur, c0, prev, p0, lo, hi, scratch32) {
-  for (let i = lo; i < hi; i++) {
-    const c = cur[c0 + i];
-    const b = t === 1 ? (i > 0 ? cur[c0 + i - 1] : 0) : prev ? prev[p0 + i] : 0;
-    scratch32[i - lo] = ((c | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((c ^ ~b) & 0x80808080);
+  if (t === 2 && prev) {
+    for (let i = lo; i < hi; i++) {
+      const c = cur[c0 + i], b = prev[p0 + i];
+      scratch32[i - lo] = ((c | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((c ^ ~b) & 0x80808080);
+    }
+  } else if (t === 2) {
+    for (let i = lo; i < hi; i++) scratch32[i - lo] = cur[c0 + i];
+  } else {
+    for (let i = lo; i < hi; i++) {
+      const c = cur[c0 + i], b = i > 0 ? cur[c0 + i - 1] : 0;
+      scratch32[i - lo] = ((c | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((c ^ ~b) & 0x80808080);
+    }
   }
 }
 /** libpng's heuristic: sum of the filtered bytes read as signed magnitudes. */
@@ -135,6 +143,8 @@ parentPort.on('message', (m) => {
     const { buf, rows, width, bpp, prev, filter, level, strategy, last, id } = m;
     const rb = width * bpp;
     const cur = new Uint8Array(buf, 0, rows * rb);
+    const curBytes = Buffer.from(buf, 0, rows * rb);
+    const prevBytes = prev ? Buffer.from(prev.buffer, prev.byteOffset, prev.length) : null;
     // spans only for RGBA; other layouts are filtered whole
     const px = bpp === 4 ? new Uint32Array(buf, 0, rows * width) : null;
     const whole = [0, width];
@@ -149,6 +159,7 @@ parentPort.on('message', (m) => {
     for (let r = 0; r < rows; r++) {
       const cs = px ? span(px, r * width, width) : whole;
       const above = r === 0 ? prev : cur;
+      const aboveBytes = r === 0 ? prevBytes : curBytes;
       const p0 = r === 0 ? 0 : (r - 1) * rb;
       // union of this row's and the above row's spans, plus one pixel for the left neighbour
       let lo, hi;
@@ -170,7 +181,11 @@ parentPort.on('message', (m) => {
       const o = r * (rb + 1);
       out[o] = t;
       out.fill(0, o + 1, o + 1 + lo);
-      if (hi > lo && px && (t === 1 || t === 2)) {
+      // Up of a span equal to the row above is all zeros: one native compare instead of a
+      // pass (most rows of flat art, and every row of a copy's solid parts)
+      if (hi > lo && t === 2 && aboveBytes && curBytes.compare(aboveBytes, p0 + lo, p0 + hi, r * rb + lo, r * rb + hi) === 0) {
+        out.fill(0, o + 1 + lo, o + 1 + hi);
+      } else if (hi > lo && px && (t === 1 || t === 2)) {
         applyWords(t, px, r * width, r === 0 ? prevPx : px, r === 0 ? 0 : (r - 1) * width, lo / 4, hi / 4, words);
         wordBuf.copy(out, o + 1 + lo, 0, hi - lo);
       } else if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
