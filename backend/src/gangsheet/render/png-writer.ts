@@ -65,10 +65,10 @@ const FILTER_CODES: Record<PngFilter, number> = { none: 0, sub: 1, up: 2, averag
 
 /**
  * The worker, as plain JavaScript so it runs the same under ts-node, jest and the compiled
- * build. A job is a band of raw RGBA rows (an ArrayBuffer moved to the worker and back) plus the row above it; the
- * answer is the deflated filtered rows and their Adler-32. For RGBA (bpp 4), bytes left and
- * right of a row's non-transparent span (in this row and the one above) filter to zero
- * under every filter type, so only the span is filtered.
+ * build. A job is a band of raw rows (an ArrayBuffer moved to the worker and back) plus
+ * the row above it; the answer is the deflated filtered rows and their Adler-32. For RGBA
+ * (bpp 4), bytes left and right of a row's non-transparent span (in this row and the one
+ * above) filter to zero under every filter type, so only the span is filtered.
  */
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('worker_threads');
