@@ -81,6 +81,27 @@ describe('Webhooks (e2e)', () => {
     expect(log[0]).toMatchObject({ event: 'print.completed', status: 'succeeded', attempts: 1, lastStatusCode: 200, eventId: event.id });
   });
 
+  it('payment.completed: once per completed payment, however often the buyer returns', async () => {
+    const s = await integrator('buyer');
+    const ep = await endpoint(s.auth, '/paid', ['payment.completed']);
+    const bought = (await s.agent.post('/api/buyCredits').send({ sku: 'credits500' }).expect(200)).body.data;
+    const page = await s.agent.get(bought.link).expect(200);
+    const approve = page.text.match(/id="approve" href="([^"]+)"/)![1].replace(/&amp;/g, '&');
+    await s.agent.get(approve).expect(302);
+    await s.agent.get(approve).expect(302);
+    const [hook] = await waitFor(async () => receiver.at('/paid').length > 0 && receiver.at('/paid'), 30_000, 'webhook');
+    expect(hook.headers['gangsheet-event']).toBe('payment.completed');
+    expect(verify(ep.secret, String(hook.headers['gangsheet-signature']), hook.body)).toBe(true);
+    expect(JSON.parse(hook.body)).toMatchObject({
+      type: 'payment.completed',
+      data: { paymentId: bought.paymentId, credits: 500, amount: '50.00', currency: 'USD' },
+    });
+    // the second return changed nothing, so nothing more is sent
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(receiver.at('/paid')).toHaveLength(1);
+    expect(await deliveries(s.auth, ep._id)).toHaveLength(1);
+  });
+
   it('retries after 500s with backoff until a 2xx', async () => {
     const s = await integrator('flaky');
     const ep = await endpoint(s.auth, '/flaky');
