@@ -30,6 +30,8 @@ const PUBLIC = {
   prints: ['engine.adapter'],
   // the guarded HTTP client (size limit, deadline, no private addresses) orders use for design downloads
   integrations: ['safe-http'],
+  // the typed map of webhook events, for features that write their deliveries in their own transaction
+  webhooks: ['webhook-events'],
 };
 
 /** The top folder under src/ of a file, or null for files directly in src/ (main.ts, app.module.ts: the composition root). */

@@ -26,6 +26,7 @@ import { MSG } from './prints.rules';
 import { StoredLayout, storedLayout } from './stored-layout';
 import { PrintCancellations, PrintCancelled } from './print-cancellations';
 import { gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
+import type { WebhookEventData } from '../webhooks/webhook-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { ImageStatus } from '../images/entities/image.entity';
 import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
@@ -151,13 +152,13 @@ export class PrintJobService {
         };
       });
       const copiesByImage = await this.copiesByImage(printId);
-      const won = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
+      const deliveries = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
       lap('store');
-      if (!won) return { outcome: 'skipped', reason: 'another run finished this attempt' };
+      if (!deliveries) return { outcome: 'skipped', reason: 'another run finished this attempt' };
       await this.removeRuns(attemptKey);
       await progress('done', 100);
       this.realtime.emit(print.userId, 'print', { printId, status: 'Completed', fileId: toFileDtos(printId, files) });
-      await this.publishCompleted(print.userId, printId, files);
+      await this.webhooks.dispatch(deliveries);
       await this.notify(print.userId, printId, null);
       // notifications hook: print completed
       await this.notifications.notify(print.userId, { type: 'print', message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`, attachmentId: printId, dedupeKey: `print.completed:${printId}:${attempt}` });
@@ -222,10 +223,15 @@ export class PrintJobService {
   }
 
   /** Moves the run's files into place and completes the print, unless another run already did. */
-  private async finalize(print: Print, attempt: number, runKey: string, files: PrintSheetFile[], copies: Map<string, number>, layout: StoredLayout): Promise<boolean> {
+  /**
+   * Completes the attempt in one transaction with its print.completed webhook deliveries (so
+   * a crash right after the commit cannot lose them: the webhook sweep queues pending rows);
+   * returns the deliveries to queue, or null when another run got there first.
+   */
+  private async finalize(print: Print, attempt: number, runKey: string, files: PrintSheetFile[], copies: Map<string, number>, layout: StoredLayout): Promise<string[] | null> {
     return this.db.transaction(async (m) => {
       const [row] = await m.query(`SELECT status, attempt FROM prints WHERE id = $1 FOR UPDATE`, [print._id]);
-      if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return false;
+      if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return null;
       for (const f of files) {
         for (const [from, to] of [
           ...(f.formats ?? []).map((x) => [`${runKey}/sheet-${f.n}.${x.format}`, x.key]),
@@ -239,16 +245,21 @@ export class PrintJobService {
         [print._id, JSON.stringify(files), JSON.stringify(layout)],
       );
       await this.images.addPrintedCopies(m, copies);
-      return true;
+      const [done]: Array<{ printed_at: Date }> = await m.query(`SELECT printed_at FROM prints WHERE id = $1`, [print._id]);
+      return this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, new Date(done.printed_at), files));
     });
   }
 
   /** Failed for good: Error with the message, the charge of this attempt refunded (once). */
   async fail(printId: string, attempt: number, message: string): Promise<void> {
     const text = message.slice(0, 480) || 'Processing failed';
-    const ended = await this.db.transaction((m) =>
-      endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` }),
-    );
+    // the print.failed deliveries are written with the status (see finalize)
+    const ended = await this.db.transaction(async (m) => {
+      const e = await endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` });
+      if (!e?.userId) return null;
+      const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true } satisfies WebhookEventData['print.failed']);
+      return { userId: e.userId, deliveries };
+    });
     const userId = ended?.userId;
     if (!userId) return;
     await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
@@ -257,9 +268,7 @@ export class PrintJobService {
     await this.notify(userId, printId, text);
     // notifications hook: print failed, with its reason
     await this.notifications.notify(userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
-    await this.webhooks
-      .publish(userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true })
-      .catch((e) => this.logger.warn(`webhook print.failed for ${printId}: ${e}`));
+    await this.webhooks.dispatch(ended.deliveries);
   }
 
   // --- public API (issue 13) ---
@@ -293,21 +302,15 @@ export class PrintJobService {
     }
   }
 
-  private async publishCompleted(userId: string, printId: string, files: PrintSheetFile[]) {
-    try {
-      const [row]: Array<{ printed_at: Date }> = await this.db.query(`SELECT printed_at FROM prints WHERE id = $1`, [printId]);
-      const printedAt = row?.printed_at ? new Date(row.printed_at) : new Date();
-      const base = `${this.config.appUrl}/api/print/${printId}/files`;
-      await this.webhooks.publish(userId, 'print.completed', {
-        printId,
-        status: 'Completed',
-        printedAt: printedAt.toISOString(),
-        filesExpireAt: new Date(printedAt.getTime() + this.config.prints.retentionDays * 86_400_000).toISOString(),
-        files: files.map((f) => ({ n: f.n, url: `${base}/${f.n}`, previewUrl: `${base}/${f.n}/preview`, widthPx: f.widthPx, heightPx: f.heightPx, lengthIn: f.lengthIn, bytes: f.bytes })),
-      });
-    } catch (e) {
-      this.logger.warn(`webhook print.completed for ${printId}: ${e}`);
-    }
+  private completedEvent(printId: string, printedAt: Date, files: PrintSheetFile[]): WebhookEventData['print.completed'] {
+    const base = `${this.config.appUrl}/api/print/${printId}/files`;
+    return {
+      printId,
+      status: 'Completed',
+      printedAt: printedAt.toISOString(),
+      filesExpireAt: new Date(printedAt.getTime() + this.config.prints.retentionDays * 86_400_000).toISOString(),
+      files: files.map((f) => ({ n: f.n, url: `${base}/${f.n}`, previewUrl: `${base}/${f.n}/preview`, widthPx: f.widthPx, heightPx: f.heightPx, lengthIn: f.lengthIn, bytes: f.bytes })),
+    };
   }
   // --- end public API
 

@@ -137,6 +137,12 @@ export class WebhooksService implements OnModuleInit {
     return row.yes === true;
   }
 
+  /**
+   * Writes an event's deliveries (one per listening endpoint) with the caller's manager, so a
+   * feature can commit them in the same transaction as the change they report; queue them
+   * with dispatch() after the commit. Rows that never get queued (a crash in between) are
+   * picked up by the sweep.
+   */
   async record(m: EntityManager, userId: string, event: string, data: unknown, endpointId?: string): Promise<string[]> {
     const endpoints: Array<{ id: string }> = endpointId
       ? await m.query(`SELECT id FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [endpointId, userId])
