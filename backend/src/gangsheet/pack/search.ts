@@ -122,7 +122,8 @@ function improveAtHeight(
       continue;
     }
     if (i > j) [i, j] = [j, i];
-    const insert = rng.next() < stage.insertShare;
+    // no draw without insertions, so swap-only searches keep their random sequence
+    const insert = stage.insertShare > 0 && rng.next() < stage.insertShare;
     const t = seq[j];
     if (insert) {
       // the later piece moves before the earlier one; the ones between move back by one
@@ -179,7 +180,8 @@ interface Stage {
 /**
  * Share of the time the skyline search gets on real orders; the rest goes to maximal
  * rectangles. On the realistic orders of `bench:pack` maximal rectangles with the same
- * sequence search were up to 3.5 % shorter on some (two large designs), worse on others.
+ * sequence search were up to 3.5 % shorter on some (order-7: two designs, 42 copies), worse
+ * on others.
  */
 const SKYLINE_SHARE = 0.5;
 
