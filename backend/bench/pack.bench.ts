@@ -76,9 +76,16 @@ function runOrders(): void {
     const t0 = performance.now();
     const res = layoutSheets(o.designs, { width: 22, gap: gapIn, margin: 0, dpi, rotate: true }, { timeLimitMs: TIME_MS });
     const dt = (performance.now() - t0) / 1000;
+    // the copies grown by the gap may touch but never overlap, and stay within the sheet
+    const gapPx = Math.round(gapIn * dpi);
+    for (const sheet of res.sheets) {
+      const rects = sheet.placements.map((p) => ({ x: p.px.x, y: p.px.y, w: p.px.width + gapPx, h: p.px.height + gapPx }));
+      const problems = findLayoutProblems(rects, 22 * dpi + gapPx, sheet.lengthPx + gapPx);
+      if (problems.length) throw new Error(`${o.name}: invalid layout: ${problems[0]}`);
+    }
+    if (res.copies !== o.designs.reduce((a, d) => a + d.quantity, 0)) throw new Error(`${o.name}: copies missing`);
     const ours = res.totalLength;
     // area bound of the gap-inflated copies: no layout with this gap can be shorter
-    const gapPx = Math.round(gapIn * dpi);
     const pieces = o.designs.flatMap((d) => Array.from({ length: d.quantity }, () => designPixelSize(d, dpi)));
     const inflated = pieces.reduce((a, p) => a + (p.w + gapPx) * (p.h + gapPx), 0);
     const lb = (inflated / (22 * dpi + gapPx) - gapPx) / dpi;

@@ -61,7 +61,7 @@ describe('overlap compaction (experimental)', () => {
     const plain = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 120 });
     const compacted = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 120, compactMoves: 3000 });
     expect(checkEsicupSolution(inst, compacted).errors).toEqual([]);
-    // deterministic (seeded, counted moves): 13.0 -> 12.33 at this coarse grid
+    // deterministic (seeded, counted moves): 14.0 -> 12.13 at this coarse grid
     expect(compacted.length).toBeLessThan(plain.length - 0.3);
   });
 });
