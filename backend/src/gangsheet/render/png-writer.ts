@@ -48,18 +48,26 @@ export type PngFilter = 'none' | 'sub' | 'up' | 'average' | 'paeth' | 'adaptive'
 
 
 /**
- * Defaults chosen on bench/render.bench.ts artwork at 300 DPI (see docs/gangsheet.md,
- * "Print files"): Up filtering with zlib's Z_RLE strategy. Up turns transparent film and
- * flat colour into runs of zeros, which RLE codes as well as full LZ77 does, and on this
- * artwork RLE wrote no more bytes than level 1 with the default strategy for about two
- * thirds of its CPU. Paeth saves a few % of bytes for almost twice the filter CPU, adaptive
- * 1 % for 5x. Where many copies of a photo repeat side by side at low DPI, the default
- * strategy finds the copy to the left and writes up to 15 % less (pngStrategy overrides).
+ * Defaults chosen on bench/render.bench.ts artwork (see docs/gangsheet.md, "Print files"):
+ * Up filtering at zlib level 1, with the strategy chosen per band (PNG_STRATEGY_AUTO).
+ * Paeth saves a few % of bytes for almost twice the filter CPU, adaptive 1 % for 5x.
  */
 export const DEFAULT_PNG_FILTER: PngFilter = 'up';
-/** With Z_RLE the level only matters for 0 (stored); 1 keeps the header honest. */
 export const DEFAULT_PNG_LEVEL = 1;
-export const DEFAULT_PNG_STRATEGY = zlib.constants.Z_RLE;
+/**
+ * Per band, Z_RLE or LZ77 (Z_DEFAULT_STRATEGY), whichever writes fewer bytes on a slice of
+ * the band (RLE when within SAMPLE_RLE_SLACK, since it takes about two thirds of the CPU).
+ * Up turns transparent film and flat colour into zero runs, which RLE codes with shorter
+ * codes than LZ77 (distance 1): on the realistic artwork RLE wrote fewer bytes over a whole
+ * run. But where copies of one design repeat side by side and level 1's short hash chains
+ * find them, LZ77 wrote 43 % fewer bytes (smooth art). Each band is its own deflate segment,
+ * so mixing strategies is free.
+ */
+export const PNG_STRATEGY_AUTO = -1;
+export const DEFAULT_PNG_STRATEGY = PNG_STRATEGY_AUTO;
+/** Share of a band's rows (taken from its middle) both strategies compress to choose. */
+const SAMPLE_SHARE = 1 / 32;
+const SAMPLE_RLE_SLACK = 1.03;
 
 const FILTER_CODES: Record<PngFilter, number> = { none: 0, sub: 1, up: 2, average: 3, paeth: 4, adaptive: -1 };
 
@@ -194,9 +202,18 @@ parentPort.on('message', (m) => {
     }
     // zlib's native (SIMD) Adler-32, read from the trailer of a stored (level 0) stream: a
     // memcpy-speed pass, several times faster than a JavaScript loop over the band
-    const stored = zlib.deflateSync(out, { level: 0 });
+    const stored = zlib.deflateSync(out, { level: 0, chunkSize: 1 << 20 });
     const adler = stored.readUInt32BE(stored.length - 4);
-    const data = zlib.deflateRawSync(out, { level, strategy, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
+    let z = strategy;
+    if (z < 0) {
+      const n = Math.max(1, Math.round(rows * ${SAMPLE_SHARE}));
+      const at = Math.floor((rows - n) / 2) * (rb + 1);
+      const sample = out.subarray(at, at + n * (rb + 1));
+      const rle = zlib.deflateRawSync(sample, { level, strategy: zlib.constants.Z_RLE }).length;
+      const lz = zlib.deflateRawSync(sample, { level, strategy: zlib.constants.Z_DEFAULT_STRATEGY }).length;
+      z = rle <= lz * ${SAMPLE_RLE_SLACK} ? zlib.constants.Z_RLE : zlib.constants.Z_DEFAULT_STRATEGY;
+    }
+    const data = zlib.deflateRawSync(out, { level, strategy: z, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
     // hand the output over rather than copy it, when it owns its whole memory (pooled small
     // Buffers share theirs)
     const own = data.byteOffset === 0 && data.buffer.byteLength === data.length;
@@ -284,7 +301,7 @@ export interface DeflateOptions {
   filter?: PngFilter;
   /** zlib level, default DEFAULT_PNG_LEVEL. */
   compressionLevel?: number;
-  /** zlib strategy (zlib.constants.Z_*), default DEFAULT_PNG_STRATEGY. */
+  /** zlib strategy (zlib.constants.Z_*), or PNG_STRATEGY_AUTO (the default: chosen per band). */
   strategy?: number;
   /** Bands filtered/compressed at once; default 2 per worker. */
   maxInFlight?: number;
