@@ -202,7 +202,7 @@ parentPort.on('message', (m) => {
     }
     // zlib's native (SIMD) Adler-32, read from the trailer of a stored (level 0) stream: a
     // memcpy-speed pass, several times faster than a JavaScript loop over the band
-    const stored = zlib.deflateSync(out, { level: 0, chunkSize: 1 << 20 });
+    const stored = zlib.deflateSync(out, { level: 0 });
     const adler = stored.readUInt32BE(stored.length - 4);
     let z = strategy;
     if (z < 0) {
