@@ -26,7 +26,7 @@ import { Rng } from '../src/gangsheet/pack/rng';
 import { PngFilter } from '../src/gangsheet/render/png-writer';
 import { renderSheets } from '../src/gangsheet/render/render-sheet';
 import { DesignInfo, inspectDesign } from '../src/gangsheet/trim';
-import { cpuWorkerEnv } from '../src/cpu/cpu-pool';
+import { cpuWorkerEnv } from '../src/config/configuration';
 
 const DPI = 300;
 const LENGTH = Number(process.env.RENDER_LENGTH ?? 200);
@@ -245,7 +245,7 @@ function runChild(mode: string): any {
   compiled ??= compileSelf();
   const r = spawnSync(process.execPath, [compiled, mode], {
     encoding: 'utf8',
-    env: { ...cpuWorkerEnv(), RENDER_WORK: WORK },
+    env: { ...cpuWorkerEnv(process.env), RENDER_WORK: WORK },
     maxBuffer: 1 << 20,
   });
   if (r.status !== 0 || !r.stdout.trim()) return { error: (r.stderr || r.stdout || `exit ${r.status} ${r.error ?? ''}`).split('\n').slice(0, 5).join(' ') };

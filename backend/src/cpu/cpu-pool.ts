@@ -42,21 +42,11 @@ export interface CpuRunOptions {
   errors?: readonly ErrorClass[];
 }
 
-/**
- * Environment of the CPU workers. glibc gives every thread that allocates its own malloc
- * arena and keeps what was freed in it; libvips' threads resampling large designs then
- * leave a render's process 30-40 % larger than it needs to be. Two arenas keep the peak of
- * a render near its working set (docs/gangsheet.md, "Print files"); an operator's own
- * MALLOC_ARENA_MAX wins.
- */
-export function cpuWorkerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' };
-}
-
 export class CpuPool {
   private readonly pool: workerpool.Pool;
 
-  constructor(workers: number) {
+  /** `env`: the workers' environment (config.cpu.workerEnv); without it they inherit the parent's. */
+  constructor(workers: number, env?: NodeJS.ProcessEnv) {
     // Compiled (dist/) the worker is the .js next to this file; under ts-node/ts-jest the
     // .ts, loaded through ts-worker.js, which compiles it with ts-node as the child starts.
     const ts = extname(__filename) === '.ts';
@@ -70,7 +60,7 @@ export class CpuPool {
       forkOpts: {
         // structured clone: Buffers and typed arrays cross as binary, not JSON
         serialization: 'advanced',
-        env: cpuWorkerEnv(),
+        env,
       },
     });
   }
@@ -145,7 +135,7 @@ function restore(e: unknown, classes: readonly ErrorClass[]): unknown {
 
 @Global()
 @Module({
-  providers: [{ provide: CpuPool, useFactory: (config: AppConfig) => new CpuPool(config.cpu.workers), inject: [APP_CONFIG] }],
+  providers: [{ provide: CpuPool, useFactory: (config: AppConfig) => new CpuPool(config.cpu.workers, config.cpu.workerEnv), inject: [APP_CONFIG] }],
   exports: [CpuPool],
 })
 export class CpuModule implements OnModuleInit, OnModuleDestroy {
