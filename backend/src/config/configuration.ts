@@ -168,8 +168,10 @@ export interface AppConfig {
   captcha: { provider: 'none' | 'recaptcha' | 'turnstile'; siteKey?: string; secret?: string; verifyUrl: string };
   /** maxPixels: the one pixel limit of uploads, inspection, previews and rendering. checkTimeoutMs bounds one file's checks. */
   uploads: { maxFileBytes: number; maxFiles: number; maxPixels: number; checkTimeoutMs: number };
-  /** Child processes doing the CPU-heavy work (image checks, previews, layout, rendering) off the event loop. */
-  /** workerEnv: the whole environment the workers start with (see cpuWorkerEnv). */
+  /**
+   * Child processes doing the CPU-heavy work (image checks, previews, layout, rendering) off
+   * the event loop; workerEnv is the whole environment they start with (see cpuWorkerEnv).
+   */
   cpu: { workers: number; workerEnv: NodeJS.ProcessEnv };
   prints: {
     /** Sheet files of Completed prints are deleted this long after printedAt. */

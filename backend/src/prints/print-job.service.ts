@@ -222,9 +222,9 @@ export class PrintJobService {
     return new Map(rows.map((r) => [r.image_id, r.n]));
   }
 
-  /** Moves the run's files into place and completes the print, unless another run already did. */
   /**
-   * Completes the attempt in one transaction with its print.completed webhook deliveries (so
+   * Moves the run's files into place and completes the print, unless another run already did,
+   * in one transaction with its print.completed webhook deliveries (so
    * a crash right after the commit cannot lose them: the webhook sweep queues pending rows);
    * returns the deliveries to queue, or null when another run got there first.
    */
