@@ -10,16 +10,18 @@
  *    (PREVIEW_MS, default 1 s, timed around the layout call).
  * 3. Time to the final layout of a 300-copy order at 2 s / 10 s / 30 s budgets.
  *
- * Env: NEST_MS, ART_MS, PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list),
+ * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS, PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list),
  * NEST_CELLS (ESICUP grid cells across the strip), NEST_COMPACT (share of the ESICUP time for the
  * experimental overlap-minimisation compaction, default off).
  */
 import * as fs from 'fs';
+import { availableParallelism } from 'os';
 import * as path from 'path';
 import sharp from 'sharp';
 import { compareNesting, LayoutDesign } from '../src/gangsheet/pack/layout';
 import { alphaMask, maskCoverage } from '../src/gangsheet/shape/design-mask';
-import { itemArea, nestEsicup, parseEsicup } from '../src/gangsheet/shape/esicup';
+import { itemArea, parseEsicup } from '../src/gangsheet/shape/esicup';
+import { nestEsicupParallel } from '../src/gangsheet/shape/esicup-parallel';
 import { alphaBoundingBox } from '../src/gangsheet/trim';
 import { artworkOrders } from './artwork';
 import { checkEsicupSolution } from './nest-check';
@@ -32,19 +34,22 @@ const ART_ORDERS = Number(process.env.ART_ORDERS ?? 6);
 const CELL_IN = process.env.NEST_CELL_IN ? Number(process.env.NEST_CELL_IN) : undefined;
 /** sparrow's record densities (README of the bench data). */
 const RECORDS: Record<string, number> = { shapes0: 0.6998, albano: 0.8982, jakobs1: 0.8924 };
+/** Searches at once per instance (default: one per core), the shortest strip counts. */
+const NEST_THREADS = process.env.NEST_THREADS ? Number(process.env.NEST_THREADS) : undefined;
 const INSTANCES = (process.env.NEST_INSTANCES ?? 'shapes0,albano,jakobs1').split(',');
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
-function runEsicup(): void {
-  console.log(`## ESICUP (${NEST_MS / 1000} s per instance; record = sparrow's best density)`);
+async function runEsicup(): Promise<void> {
+  console.log(`## ESICUP (${NEST_MS / 1000} s per instance, ${NEST_THREADS ?? availableParallelism()} searches at once; record = sparrow's best density)`);
   console.log(`${'instance'.padEnd(9)} ${pad('pieces', 6)} ${pad('length', 9)} ${pad('density', 8)} ${pad('record', 7)} ${pad('ratio', 6)} ${pad('time s', 6)}  check`);
   const ratios: number[] = [];
   for (const name of INSTANCES) {
     const inst = parseEsicup(fs.readFileSync(path.join(DATA, `${name}.json`), 'utf8'));
     const t0 = performance.now();
-    const sol = nestEsicup(inst, {
+    const sol = await nestEsicupParallel(inst, {
       timeLimitMs: NEST_MS,
+      threads: NEST_THREADS,
       cellsAcross: process.env.NEST_CELLS ? Number(process.env.NEST_CELLS) : undefined,
       compactShare: process.env.NEST_COMPACT ? Number(process.env.NEST_COMPACT) : undefined,
     });
@@ -131,7 +136,7 @@ async function runBudgets(): Promise<void> {
 
 async function main(): Promise<void> {
   const parts = (process.env.NEST_PARTS ?? 'esicup,artwork,budgets').split(',');
-  if (parts.includes('esicup')) runEsicup();
+  if (parts.includes('esicup')) await runEsicup();
   if (parts.includes('artwork')) await runArtwork();
   if (parts.includes('budgets')) await runBudgets();
 }

@@ -12,20 +12,20 @@ import { runNest } from './gangsheet';
 const JAKOBS = path.resolve(__dirname, '../../../../shared/bench-data/irregular/jakobs1.json');
 
 describe('gangsheet nest', () => {
-  it('prints {length, placements} that pass the polygon check', () => {
-    const out = JSON.parse(runNest(JAKOBS, new Map([['time-limit-ms', '300']])));
+  it('prints {length, placements} that pass the polygon check (a search on each of two threads)', async () => {
+    const out = JSON.parse(await runNest(JAKOBS, new Map([['time-limit-ms', '1500'], ['threads', '2']])));
     expect(Object.keys(out).sort()).toEqual(['length', 'placements']);
     expect(Object.keys(out.placements[0]).sort()).toEqual(['item', 'rotation', 'x', 'y']);
     const inst = parseEsicup(fs.readFileSync(JAKOBS, 'utf8'));
     expect(checkEsicupSolution(inst, out).errors).toEqual([]);
   });
 
-  it('rejects unknown options and files that are not ESICUP instances', () => {
-    expect(() => runNest(JAKOBS, new Map([['width', '3']]))).toThrow(/unknown option --width/);
+  it('rejects unknown options and files that are not ESICUP instances', async () => {
+    await expect(runNest(JAKOBS, new Map([['width', '3']]))).rejects.toThrow(/unknown option --width/);
     const bad = path.join(os.tmpdir(), `not-esicup-${process.pid}.json`);
     fs.writeFileSync(bad, JSON.stringify({ items: [] }));
     try {
-      expect(() => runNest(bad, new Map())).toThrow(/not an ESICUP instance/);
+      await expect(runNest(bad, new Map())).rejects.toThrow(/not an ESICUP instance/);
     } finally {
       fs.rmSync(bad);
     }

@@ -4,7 +4,7 @@
  *
  *   gangsheet pack FILE [--width W] [--gap G] [--margin M] [--no-rotate] [--max-length L] [--time-limit-ms T]
  *   gangsheet build JOB.json --out DIR [--time-limit-ms T]
- *   gangsheet nest FILE.json [--time-limit-ms T] [--cells N]
+ *   gangsheet nest FILE.json [--time-limit-ms T] [--cells N] [--threads N]
  *
  * JOB.json's "sheet" may hold "formats": ["png", "pdf"] (default ["png"]): sheet-N.png
  * and/or sheet-N.pdf.
@@ -17,13 +17,14 @@ import * as path from 'path';
 import { parseStripInstance } from '../gangsheet/pack/bench-format';
 import { packSheets } from '../gangsheet/pack/sheets';
 import { buildJob } from '../gangsheet/build';
-import { nestEsicup, parseEsicup } from '../gangsheet/shape/esicup';
+import { parseEsicup } from '../gangsheet/shape/esicup';
+import { nestEsicupParallel } from '../gangsheet/shape/esicup-parallel';
 import { invocationDir } from '../config/invocation';
 
 const USAGE = `usage:
   gangsheet pack FILE [--width W] [--gap G] [--margin M] [--no-rotate] [--max-length L] [--time-limit-ms T]
   gangsheet build JOB.json --out DIR [--time-limit-ms T]   (JOB.json "sheet.formats": ["png", "pdf"])
-  gangsheet nest FILE.json [--time-limit-ms T] [--cells N]`;
+  gangsheet nest FILE.json [--time-limit-ms T] [--cells N] [--threads N]   (default: one search per core)`;
 
 function userPath(p: string): string {
   return path.resolve(invocationDir(), p);
@@ -101,11 +102,15 @@ export function runPack(file: string, flags: Parsed['flags']): string {
 }
 
 /** ESICUP instance (jagua-rs/sparrow JSON) -> {"length", "placements"} (default 30 s). */
-export function runNest(file: string, flags: Parsed['flags']): string {
-  const known = new Set(['time-limit-ms', 'cells']);
+export async function runNest(file: string, flags: Parsed['flags']): Promise<string> {
+  const known = new Set(['time-limit-ms', 'cells', 'threads']);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}`);
   const inst = parseEsicup(fs.readFileSync(userPath(file), 'utf8'));
-  const sol = nestEsicup(inst, { timeLimitMs: numFlag(flags, 'time-limit-ms') ?? 30000, cellsAcross: numFlag(flags, 'cells') });
+  const sol = await nestEsicupParallel(inst, {
+    timeLimitMs: numFlag(flags, 'time-limit-ms') ?? 30000,
+    cellsAcross: numFlag(flags, 'cells'),
+    threads: numFlag(flags, 'threads'),
+  });
   return JSON.stringify(sol);
 }
 
@@ -119,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (cmd === 'nest') {
     if (args.positional.length !== 1) throw new Error(USAGE);
-    process.stdout.write(runNest(args.positional[0], args.flags) + '\n');
+    process.stdout.write((await runNest(args.positional[0], args.flags)) + '\n');
     return 0;
   }
   if (cmd === 'build') {

@@ -4,7 +4,7 @@
  * masks (conservatively, so disjoint cells mean disjoint polygons) and nested on the grid.
  */
 import { CellMask, emptyMask, countCells, setRun } from './cells';
-import { nestSheets, NestType } from './nest';
+import { compactSheet, nestSheets, NestType } from './nest';
 
 export type Point = [number, number];
 
@@ -62,12 +62,15 @@ export function polygonArea(pts: readonly Point[]): number {
   return Math.abs(a) / 2;
 }
 
-const EPS = 1e-9;
 
 /**
- * Every cell of size 1 the polygon (already in cell units, inside [0, w] × [0, h]) can
- * touch: cells whose centre is inside (even-odd rule) plus every cell an edge passes
- * through (each edge is cut into slabs of one row and marks the columns it spans there).
+ * Every cell of size 1 whose inside the polygon's inside meets (the polygon is already in cell
+ * units, inside [0, w] × [0, h]): cells whose centre is inside (even-odd rule) plus every cell
+ * an edge passes through the inside of. A cell the polygon only partly covers has the
+ * boundary running through its inside, so this is every cell the polygon covers any area of.
+ * An edge that runs along a cell border marks nothing: ESICUP polygons may touch, and on a
+ * grid aligned with whole coordinates (`alignedCells`) the axis-parallel edges of shapes0 and
+ * jakobs1 all lie on borders, so those copies cost no cells beyond their area.
  */
 export function rasterizePolygon(pts: readonly Point[], w: number, h: number): CellMask {
   const m = emptyMask(w, h);
@@ -89,34 +92,62 @@ export function rasterizePolygon(pts: readonly Point[], w: number, h: number): C
       setRun(m.bits, m.words, row, a, b);
     }
   }
-  // boundary: every cell an edge touches
+  // boundary: every cell whose open inside an edge crosses
   for (let i = 0, j = n - 1; i < n; j = i++) {
     const [x1, y1] = pts[j];
     const [x2, y2] = pts[i];
     const ylo = Math.min(y1, y2);
     const yhi = Math.max(y1, y2);
-    const r0 = Math.max(0, Math.floor(ylo - EPS));
-    const r1 = Math.min(h - 1, Math.floor(yhi + EPS));
+    if (yhi === ylo) {
+      // horizontal: inside a row only when it is not on a row border
+      if (Number.isInteger(ylo) || ylo < 0 || ylo >= h) continue;
+      openSpan(m, Math.floor(ylo), Math.min(x1, x2), Math.max(x1, x2), w);
+      continue;
+    }
+    const r0 = Math.max(0, Math.floor(ylo));
+    const r1 = Math.min(h - 1, Math.ceil(yhi) - 1);
     for (let row = r0; row <= r1; row++) {
       const sa = Math.max(ylo, row);
       const sb = Math.min(yhi, row + 1);
-      let xa: number;
-      let xb: number;
-      if (yhi - ylo < EPS) {
-        xa = Math.min(x1, x2);
-        xb = Math.max(x1, x2);
-      } else {
-        const at = (yy: number) => x1 + ((yy - y1) * (x2 - x1)) / (y2 - y1);
-        xa = Math.min(at(sa), at(sb));
-        xb = Math.max(at(sa), at(sb));
-      }
-      const c0 = Math.max(0, Math.floor(xa - EPS));
-      const c1 = Math.min(w, Math.ceil(xb + EPS));
-      setRun(m.bits, m.words, row, c0, Math.max(c1, c0 + 1));
+      if (sb <= sa) continue;
+      const at = (yy: number) => x1 + ((yy - y1) * (x2 - x1)) / (y2 - y1);
+      const xa = x1 === x2 ? x1 : Math.min(at(sa), at(sb));
+      const xb = x1 === x2 ? x1 : Math.max(at(sa), at(sb));
+      openSpan(m, row, xa, xb, w);
     }
   }
   m.area = countCells(m);
   return m;
+}
+
+/** Marks the cells of `row` whose open inside the span [xa, xb] (a point when equal) meets. */
+function openSpan(m: CellMask, row: number, xa: number, xb: number, w: number): void {
+  let c0: number;
+  let c1: number;
+  if (xa === xb) {
+    // a vertical piece of edge: on a column border it touches no cell's inside
+    if (Number.isInteger(xa)) return;
+    c0 = Math.floor(xa);
+    c1 = c0 + 1;
+  } else {
+    c0 = Math.floor(xa);
+    c1 = Math.ceil(xb);
+  }
+  setRun(m.bits, m.words, row, Math.max(0, c0), Math.min(w, c1));
+}
+
+/**
+ * Cell size for `cells` cells across a strip of height H: when every coordinate is a whole
+ * number (shapes0, jakobs1, albano), a cell of 1/k (k whole) puts every vertex and every
+ * axis-parallel edge on cell borders, so rasterising adds nothing there; the strip then holds
+ * floor(H·k) cells and the rest of H (at most one cell) stays unused. For large coordinates
+ * (albano, 4900 across) no such cell exists and the cell is H / cells as before.
+ */
+export function alignedCells(inst: EsicupInstance, cells: number): { across: number; scale: number } {
+  const whole = inst.items.every((it) => it.shape.data.every(([x, y]) => Number.isInteger(x) && Number.isInteger(y)));
+  const k = Math.round(cells / inst.strip_height);
+  if (!whole || k < 1) return { across: cells, scale: cells / inst.strip_height };
+  return { across: Math.floor(inst.strip_height * k + 1e-9), scale: k };
 }
 
 /** Share of the time limit for overlap-minimisation compaction of the ESICUP strip. */
@@ -145,16 +176,29 @@ interface Orient {
  * Nests an ESICUP instance. `cellsAcross` is the grid resolution across the strip: finer
  * grids waste less at the edges of each polygon but make every test slower.
  */
-export function nestEsicup(
-  inst: EsicupInstance,
-  opts: { timeLimitMs: number; cellsAcross?: number; maxEvaluations?: number; seed?: number; compactShare?: number; compactMoves?: number },
-): EsicupSolution {
-  const H = inst.strip_height;
-  const n = opts.cellsAcross ?? 320;
-  const c = H / n;
-  // cells are c across the strip and cl along it: a strip much shorter than it is high
-  // (jakobs1: about 80 rows of c at its area bound) gets finer rows, see ROWS_ALONG
-  const cl = c / Math.max(1, Math.round(ROWS_ALONG / (itemArea(inst) / H / c)));
+export interface NestEsicupOptions {
+  timeLimitMs: number;
+  cellsAcross?: number;
+  maxEvaluations?: number;
+  seed?: number;
+  compactShare?: number;
+  compactMoves?: number;
+  /** Share of the time for the refinement on the finer grid (default ESICUP_REFINE_SHARE). */
+  refineShare?: number;
+  /** Deterministic effort cap for the refinement (position searches), for tests. */
+  refineMoves?: number;
+}
+
+/**
+ * Share of the time for refining the strip on a grid of half the cell (both ways) after the
+ * search on the coarse grid: the finer masks lie closer to the polygons (shapes0: 4.2 % above
+ * their area at 320 cells across, about 2 % at 640), so the coarse layout has slack the fine
+ * separator can take, while the global search runs at the coarse grid's speed.
+ */
+export const ESICUP_REFINE_SHARE = 0.4;
+
+/** Cell masks of every item in every allowed orientation, cells c across the strip and cl along it. */
+function esicupTypes(inst: EsicupInstance, sx: number, sy: number): { types: NestType[]; orients: Orient[][] } {
   const types: NestType[] = [];
   const orients: Orient[][] = [];
   for (const it of inst.items) {
@@ -168,7 +212,7 @@ export function nestEsicup(
       const minY = Math.min(...p.map((q) => q[1]));
       const maxX = Math.max(...p.map((q) => q[0]));
       // grid: columns across the strip (ESICUP y), rows along the length (ESICUP x)
-      const g: Point[] = p.map(([x, y]) => [(y - minY) / c, (x - minX) / cl]);
+      const g: Point[] = p.map(([x, y]) => [(y - minY) * sx, (x - minX) * sy]);
       const w = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[0])) - 1e-7));
       const h = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[1])) - 1e-7));
       const mask = rasterizePolygon(g, w, h);
@@ -178,34 +222,74 @@ export function nestEsicup(
     types.push({ orientations: os });
     orients.push(meta);
   }
+  return { types, orients };
+}
+
+/**
+ * Nests an ESICUP instance. `cellsAcross` is the grid resolution across the strip: finer
+ * grids waste less at the edges of each polygon but make every test slower, so the search
+ * runs on it and the result is then refined on a grid twice as fine (`refineShare`).
+ */
+export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): EsicupSolution {
+  const t0 = performance.now();
+  const H = inst.strip_height;
+  // sx cells per unit across the strip, sy along it: a strip much shorter than it is high
+  // (jakobs1: about 80 rows of a cell at its area bound) gets finer rows, see ROWS_ALONG
+  const { across: n, scale: sx } = alignedCells(inst, opts.cellsAcross ?? 320);
+  const sy = sx * Math.max(1, Math.round(ROWS_ALONG / ((itemArea(inst) / H) * sx)));
+  const { types, orients } = esicupTypes(inst, sx, sy);
   const copies: number[] = [];
   inst.items.forEach((it, t) => {
     for (let k = 0; k < it.demand; k++) copies.push(t);
   });
+  const counted = opts.maxEvaluations !== undefined;
+  // a counted search (tests) refines only with counted moves
+  const refineShare = counted ? 0 : (opts.refineShare ?? ESICUP_REFINE_SHARE);
   const res = nestSheets(types, copies, {
     width: n,
     maxRows: Infinity,
-    timeLimitMs: opts.timeLimitMs,
+    timeLimitMs: opts.timeLimitMs * (1 - refineShare),
     maxEvaluations: opts.maxEvaluations,
     seed: opts.seed,
     // most of the time goes to overlap minimisation: it beats the bottom-left search alone
     // on every instance (docs/gangsheet.md); a counted search (tests) leaves it off
-    compactShare: opts.compactShare ?? (opts.maxEvaluations === undefined ? ESICUP_COMPACT_SHARE : 0),
+    compactShare: opts.compactShare ?? (counted ? 0 : ESICUP_COMPACT_SHARE),
     compactMoves: opts.compactMoves,
   });
-  const sheet = res.sheets[0];
+  let sheet = res.sheets[0];
+  let scaleX = sx;
+  let scaleY = sy;
+  let fine = orients;
+  if (refineShare > 0 || opts.refineMoves !== undefined) {
+    // a fine cell lies inside one coarse cell, and a polygon touches it only if it touches
+    // that coarse cell: the coarse layout, doubled, is feasible on the fine grid
+    const f = esicupTypes(inst, 2 * sx, 2 * sy);
+    const placements = sheet.placements.map((p) => ({ ...p, x: p.x * 2, y: p.y * 2 }));
+    const rows = Math.max(...placements.map((p) => p.y + f.types[copies[p.copy]].orientations[p.orientation].mask.h));
+    const refined = compactSheet(f.types, copies, { rows, placements }, { width: 2 * n, seed: opts.seed, compactMoves: opts.refineMoves, firstStep: REFINE_FIRST_STEP }, t0 + opts.timeLimitMs);
+    sheet = refined ?? { rows, placements };
+    scaleX = 2 * sx;
+    scaleY = 2 * sy;
+    fine = f.orients;
+  }
   let length = 0;
   const placements: EsicupPlacement[] = sheet.placements.map((p) => {
     const t = copies[p.copy];
-    const o = orients[t][p.orientation];
-    const x = p.y * cl - o.minX;
-    const y = p.x * c - o.minY;
+    const o = fine[t][p.orientation];
+    const x = p.y / scaleY - o.minX;
+    const y = p.x / scaleX - o.minY;
     length = Math.max(length, x + o.maxX);
     return { item: inst.items[t].id, x, y, rotation: o.rotation };
   });
   placements.sort((a, b) => a.item - b.item);
   return { length, placements };
 }
+
+/**
+ * First shrink step of the refinement: the coarse layout is already tight, so the slack the
+ * finer masks free is about 1–2 % of the length.
+ */
+const REFINE_FIRST_STEP = 0.01;
 
 /** Total polygon area of all copies. */
 export function itemArea(inst: EsicupInstance): number {

@@ -543,6 +543,23 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   return { sheets, evaluations };
 }
 
+/**
+ * Overlap-minimisation compaction of one feasible sheet on its own (the types' masks may be
+ * finer than those it was nested on: `nestEsicup` refines on a grid of half the cell).
+ * Returns the shorter checked sheet, or null when none was found before `deadline`.
+ */
+export function compactSheet(
+  types: readonly NestType[],
+  copies: readonly number[],
+  sheet: NestSheet,
+  cfg: { width: number; seed?: number; compactMoves?: number; firstStep?: number },
+  deadline: number,
+): NestSheet | null {
+  const prepared = types.map((t) => t.orientations.map(prepare));
+  const full: NestConfig = { width: cfg.width, maxRows: Infinity, timeLimitMs: 0, compactMoves: cfg.compactMoves };
+  return compactLast(prepared, copies, sheet, full, new Rng((cfg.seed ?? 1) + 11), deadline, cfg.firstStep);
+}
+
 function toCompactShape(p: Prepared): CompactShape {
   const o = p.src;
   const d = o.dil === o.mask || o.pad === 0 ? null : shiftRows(o.dil.bits, o.dil.words, o.dil.h);
@@ -570,6 +587,7 @@ function compactLast(
   cfg: NestConfig,
   rng: Rng,
   deadline: number,
+  firstStep?: number,
 ): NestSheet | null {
   if (sheet.placements.length < 2) return null;
   const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
@@ -578,7 +596,7 @@ function compactLast(
   const res = compactStrip(
     shapes,
     sheet.placements.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
-    { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng },
+    { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep },
   );
   if (res.rows >= sheet.rows) return null;
   const placements = sheet.placements.map((p, i) => ({ copy: p.copy, orientation: res.pieces[i].orientation, x: res.pieces[i].x, y: res.pieces[i].y }));

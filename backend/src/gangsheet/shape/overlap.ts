@@ -50,6 +50,8 @@ export interface CompactOptions {
   /** Deterministic effort cap: position searches (moves), for tests. */
   maxMoves?: number;
   rng: Rng;
+  /** First shrink step, a share of the length (default FIRST_STEP). */
+  firstStep?: number;
 }
 
 /** Shifts every row of a bitset by s = 0..31 bits, into rows one word wider. */
@@ -314,7 +316,7 @@ export function compactStrip(
     return false;
   };
 
-  let step = FIRST_STEP;
+  let step = opts.firstStep ?? FIRST_STEP;
   let failed = false;
   while (!outOfTime()) {
     const remove = Math.max(MIN_STEP_ROWS, Math.floor(bestRows * step));

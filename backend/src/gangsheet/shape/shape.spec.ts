@@ -11,6 +11,7 @@ import { inspectDesign, DesignInfo } from '../trim';
 import { gapHalfWidths } from './cells';
 import { INK_ALPHA_THRESHOLD } from './design-mask';
 import { nestEsicup, parseEsicup } from './esicup';
+import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
 import { longestFreeRun } from './nest';
 import { boundedCell, MASK_MEMORY_BYTES } from './shape-layout';
 
@@ -73,6 +74,16 @@ describe('ESICUP nesting (checked with exact polygon clipping)', () => {
     const chk = checkEsicupSolution(inst, sol);
     expect(chk.errors).toEqual([]);
     expect(chk.density).toBeGreaterThan(0.5);
+  });
+
+  it('two searches on two threads: the shorter of the two seeds, checked', async () => {
+    const inst = parseEsicup(fs.readFileSync(path.join(BENCH, 'shapes0.json'), 'utf8'));
+    const opts = { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 120 };
+    const both = await nestEsicupParallel(inst, { ...opts, threads: 2 });
+    const first = nestEsicup(inst, { ...opts, seed: 1 });
+    const second = nestEsicup(inst, { ...opts, seed: 1 + SEED_STRIDE });
+    expect(both.length).toBe(Math.min(first.length, second.length));
+    expect(checkEsicupSolution(inst, both).errors).toEqual([]);
   });
 
   it('the polygon checker catches an overlap, a copy outside the strip and a missing copy', () => {
