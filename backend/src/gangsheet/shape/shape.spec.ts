@@ -8,9 +8,9 @@ import { Rng } from '../pack/rng';
 import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
 import { renderSheets } from '../render/render-sheet';
 import { inspectDesign, DesignInfo } from '../trim';
-import { gapHalfWidths } from './cells';
+import { getCell, gapHalfWidths } from './cells';
 import { INK_ALPHA_THRESHOLD } from './design-mask';
-import { nestEsicup, parseEsicup } from './esicup';
+import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
 import { longestFreeRun } from './nest';
 import { boundedCell, MASK_MEMORY_BYTES } from './shape-layout';
@@ -64,6 +64,52 @@ describe('mask memory bound', () => {
     const bytes = (c: number) => 12 * 4 * Math.ceil(6000 / c) * (Math.ceil(Math.ceil(6000 / c) / 32) + 1) * 128;
     expect(bytes(cell)).toBeLessThanOrEqual(MASK_MEMORY_BYTES);
     expect(bytes(6)).toBeGreaterThan(MASK_MEMORY_BYTES);
+  });
+});
+
+describe('polygon cells', () => {
+  const inside = (pts: readonly Point[], x: number, y: number) => {
+    let odd = false;
+    for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+      const [x1, y1] = pts[j];
+      const [x2, y2] = pts[i];
+      if (y1 > y !== y2 > y && x < x1 + ((y - y1) * (x2 - x1)) / (y2 - y1)) odd = !odd;
+    }
+    return odd;
+  };
+
+  it('marks every cell the polygon covers any of, on random star-shaped polygons', () => {
+    const rng = new Rng(5);
+    for (let k = 0; k < 30; k++) {
+      const n = 3 + rng.int(9);
+      const pts: Point[] = Array.from({ length: n }, (_, i) => {
+        const a = (2 * Math.PI * (i + rng.next() * 0.8)) / n;
+        const r = 2 + rng.next() * 5;
+        return [7 + r * Math.cos(a), 7 + r * Math.sin(a)];
+      });
+      const m = rasterizePolygon(pts, 14, 14);
+      // 16 × 16 sample points inside each cell: any inside the polygon needs the cell set
+      for (let cy = 0; cy < 14; cy++)
+        for (let cx = 0; cx < 14; cx++) {
+          let hit = false;
+          for (let i = 0; i < 16 && !hit; i++) for (let j = 0; j < 16 && !hit; j++) hit = inside(pts, cx + (i + 0.5) / 16, cy + (j + 0.5) / 16);
+          if (hit) expect(getCell(m, cx, cy)).toBe(true);
+        }
+    }
+  });
+
+  it('edges on cell borders mark nothing outside: an aligned L and a 45° triangle', () => {
+    const l = rasterizePolygon([[0, 0], [3, 0], [3, 1], [1, 1], [1, 3], [0, 3]], 3, 3);
+    expect(l.area).toBe(5);
+    // the hypotenuse runs through cell corners: the 3 cells it halves and the 3 wholly inside
+    const t = rasterizePolygon([[0, 0], [3, 0], [0, 3]], 3, 3);
+    expect(t.area).toBe(6);
+  });
+
+  it('aligns the grid with whole coordinates when it can', () => {
+    const square = (side: number) => ({ id: 0, demand: 1, shape: { type: 'simple_polygon', data: [[0, 0], [side, 0], [side, side], [0, side], [0, 0]] as Point[] } });
+    expect(alignedCells({ strip_height: 40.004, items: [square(2)] }, 320)).toEqual({ across: 320, scale: 8 });
+    expect(alignedCells({ strip_height: 40.004, items: [{ ...square(2), shape: { type: 'simple_polygon', data: [[0, 0], [1.5, 0], [0, 1]] } }] }, 320).scale).toBeCloseTo(320 / 40.004, 9);
   });
 });
 
