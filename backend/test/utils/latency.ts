@@ -26,12 +26,17 @@ export async function healthLatencyDuring<T>(
       await new Promise((r) => setTimeout(r, 25));
     }
   })();
+  let result: T;
+  let stallMs: number;
   try {
-    const result = await work();
-    return { result, maxMs, stallMs: loop.max / 1e6, samples };
+    result = await work();
   } finally {
+    stallMs = loop.max / 1e6;
     loop.disable();
     done = true;
+    // the health request in flight when the work ended counts too: a quick refusal used to
+    // return before the first answer and report 0 samples
     await poll;
   }
+  return { result, maxMs, stallMs, samples };
 }
