@@ -144,19 +144,9 @@ function openSpan(m: CellMask, row: number, xa: number, xb: number, w: number): 
  */
 export function searchCells(inst: EsicupInstance): number {
   const { across, scale } = alignedCells(inst, 160);
-  let cells = 0;
-  let area = 0;
-  for (const it of inst.items) {
-    const ring = it.shape.data.slice(0, -1);
-    const minX = Math.min(...ring.map((q) => q[0]));
-    const minY = Math.min(...ring.map((q) => q[1]));
-    const g: Point[] = ring.map(([x, y]) => [(y - minY) * scale, (x - minX) * scale]);
-    const w = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[0])) - 1e-7));
-    const h = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[1])) - 1e-7));
-    cells += (it.demand * rasterizePolygon(g, w, h).area) / (scale * scale);
-    area += it.demand * polygonArea(ring);
-  }
-  return across > 0 && cells <= area * (1 + COARSE_OVERHEAD) ? 160 : 320;
+  const { types } = esicupTypes(inst, scale, scale);
+  const cells = inst.items.reduce((a, it, t) => a + it.demand * types[t].orientations[0].mask.area, 0) / (scale * scale);
+  return across > 0 && cells <= itemArea(inst) * (1 + COARSE_OVERHEAD) ? 160 : 320;
 }
 
 const COARSE_OVERHEAD = 0.02;

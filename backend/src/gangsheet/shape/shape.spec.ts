@@ -10,7 +10,7 @@ import { renderSheets } from '../render/render-sheet';
 import { inspectDesign, DesignInfo } from '../trim';
 import { getCell, gapHalfWidths } from './cells';
 import { INK_ALPHA_THRESHOLD } from './design-mask';
-import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon } from './esicup';
+import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon, searchCells } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
 import { longestFreeRun } from './nest';
 import { boundedCell, MASK_MEMORY_BYTES } from './shape-layout';
@@ -110,6 +110,12 @@ describe('polygon cells', () => {
     const square = (side: number) => ({ id: 0, demand: 1, shape: { type: 'simple_polygon', data: [[0, 0], [side, 0], [side, side], [0, side], [0, 0]] as Point[] } });
     expect(alignedCells({ strip_height: 40.004, items: [square(2)] }, 320)).toEqual({ across: 320, scale: 8 });
     expect(alignedCells({ strip_height: 40.004, items: [{ ...square(2), shape: { type: 'simple_polygon', data: [[0, 0], [1.5, 0], [0, 1]] } }] }, 320).scale).toBeCloseTo(320 / 40.004, 9);
+  });
+  it('searches on the coarse grid only where its cells cover the polygons within 2 %', () => {
+    const load = (name: string) => parseEsicup(fs.readFileSync(path.join(BENCH, `${name}.json`), 'utf8'));
+    expect(searchCells(load('shapes0'))).toBe(160);
+    expect(searchCells(load('jakobs1'))).toBe(160);
+    expect(searchCells(load('albano'))).toBe(320);
   });
 });
 
