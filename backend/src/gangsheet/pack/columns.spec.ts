@@ -37,6 +37,26 @@ describe('pattern LP', () => {
     expect(made[1]).toBeGreaterThanOrEqual(12 - 1e-6);
   });
 
+  it('still covers the demand when stopped early (a feasible, longer plan)', () => {
+    const items: ColumnItem[] = [
+      { type: 0, w: 6, pitch: 1 },
+      { type: 1, w: 4, pitch: 1 },
+      { type: 2, w: 3, pitch: 2 },
+    ];
+    const demand = [6, 12, 9];
+    const optimum = solvePatternLp(items, demand, 10).value;
+    for (const iterations of [0, 1, 2]) {
+      let calls = 0;
+      const r = solvePatternLp(items, demand, 10, () => calls++ >= iterations);
+      const made = [0, 0, 0];
+      for (const p of r.patterns) p.counts.forEach((c, k) => (made[items[k].type] += (c * p.length) / items[k].pitch));
+      made.forEach((m, t) => expect(m).toBeGreaterThanOrEqual(demand[t] - 1e-6));
+      expect(r.value).toBeGreaterThanOrEqual(optimum - 1e-9);
+    }
+    // the first basis runs each type on its own
+    expect(solvePatternLp(items, demand, 10, () => true).value).toBeCloseTo(6 + 12 / 2 + (9 * 2) / 3, 6);
+  });
+
   it('uses a rotated column when that tiles the width', () => {
     // 4 x 3 pieces on width 9: three rotated columns (3 wide, pitch 4) beat two upright
     // ones (4 wide, pitch 3): 12 copies take 16 instead of 18

@@ -135,7 +135,7 @@ function invert(m: Float64Array[], n: number): Float64Array[] | null {
  * Solves the pattern LP for `demand[t]` copies of each type (types 0..demand.length-1; every
  * type with demand needs at least one item narrower than `width`). Deterministic.
  */
-export function solvePatternLp(items: readonly ColumnItem[], demand: readonly number[], width: number): PatternLpResult {
+export function solvePatternLp(items: readonly ColumnItem[], demand: readonly number[], width: number, stop: () => boolean = () => false): PatternLpResult {
   const T = demand.length;
   // basis columns: a pattern (counts) or the surplus of a type (counts = null)
   type Col = { counts: Int32Array | null; surplus: number; a: Float64Array; cost: number };
@@ -158,13 +158,18 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
     basis.push({ counts, surplus: -1, a: yieldOf(items, counts, T), cost: 1 });
   }
   let xB = new Float64Array(T);
-  for (let iter = 0; iter < MAX_ITERATIONS; iter++) {
+  // the basis xB belongs to (the loop may stop after a pivot, before computing the next)
+  let solved: Col[] = [];
+  // every basis is feasible (primal simplex), so stopping early leaves a valid, longer plan
+  for (let iter = 0; ; iter++) {
     // B[row][col] = basis[col].a[row]
     const B = Array.from({ length: T }, (_, r) => Float64Array.from(basis, (c) => c.a[r]));
     const inv = invert(B, T);
     if (!inv) break;
     xB = new Float64Array(T);
     for (let r = 0; r < T; r++) for (let j = 0; j < T; j++) xB[r] += inv[r][j] * demand[j];
+    solved = basis.slice();
+    if (iter >= MAX_ITERATIONS || stop()) break;
     // dual prices y = c_B · B⁻¹
     const y = new Float64Array(T);
     for (let j = 0; j < T; j++) for (let r = 0; r < T; r++) y[j] += basis[r].cost * inv[r][j];
@@ -200,7 +205,7 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
   }
   const patterns: LpPattern[] = [];
   let value = 0;
-  basis.forEach((c, r) => {
+  solved.forEach((c, r) => {
     if (c.counts && xB[r] > EPS) {
       patterns.push({ counts: c.counts, length: xB[r] });
       value += xB[r];
@@ -266,9 +271,9 @@ export interface ColumnProblem {
   lp: PatternLpResult;
 }
 
-export function columnProblem(pieces: readonly PieceSize[], width: number, rotate: boolean): ColumnProblem {
+export function columnProblem(pieces: readonly PieceSize[], width: number, rotate: boolean, stop?: () => boolean): ColumnProblem {
   const { typeOf, demand, items } = columnItems(pieces, width, rotate);
-  return { pieces, width, items, typeOf, demand, lp: solvePatternLp(items, demand, width) };
+  return { pieces, width, items, typeOf, demand, lp: solvePatternLp(items, demand, width, stop) };
 }
 
 /**

@@ -275,6 +275,8 @@ const COLUMN_SHARE = 0.25;
  * after the stage keep the time to beat it.)
  */
 const COLUMN_MIN_LP_GAP = 0.005;
+/** At most this share of the time for the pattern LP. */
+const LP_SHARE = 0.1;
 /** Share of the column stage's time for the plan search; the rest packs what it leaves out. */
 const PLAN_SHARE = 0.8;
 
@@ -403,7 +405,8 @@ export function packStrip(pieces: readonly PieceSize[], width: number, rotate: b
   if (ev.typeW.length === 1) return { ...bestLayout, evaluations: budget.evaluations };
   if (!realOrder(ev)) bestLayout = searchBelow(skyline, bestSeq!, bestLayout, lb, ev, rng, budget).layout;
   else {
-    const prob = columnProblem(pieces, width, rotate);
+    // the LP takes 1–60 ms (16 sizes); on a short budget it stops early with a longer plan
+    const prob = budget.share(LP_SHARE, () => columnProblem(pieces, width, rotate, () => budget.spent()));
     const lpGap = prob.lp.value / (ev.totalArea / width) - 1;
     const columns = lpGap >= COLUMN_MIN_LP_GAP ? budget.share(COLUMN_SHARE, () => packOnColumns(prob, rng, budget, rotate)) : null;
     // the searches below look only for layouts shorter than the columns'
