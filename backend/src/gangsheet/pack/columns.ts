@@ -133,9 +133,10 @@ function invert(m: Float64Array[], n: number): Float64Array[] | null {
 
 /**
  * Solves the pattern LP for `demand[t]` copies of each type (types 0..demand.length-1; every
- * type with demand needs at least one item narrower than `width`). Deterministic.
+ * type with demand needs at least one item narrower than `width`). Deterministic. `stop` is
+ * asked with the value of each basis (they only fall) and ends the solve early.
  */
-export function solvePatternLp(items: readonly ColumnItem[], demand: readonly number[], width: number, stop: () => boolean = () => false): PatternLpResult {
+export function solvePatternLp(items: readonly ColumnItem[], demand: readonly number[], width: number, stop: (value: number) => boolean = () => false): PatternLpResult {
   const T = demand.length;
   // basis columns: a pattern (counts) or the surplus of a type (counts = null)
   type Col = { counts: Int32Array | null; surplus: number; a: Float64Array; cost: number };
@@ -169,7 +170,9 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
     xB = new Float64Array(T);
     for (let r = 0; r < T; r++) for (let j = 0; j < T; j++) xB[r] += inv[r][j] * demand[j];
     solved = basis.slice();
-    if (iter >= MAX_ITERATIONS || stop()) break;
+    let value = 0;
+    for (let r = 0; r < T; r++) value += basis[r].cost * xB[r];
+    if (iter >= MAX_ITERATIONS || stop(value)) break;
     // dual prices y = c_B · B⁻¹
     const y = new Float64Array(T);
     for (let j = 0; j < T; j++) for (let r = 0; r < T; r++) y[j] += basis[r].cost * inv[r][j];
@@ -271,7 +274,7 @@ export interface ColumnProblem {
   lp: PatternLpResult;
 }
 
-export function columnProblem(pieces: readonly PieceSize[], width: number, rotate: boolean, stop?: () => boolean): ColumnProblem {
+export function columnProblem(pieces: readonly PieceSize[], width: number, rotate: boolean, stop?: (value: number) => boolean): ColumnProblem {
   const { typeOf, demand, items } = columnItems(pieces, width, rotate);
   return { pieces, width, items, typeOf, demand, lp: solvePatternLp(items, demand, width, stop) };
 }

@@ -405,9 +405,11 @@ export function packStrip(pieces: readonly PieceSize[], width: number, rotate: b
   if (ev.typeW.length === 1) return { ...bestLayout, evaluations: budget.evaluations };
   if (!realOrder(ev)) bestLayout = searchBelow(skyline, bestSeq!, bestLayout, lb, ev, rng, budget).layout;
   else {
-    // the LP takes 1–60 ms (16 sizes); on a short budget it stops early with a longer plan
-    const prob = budget.share(LP_SHARE, () => columnProblem(pieces, width, rotate, () => budget.spent()));
-    const lpGap = prob.lp.value / (ev.totalArea / width) - 1;
+    // The LP takes 1–60 ms (16 sizes); on a short budget it stops early with a longer plan.
+    // Once it is within COLUMN_MIN_LP_GAP of the area bound the stage will not run: stop.
+    const areaBound = ev.totalArea / width;
+    const prob = budget.share(LP_SHARE, () => columnProblem(pieces, width, rotate, (v) => v < areaBound * (1 + COLUMN_MIN_LP_GAP) || budget.spent()));
+    const lpGap = prob.lp.value / areaBound - 1;
     const columns = lpGap >= COLUMN_MIN_LP_GAP ? budget.share(COLUMN_SHARE, () => packOnColumns(prob, rng, budget, rotate)) : null;
     // the searches below look only for layouts shorter than the columns'
     if (columns && columns.height < bestLayout.height) bestLayout = columns;
