@@ -262,8 +262,9 @@ function searchBelow(
 
 /**
  * Share of the time the column stage gets on real orders. Where it wins (orders 3, 4, 6, 8
- * of `bench:pack`) the searches after it never beat it, and 0.1, 0.25 and 0.4 gave the same
- * lengths; where it loses, the searches want the time.
+ * of `bench:pack`) its plan search settles early, the searches after it rarely beat it (order
+ * 4, some runs), and 0.1, 0.25 and 0.4 gave the same lengths (0.6 no better); where it
+ * loses, the searches want the time.
  */
 const COLUMN_SHARE = 0.25;
 /**
