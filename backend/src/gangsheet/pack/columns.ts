@@ -16,9 +16,10 @@
  * piece at a time and never plans a whole column (order 6 of `bench:pack`: LP 861 in, the
  * search 878 in).
  *
- * `columnLayout` turns the LP solution into a layout: each pattern becomes a phase, the
- * copies per column are rounded down, every column drops onto the profile of the phases
- * below it, and the copies the rounding left out are returned for the caller to pack on top.
+ * `initialPlan` turns the LP solution into whole copies per column (each pattern a phase),
+ * `buildColumns` lays a plan out (every column drops onto the profile of the phases below
+ * it; the copies a plan leaves out are the caller's to pack on top), and `mutatePlan` is the
+ * move of the plan search in `search.ts`, which scores plans by their real length.
  */
 import { PieceSize } from './skyline';
 
