@@ -79,6 +79,37 @@ describe('layoutSheets (properties)', () => {
     );
   });
 
+  it('keeps every rule on real orders (few large designs, many copies: the column stage), one sheet or several', () => {
+    const realArb = fc.record({
+      designs: fc.array(
+        fc.record({
+          widthPx: fc.integer({ min: 500, max: 3000 }),
+          heightPx: fc.integer({ min: 500, max: 3000 }),
+          width: fc.double({ min: 3, max: 11, noNaN: true }),
+          quantity: fc.integer({ min: 8, max: 40 }),
+        }),
+        { minLength: 2, maxLength: 5 },
+      ),
+      settings: fc.record({
+        width: fc.constant(22),
+        gap: fc.constantFrom(0, 0.25),
+        margin: fc.constantFrom(0, 0.25),
+        rotate: fc.boolean(),
+        dpi: fc.constantFrom(50, 100),
+        maxLength: fc.constantFrom(Infinity, 60, 150),
+      }),
+    });
+    fc.assert(
+      fc.property(realArb, ({ designs, settings }) => {
+        const ds = withIds(designs);
+        fc.pre(designs.every((d) => fits(d, settings)));
+        const res = layoutSheets(ds, settings, OPTS);
+        expect(brokenRule(ds, settings, res)).toBeNull();
+      }),
+      { numRuns: 30, seed: 11 },
+    );
+  });
+
   it('is deterministic for the same input', () => {
     fc.assert(
       fc.property(caseArb, ({ designs, settings }) => {

@@ -30,6 +30,29 @@ describe('MaxRectsEvaluator', () => {
     );
   });
 
+  it('places exactly as with a full prune after every split (only new rectangles are checked)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(pieceArb, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 30, max: 60 }),
+        fc.integer({ min: 10, max: 200 }),
+        fc.constantFrom(0 as const, 1 as const, 2 as const),
+        fc.boolean(),
+        (pieces, W, H, rule, grow) => {
+          const fast = new MaxRectsEvaluator(pieces, W, true);
+          const full = new MaxRectsEvaluator(pieces, W, true);
+          // the reference checks every free rectangle against every other
+          const prune = (full as any).prune.bind(full);
+          (full as any).prune = () => prune(0);
+          const seq = Int32Array.from(pieces.keys());
+          expect(fast.evaluate(seq, H, rule, true, false, grow)).toEqual(full.evaluate(seq, H, rule, true, false, grow));
+          expect([...fast.px, ...fast.py, ...fast.prot, ...fast.placed]).toEqual([...full.px, ...full.py, ...full.prot, ...full.placed]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('fills the column beside a taller piece', () => {
     // 10 wide: a 6 x 10 piece, then five 4 x 2 pieces, stacked in the 4 x 10 column beside
     // it, so everything fits a height of 10

@@ -222,6 +222,7 @@ export class MaxRectsEvaluator {
       if (y > ry) this.push(rx, ry, rw, y - ry);
       if (y1 < ry1) this.push(rx, y1, rw, ry1 - y1);
     }
+    const untouched = keep;
     for (let j = count; j < this.f; j++) {
       this.fx[keep] = this.fx[j];
       this.fy[keep] = this.fy[j];
@@ -230,17 +231,23 @@ export class MaxRectsEvaluator {
       keep++;
     }
     this.f = keep;
-    this.prune();
+    this.prune(untouched);
   }
 
-  /** Drops free rectangles contained in another (of two equal ones, one stays). */
-  private prune(): void {
+  /**
+   * Drops free rectangles contained in another (of two equal ones, one stays). Only those
+   * from `from` on can be: after a split the untouched ones were maximal before, and each new
+   * one lies inside a rectangle that was split, so none of them can contain an untouched
+   * one. Checking only the new ones gives the same list as checking all (`from` = 0), in
+   * O(new × F) instead of O(F²).
+   */
+  private prune(from = 0): void {
     const { fx, fy, fw, fh } = this;
     const f = this.f;
     if (this.dead.length < f) this.dead = new Uint8Array(this.fx.length);
     const dead = this.dead;
     dead.fill(0, 0, f);
-    for (let i = 0; i < f; i++)
+    for (let i = from; i < f; i++)
       for (let j = 0; j < f; j++) {
         if (i === j || dead[j]) continue;
         if (fx[i] >= fx[j] && fy[i] >= fy[j] && fx[i] + fw[i] <= fx[j] + fw[j] && fy[i] + fh[i] <= fy[j] + fh[j]) {

@@ -8,6 +8,7 @@
  * between the area lower bound and the best height found, and the per-target effort doubles
  * after each full pass, so easy targets are settled quickly and hard ones get more time.
  */
+import { buildColumns, clonePlan, ColumnLayout, ColumnProblem, columnProblem, initialPlan, mutatePlan } from './columns';
 import { MaxRectsEvaluator, MaxRectsRule } from './maxrects';
 import { Rng } from './rng';
 import { PieceSize, SkylineEvaluator } from './skyline';
@@ -259,6 +260,114 @@ function searchBelow(
   return { layout: bestLayout, seq: seqBest };
 }
 
+/**
+ * Share of the time the column stage gets on real orders. Where it wins (orders 3, 4, 6, 8
+ * of `bench:pack`) its plan search settles early, the searches after it rarely beat it (order
+ * 4, some runs), and 0.1, 0.25 and 0.4 gave the same lengths (0.6 no better); where it
+ * loses, the searches want the time.
+ */
+const COLUMN_SHARE = 0.25;
+/**
+ * The column stage runs only when the pattern LP is at least this far above the area bound.
+ * When it is not, the sizes tile the width in columns with nothing lost, and the search's
+ * free mixing did better than columns: orders 1, 2 and 5 of `bench:pack` (LP 0.01–0.08 %
+ * above the bound) were 0.3–1.9 % longer with columns; orders 3, 4, 6, 8 (1.0–4.1 % above)
+ * 0.3–1.7 % shorter. (Order 7, 42 copies, 1.6 % above: columns 2 % longer, so the searches
+ * after the stage keep the time to beat it.)
+ */
+const COLUMN_MIN_LP_GAP = 0.005;
+/** At most this share of the time for the pattern LP. */
+const LP_SHARE = 0.1;
+/** Share of the column stage's time for the plan search; the rest packs what it leaves out. */
+const PLAN_SHARE = 0.8;
+
+/** The copies a column layout left out, with a skyline evaluator standing on its profile. */
+function restOf(col: ColumnLayout, pieces: readonly PieceSize[], width: number, rotate: boolean) {
+  const rest: number[] = [];
+  for (let i = 0; i < pieces.length; i++) if (!col.placed[i]) rest.push(i);
+  const sub = rest.map((i) => pieces[i]);
+  const ev = new SkylineEvaluator(sub, width, rotate);
+  ev.setFloor(col.profile);
+  return { rest, sub, ev };
+}
+
+/**
+ * Height of a column layout with the rest packed on top by the best starting order. Counts
+ * as one evaluation: the rest is a few copies, and building the columns costs about as much
+ * as one skyline evaluation of the whole order.
+ */
+function quickHeight(col: ColumnLayout, pieces: readonly PieceSize[], width: number, rotate: boolean): number {
+  const { sub, ev } = restOf(col, pieces, width, rotate);
+  if (sub.length === 0) return ev.floorTop;
+  let best = INF;
+  for (const mode of [0, 1] as const) {
+    ev.tieBreak = mode;
+    for (const seq of initialOrders(sub)) best = Math.min(best, ev.evaluate(seq, INF, false).height);
+  }
+  return best;
+}
+
+/**
+ * The column stage (`columns.ts`): the LP's periodic phases, improved as integers by a
+ * local search on the real height, then the copies they leave out packed on top of them
+ * by the skyline search. Null when the LP places nothing.
+ */
+function packOnColumns(prob: ColumnProblem, rng: Rng, budget: Budget, rotate: boolean): PackedLayout | null {
+  const { pieces, width } = prob;
+  let plan = initialPlan(prob);
+  if (plan.length === 0) return null;
+  let cur = quickHeight(buildColumns(prob, plan), pieces, width, rotate);
+  budget.evaluations++;
+  budget.share(PLAN_SHARE, () => {
+    while (!budget.spent()) {
+      const undo = mutatePlan(prob, plan, rng);
+      const h = quickHeight(buildColumns(prob, plan), pieces, width, rotate);
+      budget.evaluations++;
+      if (h <= cur) cur = h;
+      else undo();
+    }
+  });
+  plan = clonePlan(plan);
+  const col = buildColumns(prob, plan);
+  const { rest, sub, ev } = restOf(col, pieces, width, rotate);
+  const out: PackedLayout = { height: ev.floorTop, x: col.x, y: col.y, rotated: col.rotated, placed: col.placed, evaluations: 0 };
+  if (rest.length === 0) return out;
+  let best: PackedLayout | null = null;
+  let bestSeq: Int32Array | null = null;
+  let bestMode: 0 | 1 = 0;
+  for (const mode of [0, 1] as const) {
+    ev.tieBreak = mode;
+    for (const seq of initialOrders(sub)) {
+      const r = ev.evaluate(seq, INF, true);
+      budget.evaluations++;
+      if (!best || r.height < best.height) {
+        best = snapshot(ev, r.height, 0);
+        bestSeq = seq;
+        bestMode = mode;
+      }
+    }
+  }
+  ev.tieBreak = bestMode;
+  let lay = best!;
+  if (ev.typeW.length > 1) {
+    const stage: Stage = {
+      packedArea: (seq, H) => ev.evaluate(seq, H, false, true).packedArea,
+      layout: (seq, H) => snapshot(ev, ev.evaluate(seq, H, true).height, 0),
+      insertShare: REAL_ORDER_INSERT_SHARE,
+    };
+    const lb = Math.max(heightLowerBound(sub, width, rotate), ev.floorTop, Math.ceil((ev.floorArea + ev.totalArea) / width));
+    lay = searchBelow(stage, bestSeq!, lay, lb, ev, rng, budget).layout;
+  }
+  rest.forEach((i, k) => {
+    out.x[i] = lay.x[k];
+    out.y[i] = lay.y[k];
+    out.rotated[i] = lay.rotated[k];
+    out.placed[i] = lay.placed[k];
+  });
+  out.height = lay.height;
+  return out;
+}
+
 /** Minimise the strip height for all pieces in a strip of `width`. Every piece must fit the width. */
 export function packStrip(pieces: readonly PieceSize[], width: number, rotate: boolean, opts: SearchOptions): PackedLayout {
   if (pieces.length === 0)
@@ -297,6 +406,14 @@ export function packStrip(pieces: readonly PieceSize[], width: number, rotate: b
   if (ev.typeW.length === 1) return { ...bestLayout, evaluations: budget.evaluations };
   if (!realOrder(ev)) bestLayout = searchBelow(skyline, bestSeq!, bestLayout, lb, ev, rng, budget).layout;
   else {
+    // The LP takes 1–60 ms (16 sizes); on a short budget it stops early with a longer plan.
+    // Once it is within COLUMN_MIN_LP_GAP of the area bound the stage will not run: stop.
+    const areaBound = ev.totalArea / width;
+    const prob = budget.share(LP_SHARE, () => columnProblem(pieces, width, rotate, (v) => v < areaBound * (1 + COLUMN_MIN_LP_GAP) || budget.spent()));
+    const lpGap = prob.lp.value / areaBound - 1;
+    const columns = lpGap >= COLUMN_MIN_LP_GAP ? budget.share(COLUMN_SHARE, () => packOnColumns(prob, rng, budget, rotate)) : null;
+    // the searches below look only for layouts shorter than the columns'
+    if (columns && columns.height < bestLayout.height) bestLayout = columns;
     // the skyline search first, then maximal rectangles (fixed container, then a growing
     // region) look below its result, each from its own best starting order
     const first = budget.share(SKYLINE_SHARE, () => searchBelow(skyline, bestSeq!, bestLayout, lb, ev, rng, budget));

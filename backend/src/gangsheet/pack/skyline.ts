@@ -124,6 +124,49 @@ export class SkylineEvaluator {
    */
   tieBreak: 0 | 1 = 0;
 
+  // starting skyline (segments left to right); empty = the flat floor y = 0
+  private floorX = new Int32Array(0);
+  private floorY = new Int32Array(0);
+  private floorW = new Int32Array(0);
+  /** Area under the starting skyline: not available to the pieces. */
+  floorArea = 0;
+  /** Highest point of the starting skyline. */
+  floorTop = 0;
+
+  /**
+   * Packs on top of an existing profile (height per x, length `width`) instead of the flat
+   * floor: the column stage of `columns.ts` leaves one, and the copies it did not place
+   * are packed onto it.
+   */
+  setFloor(profile: Int32Array): void {
+    const xs: number[] = [];
+    const ys: number[] = [];
+    const ws: number[] = [];
+    let area = 0;
+    let top = 0;
+    for (let x = 0; x < this.width; x++) {
+      const h = profile[x];
+      area += h;
+      if (h > top) top = h;
+      if (ys.length && ys[ys.length - 1] === h) ws[ws.length - 1]++;
+      else {
+        xs.push(x);
+        ys.push(h);
+        ws.push(1);
+      }
+    }
+    this.floorX = Int32Array.from(xs);
+    this.floorY = Int32Array.from(ys);
+    this.floorW = Int32Array.from(ws);
+    this.floorArea = area;
+    this.floorTop = top;
+    if (this.segX.length < this.n + 2 + xs.length) {
+      this.segX = new Int32Array(this.n + 2 + xs.length);
+      this.segY = new Int32Array(this.n + 2 + xs.length);
+      this.segW = new Int32Array(this.n + 2 + xs.length);
+    }
+  }
+
   evaluate(seq: Int32Array, H: number, record: boolean, abortOnWaste = false): EvalResult {
     const { typeOf, typeW, typeH, queue, head, active, width, rotate } = this;
     const T = typeW.length;
@@ -144,15 +187,21 @@ export class SkylineEvaluator {
     const segX = this.segX;
     const segY = this.segY;
     const segW = this.segW;
+    let m = 1;
     segX[0] = 0;
     segY[0] = 0;
     segW[0] = width;
-    let m = 1;
+    if (this.floorX.length > 0) {
+      m = this.floorX.length;
+      segX.set(this.floorX);
+      segY.set(this.floorY);
+      segW.set(this.floorW);
+    }
     let packedArea = 0;
     let packedCount = 0;
-    let height = 0;
+    let height = this.floorTop;
     let waste = 0;
-    const slack = width * H - this.totalArea;
+    const slack = width * H - this.totalArea - this.floorArea;
     let minPtr = 0; // into byMinDim
     const byMinDim = this.byMinDim;
 
