@@ -10,9 +10,10 @@
  *    (PREVIEW_MS, default 1 s, timed around the layout call).
  * 3. Time to the final layout of a 300-copy order at 2 s / 10 s / 30 s budgets.
  *
- * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS, PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list),
- * NEST_CELLS (ESICUP grid cells across the strip), NEST_COMPACT (share of the ESICUP time for the
- * experimental overlap-minimisation compaction, default off).
+ * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
+ * PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list), NEST_CELLS (ESICUP search
+ * grid cells across the strip), NEST_COMPACT (share of the ESICUP search time for
+ * overlap-minimisation compaction, default 0.9).
  */
 import * as fs from 'fs';
 import { availableParallelism } from 'os';

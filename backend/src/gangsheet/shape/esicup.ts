@@ -187,10 +187,6 @@ interface Orient {
   maxX: number;
 }
 
-/**
- * Nests an ESICUP instance. `cellsAcross` is the grid resolution across the strip: finer
- * grids waste less at the edges of each polygon but make every test slower.
- */
 export interface NestEsicupOptions {
   timeLimitMs: number;
   cellsAcross?: number;
@@ -206,13 +202,14 @@ export interface NestEsicupOptions {
 
 /**
  * Share of the time for refining the strip on a grid of half the cell (both ways) after the
- * search on the coarse grid: the finer masks lie closer to the polygons (shapes0: 4.2 % above
- * their area at 320 cells across, about 2 % at 640), so the coarse layout has slack the fine
- * separator can take, while the global search runs at the coarse grid's speed.
+ * search on the coarse grid: the finer masks lie closer to the polygons (shapes0: 1.6 % above
+ * their area at 160 cells across, 0.8 % at 320), so the coarse layout has slack the fine
+ * separator can take, while the global search runs at the coarse grid's speed. One level of
+ * 0.4 measured best (docs/gangsheet.md, "ESICUP grid").
  */
 export const ESICUP_REFINE = [0.4];
 
-/** Cell masks of every item in every allowed orientation, cells c across the strip and cl along it. */
+/** Cell masks of every item in every allowed orientation, sx cells per unit across the strip and sy along it. */
 function esicupTypes(inst: EsicupInstance, sx: number, sy: number): { types: NestType[]; orients: Orient[][] } {
   const types: NestType[] = [];
   const orients: Orient[][] = [];
@@ -257,6 +254,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
   inst.items.forEach((it, t) => {
     for (let k = 0; k < it.demand; k++) copies.push(t);
   });
+  if (copies.length === 0) return { length: 0, placements: [] };
   const counted = opts.maxEvaluations !== undefined;
   // a counted search (tests) refines only with counted moves
   const levels = counted ? (opts.refineMoves !== undefined ? [0] : []) : (opts.refine ?? ESICUP_REFINE);

@@ -64,4 +64,12 @@ describe('overlap compaction (experimental)', () => {
     // deterministic (seeded, counted moves): 14.0 -> 12.13 at this coarse grid
     expect(compacted.length).toBeLessThan(plain.length - 0.3);
   });
+
+  it('refines a coarse layout on cells of half the size: still no overlap, never longer', () => {
+    const inst = parseEsicup(fs.readFileSync(path.join(BENCH, 'shapes0.json'), 'utf8'));
+    const coarse = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 80, compactMoves: 2000 });
+    const refined = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 80, compactMoves: 2000, refineMoves: 4000 });
+    expect(checkEsicupSolution(inst, refined).errors).toEqual([]);
+    expect(refined.length).toBeLessThan(coarse.length);
+  });
 });
