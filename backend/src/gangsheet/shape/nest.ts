@@ -107,6 +107,13 @@ interface Prepared {
  */
 const ANCHOR_ROWS = 8;
 
+/**
+ * How much higher (in row steps of its lattice) a copy's next lattice spot may lie than the
+ * lowest free spot and still be taken ("lattice" rule): the row-end spot a disc finds
+ * against the wall is about a quarter of a row step lower than the next row's first spot.
+ */
+const LATTICE_SLACK = 0.5;
+
 function prepare(o: NestOrientation): Prepared {
   const m = o.mask;
   const sw = m.words + 1;
@@ -394,6 +401,50 @@ class Grid {
   }
 }
 
+/**
+ * The densest simple lattice of one orientation's copies: `a` the shortest step across the
+ * strip at which two copies side by side keep the gap, then the row step (s, b) with the
+ * smallest b at which a row shifted by s clears the row below (and the row two below). The
+ * bottom-left fill breaks such patterns at a row's end, where a copy finds a lower spot
+ * against the wall than the next row's first lattice spot (discs: 6 then 5 across, or
+ * worse, where 6 and 6 fit).
+ */
+export interface Lattice {
+  a: number;
+  s: number;
+  b: number;
+}
+
+export function latticeOf(p: Prepared): Lattice | null {
+  const pad = p.src.pad;
+  const span = p.w + 2 * pad + 2;
+  const maxWords = Math.max(p.src.mask.words, p.src.dil.words) + 1;
+  const width = 9 * span + 2 * pad;
+  const grid = new Grid(width, Infinity, maxWords, 4 * (p.h + pad) + 8);
+  const x0 = 4 * span;
+  const y0 = p.h + 2 * pad + 2;
+  grid.place(p, x0, y0);
+  let a = 0;
+  for (let dx = 1; dx <= span; dx++)
+    if (grid.fits(p, x0 + dx, y0)) {
+      a = dx;
+      break;
+    }
+  if (!a || 3 * a > span * 3) return null;
+  for (let i = -3; i <= 3; i++) if (i) grid.place(p, x0 + i * a, y0);
+  let best: Lattice | null = null;
+  for (const s of [0, Math.floor(a / 2)]) {
+    for (let b = 1; b <= p.h + 2 * pad + 1; b++) {
+      if (!grid.fits(p, x0 + s, y0 + b)) continue;
+      // rows alternate between shifts 0 and s: the row two up must clear row 0 too
+      if (!grid.fits(p, x0, y0 + 2 * b)) continue;
+      if (!best || b < best.b) best = { a, s, b };
+      break;
+    }
+  }
+  return best;
+}
+
 interface Evaluated {
   sheets: NestSheet[];
   /** (sheets - 1) * bigM + total used rows: fewer sheets first, then less film. */
@@ -423,10 +474,20 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   let evaluations = 0;
   /**
    * Which orientation a copy takes: the one whose first free position has the lowest far
-   * edge ("far"), or the lowest top edge ("top"), leftmost on ties. Neither wins everywhere,
-   * so both are tried on the starting sequences and the better one is kept.
+   * edge ("far"), or the lowest top edge ("top"), leftmost on ties. "lattice" is "far" where
+   * each (design, orientation) keeps to its own lattice (`latticeOf`, origin at its first
+   * copy on the sheet) while the lattice's next free spot is at most LATTICE_SLACK of a row
+   * step above the first free spot: rows of identical copies stay interlocked instead of
+   * breaking at the wall (30 discs of 3 in: 16.6 in with "far", 14.8 in). No rule wins
+   * everywhere, so all three are tried on the starting sequences and the best one is kept.
    */
-  let rule = 'far' as 'far' | 'top';
+  let rule = 'far' as 'far' | 'top' | 'lattice';
+  const lattices = new Map<number, Lattice | null>();
+  const latticeFor = (t: number, o: number): Lattice | null => {
+    const key = t * 8 + o;
+    if (!lattices.has(key)) lattices.set(key, latticeOf(prepared[t][o]));
+    return lattices.get(key)!;
+  };
   const evaluate = (seq: readonly number[], bound: number): Evaluated | null => {
     evaluations++;
     const sheets: NestSheet[] = [];
@@ -438,6 +499,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
       // first free position found so far per (type, orientation): the grid only fills up,
       // so no earlier position can become free again on this sheet
       const cache = new Map<number, { x: number; y: number } | null>();
+      // first copy of each (type, orientation) on this sheet: its lattice's origin
+      const origin = new Map<number, { x: number; y: number }>();
       const placements: NestPlacement[] = [];
       const rest: number[] = [];
       let rows = 0;
@@ -453,14 +516,44 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
           const pos = grid.firstFit(ps[o], from.y, from.x);
           cache.set(key, pos);
           if (!pos) continue;
-          const score = (rule === 'far' ? pos.y + ps[o].h : pos.y) * (cfg.width + 1) + pos.x;
-          if (!best || score < best.score) best = { o, x: pos.x, y: pos.y, score };
+          let px = pos.x;
+          let py = pos.y;
+          let far = pos.y + ps[o].h;
+          const org = rule === 'lattice' ? origin.get(key) : undefined;
+          if (org) {
+            const L = latticeFor(t, o);
+            if (L) {
+              // the first free lattice spot at or after the first free spot, unless it lies
+              // more than LATTICE_SLACK of a row step higher
+              const limit = pos.y + Math.floor(L.b * LATTICE_SLACK);
+              let j = Math.ceil((pos.y - org.y) / L.b);
+              search: for (let y = org.y + j * L.b; y <= limit; j++, y += L.b) {
+                // rows alternate between the origin's offset and the shifted one
+                const shift = (((org.x + (j & 1 ? L.s : 0)) % L.a) + L.a) % L.a;
+                for (let x = shift; x + ps[o].w <= cfg.width; x += L.a) {
+                  if (y === pos.y && x < pos.x) continue;
+                  if (y + ps[o].h > cfg.maxRows) break search;
+                  grid.ensure(y + ps[o].h);
+                  if (grid.fits(ps[o], x, y)) {
+                    px = x;
+                    py = y;
+                    // a lattice spot counts as low as the first free spot it replaces
+                    far = pos.y + ps[o].h;
+                    break search;
+                  }
+                }
+              }
+            }
+          }
+          const score = (rule === 'top' ? py : far) * (cfg.width + 1) + pos.x;
+          if (!best || score < best.score) best = { o, x: px, y: py, score };
         }
         if (!best) {
           rest.push(c);
           continue;
         }
         grid.place(ps[best.o], best.x, best.y);
+        if (!origin.has(t * 8 + best.o)) origin.set(t * 8 + best.o, { x: best.x, y: best.y });
         placements.push({ copy: c, orientation: best.o, x: best.x, y: best.y });
         rows = Math.max(rows, best.y + ps[best.o].h);
         farSum += best.y + ps[best.o].h;
@@ -495,7 +588,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   let best: Evaluated | null = null;
   let bestSeq: number[] = starts[0];
   let bestRule = rule;
-  starting: for (const r of ['far', 'top'] as const)
+  starting: for (const r of ['far', 'top', 'lattice'] as const)
     for (const s of starts) {
       rule = r;
       const e = evaluate(s, best ? best.cost : Infinity);

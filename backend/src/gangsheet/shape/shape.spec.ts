@@ -7,13 +7,13 @@ import { checkEsicupSolution, checkRenderedPixels, PixelCheckCopy } from '../../
 import { Rng } from '../pack/rng';
 import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
 import { renderSheets } from '../render/render-sheet';
-import { inspectDesign, DesignInfo } from '../trim';
+import { alphaBoundingBox, inspectDesign, DesignInfo } from '../trim';
 import { getCell, gapHalfWidths } from './cells';
-import { INK_ALPHA_THRESHOLD } from './design-mask';
+import { alphaMask, INK_ALPHA_THRESHOLD } from './design-mask';
 import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon, searchCells } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
 import { longestFreeRun } from './nest';
-import { boundedCell, MASK_MEMORY_BYTES } from './shape-layout';
+import { boundedCell, MASK_MEMORY_BYTES, nestShapes } from './shape-layout';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
 
@@ -116,6 +116,25 @@ describe('polygon cells', () => {
     expect(searchCells(load('shapes0'))).toBe(160);
     expect(searchCells(load('jakobs1'))).toBe(160);
     expect(searchCells(load('albano'))).toBe(320);
+  });
+});
+
+describe('identical copies', () => {
+  it('keep interlocked rows to the wall: 30 discs of 3 in lie in 5 rows of 6 (the bottom-left rule alone: 16.6 in)', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><circle cx="300" cy="300" r="296" fill="red"/></svg>`;
+    const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+    const trim = alphaBoundingBox(data, info.width, info.height)!;
+    const sheets = nestShapes(
+      [{ w: 900, h: 900, sourceWidth: trim.width, mask: alphaMask(data, info.width, trim) }],
+      Array(30).fill(0),
+      { width: 6600, gap: 75, margin: 0, maxLength: Infinity, rotate: true, cellPx: 6 },
+      { timeLimitMs: 60_000, maxEvaluations: 9 },
+    );
+    expect(sheets).toHaveLength(1);
+    const rows = new Set(sheets[0].placements.map((p) => p.y));
+    expect(rows.size).toBe(5);
+    // hexagonal rows at a 3.25 in pitch and the gap: 4 row steps of about 2.94 in plus a disc
+    expect(sheets[0].length / 300).toBeLessThan(15);
   });
 });
 
