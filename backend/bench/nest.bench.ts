@@ -9,6 +9,8 @@
  *    with "shape" vs "box" (ART_MS per order, default 10 s), and the quick preview budget
  *    (PREVIEW_MS, default 1 s, timed around the layout call).
  * 3. Time to the final layout of a 300-copy order at 2 s / 10 s / 30 s budgets.
+ * 4. Single-design orders (one artwork of each kind, 30 / 50 / 80 copies at 3 / 4 / 2.5 in):
+ *    shape vs box at SINGLE_MS (default 2 s), the shop's "one logo, many copies" order.
  *
  * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
  * PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list), NEST_CELLS (ESICUP search
@@ -24,7 +26,8 @@ import { alphaMask, maskCoverage } from '../src/gangsheet/shape/design-mask';
 import { itemArea, parseEsicup } from '../src/gangsheet/shape/esicup';
 import { nestEsicupParallel } from '../src/gangsheet/shape/esicup-parallel';
 import { alphaBoundingBox } from '../src/gangsheet/trim';
-import { artworkOrders } from './artwork';
+import { artworkOrders, KINDS, makeArtwork } from './artwork';
+import { Rng } from '../src/gangsheet/pack/rng';
 import { checkEsicupSolution } from './nest-check';
 
 const DATA = path.resolve(__dirname, '../../../shared/bench-data/irregular');
@@ -135,11 +138,33 @@ async function runBudgets(): Promise<void> {
   }
 }
 
+async function runSingle(): Promise<void> {
+  const ms = Number(process.env.SINGLE_MS ?? 2000);
+  console.log(`\n## single-design orders: 22 in sheet, 0.25 in gap, ${ms / 1000} s each`);
+  console.log(`${'design'.padEnd(9)} ${pad('size', 4)} ${pad('copies', 6)} ${pad('box in', 7)} ${pad('shape in', 8)} ${pad('ratio', 6)}`);
+  const rng = new Rng(5);
+  let sum = 0;
+  let n = 0;
+  for (const kind of KINDS) {
+    const art = makeArtwork(kind, rng, 600);
+    for (const [width, quantity] of [[3, 30], [4, 50], [2.5, 80]]) {
+      const [d] = await artworkDesigns({ name: kind, designs: [{ id: kind, art, width, quantity }] });
+      const cmp = compareNesting([d], { width: 22, gap: 0.25, nesting: 'shape' }, { timeLimitMs: ms });
+      const ratio = cmp.shape.totalLength / cmp.box.totalLength;
+      sum += ratio;
+      n++;
+      console.log(`${kind.padEnd(9)} ${pad(width, 4)} ${pad(quantity, 6)} ${pad(cmp.box.totalLength.toFixed(2), 7)} ${pad(cmp.shape.totalLength.toFixed(2), 8)} ${pad(ratio.toFixed(3), 6)}`);
+    }
+  }
+  console.log(`mean shape/box ${(sum / n).toFixed(3)}`);
+}
+
 async function main(): Promise<void> {
-  const parts = (process.env.NEST_PARTS ?? 'esicup,artwork,budgets').split(',');
+  const parts = (process.env.NEST_PARTS ?? 'esicup,artwork,budgets,single').split(',');
   if (parts.includes('esicup')) await runEsicup();
   if (parts.includes('artwork')) await runArtwork();
   if (parts.includes('budgets')) await runBudgets();
+  if (parts.includes('single')) await runSingle();
 }
 
 main().catch((e) => {

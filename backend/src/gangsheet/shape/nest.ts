@@ -545,7 +545,10 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
               }
             }
           }
-          const score = (rule === 'top' ? py : far) * (cfg.width + 1) + pos.x;
+          // "lattice" breaks ties by orientation, not by column: copies of a symmetric design
+          // then stay in one orientation and on one lattice (badges of 3 in: 0.983 of the
+          // rectangles' film with the column, 0.882 without)
+          const score = (rule === 'top' ? py : far) * (cfg.width + 1) + (rule === 'lattice' ? o : pos.x);
           if (!best || score < best.score) best = { o, x: px, y: py, score };
         }
         if (!best) {
