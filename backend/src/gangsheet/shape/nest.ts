@@ -401,21 +401,22 @@ class Grid {
   }
 }
 
-/**
- * The densest simple lattice of one orientation's copies: `a` the shortest step across the
- * strip at which two copies side by side keep the gap, then the row step (s, b) with the
- * smallest b at which a row shifted by s clears the row below (and the row two below). The
- * bottom-left fill breaks such patterns at a row's end, where a copy finds a lower spot
- * against the wall than the next row's first lattice spot (discs: 6 then 5 across, or
- * worse, where 6 and 6 fit).
- */
-export interface Lattice {
+/** Copies at x + i·a in every row; rows b apart, every other one shifted by s (cells). */
+interface Lattice {
   a: number;
   s: number;
   b: number;
 }
 
-export function latticeOf(p: Prepared): Lattice | null {
+/**
+ * The densest simple lattice of one orientation's copies, on a scratch grid: `a` the
+ * shortest step across the strip at which two copies side by side keep the gap, then the
+ * row step (s, b), s 0 or a/2, with the smallest b at which a row shifted by s clears the
+ * row below (and the row two below). The bottom-left fill breaks such patterns at a row's
+ * end, where a copy finds a lower spot against the wall than the next row's first lattice
+ * spot (discs: 6 then 5 across, or worse, where 6 and 6 fit).
+ */
+function latticeOf(p: Prepared): Lattice | null {
   const pad = p.src.pad;
   const span = p.w + 2 * pad + 2;
   const maxWords = Math.max(p.src.mask.words, p.src.dil.words) + 1;
@@ -430,7 +431,7 @@ export function latticeOf(p: Prepared): Lattice | null {
       a = dx;
       break;
     }
-  if (!a || 3 * a > span * 3) return null;
+  if (!a) return null;
   for (let i = -3; i <= 3; i++) if (i) grid.place(p, x0 + i * a, y0);
   let best: Lattice | null = null;
   for (const s of [0, Math.floor(a / 2)]) {
@@ -518,7 +519,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
           if (!pos) continue;
           let px = pos.x;
           let py = pos.y;
-          let far = pos.y + ps[o].h;
+          // a lattice spot counts as low as the first free spot it replaces
+          const far = pos.y + ps[o].h;
           const org = rule === 'lattice' ? origin.get(key) : undefined;
           if (org) {
             const L = latticeFor(t, o);
@@ -537,8 +539,6 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
                   if (grid.fits(ps[o], x, y)) {
                     px = x;
                     py = y;
-                    // a lattice spot counts as low as the first free spot it replaces
-                    far = pos.y + ps[o].h;
                     break search;
                   }
                 }
