@@ -21,7 +21,7 @@
  * it; the copies a plan leaves out are the caller's to pack on top), and `mutatePlan` is the
  * move of the plan search in `search.ts`, which scores plans by their real length.
  */
-import { PieceSize } from './skyline';
+import { PieceSize, pieceTypes } from './skyline';
 
 /** One piece type in one orientation: a possible column. */
 export interface ColumnItem {
@@ -220,26 +220,11 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
 
 /** Distinct piece sizes (rotation collapses (w,h) and (h,w)) and the columns they allow. */
 export function columnItems(pieces: readonly PieceSize[], width: number, rotate: boolean): { typeOf: Int32Array; demand: number[]; items: ColumnItem[]; typeW: number[]; typeH: number[] } {
-  const key = new Map<string, number>();
-  const typeW: number[] = [];
-  const typeH: number[] = [];
-  const demand: number[] = [];
-  const typeOf = new Int32Array(pieces.length);
-  pieces.forEach((p, i) => {
-    const a = rotate ? Math.max(p.w, p.h) : p.w;
-    const b = rotate ? Math.min(p.w, p.h) : p.h;
-    const k = `${a}x${b}`;
-    let t = key.get(k);
-    if (t === undefined) {
-      t = typeW.length;
-      key.set(k, t);
-      typeW.push(a);
-      typeH.push(b);
-      demand.push(0);
-    }
-    typeOf[i] = t;
-    demand[t]++;
-  });
+  const { typeOf, first } = pieceTypes(pieces, rotate);
+  const typeW = first.map((i) => (rotate ? Math.max(pieces[i].w, pieces[i].h) : pieces[i].w));
+  const typeH = first.map((i) => (rotate ? Math.min(pieces[i].w, pieces[i].h) : pieces[i].h));
+  const demand = first.map(() => 0);
+  for (let i = 0; i < typeOf.length; i++) demand[typeOf[i]]++;
   const items: ColumnItem[] = [];
   typeW.forEach((a, t) => {
     const b = typeH[t];

@@ -95,6 +95,31 @@ function snapshot(ev: SkylineEvaluator, height: number, evaluations: number): Pa
 }
 
 /**
+ * The shortest layout over the tie-break modes and the classic starting orders, and its
+ * order; `ev` is left in the mode that gave it.
+ */
+function bestStart(ev: SkylineEvaluator, pieces: readonly PieceSize[], modes: readonly (0 | 1)[], budget: Budget): { layout: PackedLayout; seq: Int32Array } {
+  let best: PackedLayout | null = null;
+  let bestSeq: Int32Array | null = null;
+  let bestMode: 0 | 1 = 0;
+  for (const mode of modes) {
+    ev.tieBreak = mode;
+    for (const seq of initialOrders(pieces)) {
+      const r = ev.evaluate(seq, INF, true);
+      budget.evaluations++;
+      if (!best || r.height < best.height) {
+        best = snapshot(ev, r.height, 0);
+        bestSeq = seq;
+        bestMode = mode;
+      }
+    }
+  }
+  ev.tieBreak = bestMode;
+  return { layout: best!, seq: bestSeq! };
+}
+
+
+/**
  * Local search at a fixed height: random swaps of two pieces of different sizes, keeping
  * the swap when the packed area does not decrease (sideways moves let it cross plateaus).
  * Returns the best sequence and its packed area; `seq` is modified in place.
@@ -332,23 +357,8 @@ function packOnColumns(prob: ColumnProblem, rng: Rng, budget: Budget, rotate: bo
   const { rest, sub, ev } = restOf(col, pieces, width, rotate);
   const out: PackedLayout = { height: ev.floorTop, x: col.x, y: col.y, rotated: col.rotated, placed: col.placed, evaluations: 0 };
   if (rest.length === 0) return out;
-  let best: PackedLayout | null = null;
-  let bestSeq: Int32Array | null = null;
-  let bestMode: 0 | 1 = 0;
-  for (const mode of [0, 1] as const) {
-    ev.tieBreak = mode;
-    for (const seq of initialOrders(sub)) {
-      const r = ev.evaluate(seq, INF, true);
-      budget.evaluations++;
-      if (!best || r.height < best.height) {
-        best = snapshot(ev, r.height, 0);
-        bestSeq = seq;
-        bestMode = mode;
-      }
-    }
-  }
-  ev.tieBreak = bestMode;
-  let lay = best!;
+  const start = bestStart(ev, sub, [0, 1], budget);
+  let lay = start.layout;
   if (ev.typeW.length > 1) {
     const stage: Stage = {
       packedArea: (seq, H) => ev.evaluate(seq, H, false, true).packedArea,
@@ -356,7 +366,7 @@ function packOnColumns(prob: ColumnProblem, rng: Rng, budget: Budget, rotate: bo
       insertShare: REAL_ORDER_INSERT_SHARE,
     };
     const lb = Math.max(heightLowerBound(sub, width, rotate), ev.floorTop, Math.ceil((ev.floorArea + ev.totalArea) / width));
-    lay = searchBelow(stage, bestSeq!, lay, lb, ev, rng, budget).layout;
+    lay = searchBelow(stage, start.seq, lay, lb, ev, rng, budget).layout;
   }
   rest.forEach((i, k) => {
     out.x[i] = lay.x[k];
@@ -378,33 +388,18 @@ export function packStrip(pieces: readonly PieceSize[], width: number, rotate: b
   const rng = new Rng(opts.seed ?? 1);
   const lb = heightLowerBound(pieces, width, rotate);
 
-  let bestSeq: Int32Array | null = null;
-  let best: PackedLayout | null = null;
-  let bestMode: 0 | 1 = 0;
-  const modes = tieBreakModes(ev);
-  for (const mode of modes) {
-    ev.tieBreak = mode;
-    for (const seq of initialOrders(pieces)) {
-      const r = ev.evaluate(seq, INF, true);
-      budget.evaluations++;
-      if (!best || r.height < best.height) {
-        best = snapshot(ev, r.height, 0);
-        bestSeq = seq;
-        bestMode = mode;
-      }
-    }
-  }
   // the search continues with the tie-break rule that gave the best start
-  ev.tieBreak = bestMode;
+  const start = bestStart(ev, pieces, tieBreakModes(ev), budget);
+  const bestSeq = start.seq;
   const skyline: Stage = {
     packedArea: (seq, H) => ev.evaluate(seq, H, false, true).packedArea,
     layout: (seq, H) => snapshot(ev, ev.evaluate(seq, H, true).height, 0),
     insertShare: realOrder(ev) ? REAL_ORDER_INSERT_SHARE : 0,
   };
-  let bestLayout = best!;
+  let bestLayout = start.layout;
   // with a single piece size every sequence is the same: nothing to search
   if (ev.typeW.length === 1) return { ...bestLayout, evaluations: budget.evaluations };
-  if (!realOrder(ev)) bestLayout = searchBelow(skyline, bestSeq!, bestLayout, lb, ev, rng, budget).layout;
+  if (!realOrder(ev)) bestLayout = searchBelow(skyline, bestSeq, bestLayout, lb, ev, rng, budget).layout;
   else {
     // The LP takes 1–60 ms (16 sizes); on a short budget it stops early with a longer plan.
     // Once it is within COLUMN_MIN_LP_GAP of the area bound the stage will not run: stop.
@@ -416,7 +411,7 @@ export function packStrip(pieces: readonly PieceSize[], width: number, rotate: b
     if (columns && columns.height < bestLayout.height) bestLayout = columns;
     // the skyline search first, then maximal rectangles (fixed container, then a growing
     // region) look below its result, each from its own best starting order
-    const first = budget.share(SKYLINE_SHARE, () => searchBelow(skyline, bestSeq!, bestLayout, lb, ev, rng, budget));
+    const first = budget.share(SKYLINE_SHARE, () => searchBelow(skyline, bestSeq, bestLayout, lb, ev, rng, budget));
     bestLayout = first.layout;
     const mr = new MaxRectsEvaluator(pieces, width, rotate);
     const rules: [MaxRectsRule, boolean][] = [

@@ -25,6 +25,27 @@ export interface EvalResult {
 
 const INF = 0x3fffffff;
 
+/**
+ * Distinct piece sizes in order of first appearance: with rotation allowed, (w, h) and
+ * (h, w) are the same piece. `first[t]` is the first piece of type t.
+ */
+export function pieceTypes(pieces: readonly PieceSize[], rotate: boolean): { typeOf: Int32Array; first: number[] } {
+  const key = new Map<string, number>();
+  const first: number[] = [];
+  const typeOf = new Int32Array(pieces.length);
+  pieces.forEach((p, i) => {
+    const k = rotate ? `${Math.max(p.w, p.h)}x${Math.min(p.w, p.h)}` : `${p.w}x${p.h}`;
+    let t = key.get(k);
+    if (t === undefined) {
+      t = first.length;
+      key.set(k, t);
+      first.push(i);
+    }
+    typeOf[i] = t;
+  });
+  return { typeOf, first };
+}
+
 export class SkylineEvaluator {
   readonly n: number;
   readonly width: number;
@@ -63,27 +84,11 @@ export class SkylineEvaluator {
     this.n = pieces.length;
     this.width = width;
     this.rotate = rotate;
-    const key = new Map<string, number>();
-    const tw: number[] = [];
-    const th: number[] = [];
-    this.typeOf = new Int32Array(this.n);
-    let area = 0;
-    pieces.forEach((p, i) => {
-      // with rotation allowed, (w,h) and (h,w) are the same piece
-      const a = rotate ? Math.max(p.w, p.h) : p.w;
-      const b = rotate ? Math.min(p.w, p.h) : p.h;
-      const k = `${a}x${b}`;
-      let t = key.get(k);
-      if (t === undefined) {
-        t = tw.length;
-        key.set(k, t);
-        tw.push(p.w);
-        th.push(p.h);
-      }
-      this.typeOf[i] = t;
-      area += p.w * p.h;
-    });
-    this.totalArea = area;
+    const types = pieceTypes(pieces, rotate);
+    this.typeOf = types.typeOf;
+    const tw = types.first.map((i) => pieces[i].w);
+    const th = types.first.map((i) => pieces[i].h);
+    this.totalArea = pieces.reduce((a, p) => a + p.w * p.h, 0);
     const T = tw.length;
     this.typeW = Int32Array.from(tw);
     this.typeH = Int32Array.from(th);
