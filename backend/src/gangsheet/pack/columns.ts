@@ -219,7 +219,7 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
 }
 
 /** Distinct piece sizes (rotation collapses (w,h) and (h,w)) and the columns they allow. */
-export function columnItems(pieces: readonly PieceSize[], width: number, rotate: boolean): { typeOf: Int32Array; demand: number[]; items: ColumnItem[]; typeW: number[]; typeH: number[] } {
+function columnItems(pieces: readonly PieceSize[], width: number, rotate: boolean): { typeOf: Int32Array; demand: number[]; items: ColumnItem[] } {
   const { typeOf, first } = pieceTypes(pieces, rotate);
   const typeW = first.map((i) => (rotate ? Math.max(pieces[i].w, pieces[i].h) : pieces[i].w));
   const typeH = first.map((i) => (rotate ? Math.min(pieces[i].w, pieces[i].h) : pieces[i].h));
@@ -231,7 +231,7 @@ export function columnItems(pieces: readonly PieceSize[], width: number, rotate:
     if (a <= width) items.push({ type: t, w: a, pitch: b });
     if (rotate && a !== b && b <= width) items.push({ type: t, w: b, pitch: a });
   });
-  return { typeOf, demand, items, typeW, typeH };
+  return { typeOf, demand, items };
 }
 
 export interface ColumnLayout {
@@ -375,8 +375,8 @@ export function buildColumns(prob: ColumnProblem, plan: readonly Phase[]): Colum
 
 /**
  * A random change to a plan, in place; returns a function that undoes it. Moves: one copy
- * more or less in a column, a copy moved between two columns of the same type, two phases
- * or two columns of a phase swapped.
+ * more or less in a column, a copy moved between two columns of the same type, two columns
+ * of a phase swapped.
  */
 export function mutatePlan(prob: ColumnProblem, plan: Phase[], rng: { int(n: number): number }): () => void {
   const kind = rng.int(4);
@@ -411,8 +411,4 @@ export function mutatePlan(prob: ColumnProblem, plan: Phase[], rng: { int(n: num
   const d = ph.copies[j] > 0 && rng.int(2) === 0 ? -1 : 1;
   ph.copies[j] += d;
   return () => (ph.copies[j] -= d);
-}
-
-export function clonePlan(plan: readonly Phase[]): Phase[] {
-  return plan.map((p) => ({ cols: p.cols.slice(), copies: p.copies.slice() }));
 }

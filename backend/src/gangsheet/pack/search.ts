@@ -8,7 +8,7 @@
  * between the area lower bound and the best height found, and the per-target effort doubles
  * after each full pass, so easy targets are settled quickly and hard ones get more time.
  */
-import { buildColumns, clonePlan, ColumnLayout, ColumnProblem, columnProblem, initialPlan, mutatePlan } from './columns';
+import { buildColumns, ColumnLayout, ColumnProblem, columnProblem, initialPlan, mutatePlan } from './columns';
 import { MaxRectsEvaluator, MaxRectsRule } from './maxrects';
 import { Rng } from './rng';
 import { PieceSize, SkylineEvaluator } from './skyline';
@@ -339,7 +339,7 @@ function quickHeight(col: ColumnLayout, pieces: readonly PieceSize[], width: num
  */
 function packOnColumns(prob: ColumnProblem, rng: Rng, budget: Budget, rotate: boolean): PackedLayout | null {
   const { pieces, width } = prob;
-  let plan = initialPlan(prob);
+  const plan = initialPlan(prob);
   if (plan.length === 0) return null;
   let cur = quickHeight(buildColumns(prob, plan), pieces, width, rotate);
   budget.evaluations++;
@@ -352,7 +352,6 @@ function packOnColumns(prob: ColumnProblem, rng: Rng, budget: Budget, rotate: bo
       else undo();
     }
   });
-  plan = clonePlan(plan);
   const col = buildColumns(prob, plan);
   const { rest, sub, ev } = restOf(col, pieces, width, rotate);
   const out: PackedLayout = { height: ev.floorTop, x: col.x, y: col.y, rotated: col.rotated, placed: col.placed, evaluations: 0 };
