@@ -123,7 +123,7 @@ describe('PNG encoding', () => {
     const layout = layoutSheets(
       designs.map((d) => ({ id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: 1.2, quantity: 12 })),
       { width: 5, gap: 0.1, dpi: 100 },
-      { maxEvaluations: 2000 },
+      { maxEvaluations: 2000, timeLimitMs: 60_000 },
     );
     const render = (name: string, extra: { pngFilter?: PngFilter; compressionLevel?: number; pngStrategy?: number }) =>
       renderSheets({ sheets: layout.sheets, designs, dpi: 100, root, output: () => ({ png: path.join(out, name) }), ...extra });
@@ -261,7 +261,7 @@ describe('PDF print files', () => {
     const layout = layoutSheets(
       designs.map((d) => ({ id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: 3, quantity: 2 })),
       { width: 7, gap: 0.1, dpi: 100, rotate: false },
-      { maxEvaluations: 500 },
+      { maxEvaluations: 500, timeLimitMs: 60_000 },
     );
     const [r] = await renderSheets({ sheets: layout.sheets, designs, dpi: 100, root, output: () => ({ pdf: path.join(out, 'small.pdf') }) });
     expect(r.files.map((f) => f.format)).toEqual(['pdf']);
