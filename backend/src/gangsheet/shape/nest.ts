@@ -98,6 +98,8 @@ interface Prepared {
   heavy: [number, number][];
   /** The rows with the longest single ink runs and their lengths: a row of the grid without so long a free run rules the spot out. */
   wide: [number, number][];
+  /** Row of the ink's centroid (mean row of the ink cells), for the "centre" rule. */
+  cy: number;
   src: NestOrientation;
 }
 
@@ -203,8 +205,15 @@ function prepare(o: NestOrientation): Prepared {
     }
     return [r, best] as [number, number];
   });
+  let inkCells = 0;
+  let rowSum = 0;
+  for (const [r, c] of inkPerRow) {
+    inkCells += c;
+    rowSum += r * c;
+  }
   const wide = runPerRow.sort((a, b) => b[1] - a[1]).slice(0, 3);
-  return { w: m.w, h: m.h, sw, shifted, lo, hi, order: Int32Array.from([...first, ...rest]), anchors, heavy, wide, src: o };
+  const cy = inkCells ? rowSum / inkCells : m.h / 2;
+  return { w: m.w, h: m.h, sw, shifted, lo, hi, order: Int32Array.from([...first, ...rest]), anchors, heavy, wide, cy, src: o };
 }
 
 const WALL = 0xffffffff;
@@ -446,6 +455,11 @@ function latticeOf(p: Prepared): Lattice | null {
   return best;
 }
 
+/** Orientation rules of the bottom-left fill (see `nestSheets`). */
+type Rule = 'far' | 'top' | 'centre' | 'lattice';
+/** In the order they are tried: the centre rule gave the best starting layout on 5 of the 6 artwork orders. */
+const RULES: readonly Rule[] = ['centre', 'far', 'top', 'lattice'];
+
 interface Evaluated {
   sheets: NestSheet[];
   /** (sheets - 1) * bigM + total used rows: fewer sheets first, then less film. */
@@ -475,14 +489,17 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   let evaluations = 0;
   /**
    * Which orientation a copy takes: the one whose first free position has the lowest far
-   * edge ("far"), or the lowest top edge ("top"), leftmost on ties. "lattice" is "far" where
+   * edge ("far"), the lowest top edge ("top") or the lowest centroid of its ink ("centre",
+   * the lowest-gravity-centre rule of the nesting literature), leftmost on ties. Within one
+   * orientation all three mean the first free position; they differ in which orientation
+   * wins (a heart point-down or on its side). "lattice" is "far" where
    * each (design, orientation) keeps to its own lattice (`latticeOf`, origin at its first
    * copy on the sheet) while the lattice's next free spot is at most LATTICE_SLACK of a row
    * step above the first free spot: rows of identical copies stay interlocked instead of
    * breaking at the wall (30 discs of 3 in: 16.6 in with "far", 14.8 in). No rule wins
-   * everywhere, so all three are tried on the starting sequences and the best one is kept.
+   * everywhere, so all four are tried on the starting sequences and the best one is kept.
    */
-  let rule = 'far' as 'far' | 'top' | 'lattice';
+  let rule: Rule = 'far';
   const lattices = new Map<number, Lattice | null>();
   const latticeFor = (t: number, o: number): Lattice | null => {
     const key = t * 8 + o;
@@ -548,7 +565,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
           // "lattice" breaks ties by orientation, not by column: copies of a symmetric design
           // then stay in one orientation and on one lattice (badges of 3 in: 0.983 of the
           // rectangles' film with the column, 0.882 without)
-          const score = (rule === 'top' ? py : far) * (cfg.width + 1) + (rule === 'lattice' ? o : pos.x);
+          const height = rule === 'top' ? py : rule === 'centre' ? py + ps[o].cy : far;
+          const score = height * (cfg.width + 1) + (rule === 'lattice' ? o : pos.x);
           if (!best || score < best.score) best = { o, x: px, y: py, score };
         }
         if (!best) {
@@ -583,15 +601,15 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     [...idx].sort((a, b) => dims(copies[b]).area - dims(copies[a]).area || a - b),
     [...idx].sort((a, b) => dims(copies[b]).w - dims(copies[a]).w || a - b),
     [...idx].sort((a, b) => dims(copies[b]).h - dims(copies[a]).h || a - b),
-  ];
+  ].filter((s, i, all) => all.findIndex((o) => o.every((c, k) => c === s[k])) === i);
   const share = Math.min(0.95, Math.max(0, cfg.compactShare ?? 0));
   const searchMs = cfg.timeLimitMs * (1 - share);
   const outOfTime = () =>
     cfg.maxEvaluations !== undefined ? evaluations >= cfg.maxEvaluations : performance.now() - start >= searchMs;
   let best: Evaluated | null = null;
   let bestSeq: number[] = starts[0];
-  let bestRule = rule;
-  starting: for (const r of ['far', 'top', 'lattice'] as const)
+  let bestRule: Rule = rule;
+  starting: for (const r of RULES)
     for (const s of starts) {
       rule = r;
       const e = evaluate(s, best ? best.cost : Infinity);
