@@ -128,3 +128,56 @@ export function artworkOrders(count: number, seed = 14): { name: string; designs
   }
   return orders;
 }
+
+/**
+ * Area in square inches of an artwork's ink (alpha > 2) printed `width` inches wide and grown
+ * by `radius` inches, measured on a raster of `dpi` pixels per inch. Copies whose ink keeps a
+ * gap g have disjoint inks grown by g/2, all within the film grown by g/2 at every edge, so
+ * no layout of width W can be shorter than (Σ grown areas) / (W + g) − g: the area bound of
+ * true-shape nesting (holes count as free, so it is not always reachable).
+ */
+export async function grownInkArea(a: Artwork, width: number, radius: number, dpi = 100): Promise<number> {
+  const { data, info } = await sharp(Buffer.from(a.svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+  // the trim box, as the upload measures it
+  let x0 = info.width;
+  let y0 = info.height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < info.height; y++)
+    for (let x = 0; x < info.width; x++)
+      if (data[y * info.width + x] > 0) {
+        x0 = Math.min(x0, x);
+        x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
+      }
+  const tw = x1 - x0 + 1;
+  const th = y1 - y0 + 1;
+  const w = Math.max(1, Math.round(width * dpi));
+  const h = Math.max(1, Math.round((width * dpi * th) / tw));
+  const alpha = await sharp(Buffer.from(a.svg))
+    .extract({ left: x0, top: y0, width: tw, height: th })
+    .resize(w, h, { fit: 'fill' })
+    .ensureAlpha()
+    .extractChannel(3)
+    .raw()
+    .toBuffer();
+  const r = radius * dpi;
+  const pad = Math.ceil(r);
+  const W = w + 2 * pad;
+  const grown = new Uint8Array(W * (h + 2 * pad));
+  const disk: number[] = [];
+  for (let dy = -pad; dy <= pad; dy++) for (let dx = -pad; dx <= pad; dx++) if (dx * dx + dy * dy <= r * r) disk.push(dy * W + dx);
+  const ink = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && alpha[y * w + x] > 2;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (!ink(x, y)) continue;
+      const at = (y + pad) * W + x + pad;
+      // inside pixels grow nothing their neighbours do not
+      if (ink(x - 1, y) && ink(x + 1, y) && ink(x, y - 1) && ink(x, y + 1)) grown[at] = 1;
+      else for (const o of disk) grown[at + o] = 1;
+    }
+  let n = 0;
+  for (const v of grown) n += v;
+  return n / (dpi * dpi);
+}

@@ -7,7 +7,10 @@
  * 2. Realistic artwork (bench/artwork.ts: rings, stars, hearts, crescents, arrows, text-like
  *    blobs, photos in rounded masks; 22 in sheet, 0.25 in gap, 150–400 copies): film length
  *    with "shape" vs "box" (ART_MS per order, default 10 s), and the quick preview budget
- *    (PREVIEW_MS, default 1 s, timed around the layout call).
+ *    (PREVIEW_MS, default 1 s, timed around the layout call). "bound" is the area bound of
+ *    true-shape nesting (artwork.ts, grownInkArea: ink grown by half the gap, over the film
+ *    width plus a gap), "b/box" what a perfect layout's ratio would be, "fill" the share of the
+ *    film the shape layout fills with gap-grown ink.
  * 3. Time to the final layout of a 300-copy order at 2 s / 10 s / 30 s budgets.
  * 4. Single-design orders (one artwork of each kind, 30 / 50 / 80 copies at 3 / 4 / 2.5 in):
  *    shape vs box at SINGLE_MS (default 2 s), the shop's "one logo, many copies" order.
@@ -26,7 +29,7 @@ import { alphaMask, maskCoverage } from '../src/gangsheet/shape/design-mask';
 import { itemArea, parseEsicup } from '../src/gangsheet/shape/esicup';
 import { nestEsicupParallel } from '../src/gangsheet/shape/esicup-parallel';
 import { alphaBoundingBox } from '../src/gangsheet/trim';
-import { artworkOrders, KINDS, makeArtwork } from './artwork';
+import { artworkOrders, grownInkArea, KINDS, makeArtwork } from './artwork';
 import { Rng } from '../src/gangsheet/pack/rng';
 import { checkEsicupSolution } from './nest-check';
 
@@ -88,9 +91,11 @@ async function runArtwork(): Promise<void> {
   const settings = { width: 22, gap: 0.25, margin: 0, dpi: 300, nesting: 'shape' as const };
   console.log(`\n## realistic artwork: 22 in sheet, 0.25 in gap, 300 DPI; ${ART_MS / 1000} s per order (preview: ${PREVIEW_MS / 1000} s)`);
   console.log(
-    `${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('box in', 8)} ${pad('shape in', 8)} ${pad('ratio', 6)} ${pad('time s', 6)} ${pad('preview in', 10)} ${pad('ratio', 6)} ${pad('prev s', 6)} ${pad('cover', 5)}  kinds`,
+    `${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('box in', 8)} ${pad('shape in', 8)} ${pad('ratio', 6)} ${pad('time s', 6)} ${pad('preview in', 10)} ${pad('ratio', 6)} ${pad('prev s', 6)} ${pad('cover', 5)} ${pad('bound in', 8)} ${pad('b/box', 5)} ${pad('fill', 5)}  kinds`,
   );
   let sum = 0;
+  let sumBound = 0;
+  let sumFill = 0;
   let sumPrev = 0;
   let worstPrevTime = 0;
   const orders = artworkOrders(ART_ORDERS);
@@ -112,13 +117,23 @@ async function runArtwork(): Promise<void> {
     sum += ratio;
     sumPrev += pratio;
     const kinds = order.designs.map((d) => `${d.art.kind}×${d.quantity}@${d.width}`).join(' ');
+    // the area bound of true-shape nesting (grownInkArea): how short a perfect layout could be
+    let grown = 0;
+    for (const d of order.designs) grown += d.quantity * (await grownInkArea(d.art, d.width, settings.gap / 2));
+    const bound = grown / (settings.width + settings.gap) - settings.gap;
+    const fill = grown / ((settings.width + settings.gap) * (cmp.shape.totalLength + settings.gap));
+    sumBound += bound / cmp.box.totalLength;
+    sumFill += fill;
     console.log(
-      `${order.name.padEnd(7)} ${pad(copies, 6)} ${pad(cmp.box.totalLength.toFixed(1), 8)} ${pad(cmp.shape.totalLength.toFixed(1), 8)} ${pad(ratio.toFixed(3), 6)} ${pad(dt.toFixed(1), 6)} ${pad(prev.shape.totalLength.toFixed(1), 10)} ${pad(pratio.toFixed(3), 6)} ${pad(dp.toFixed(2), 6)} ${pad((100 * cover).toFixed(0) + '%', 5)}  ${kinds}`,
+      `${order.name.padEnd(7)} ${pad(copies, 6)} ${pad(cmp.box.totalLength.toFixed(1), 8)} ${pad(cmp.shape.totalLength.toFixed(1), 8)} ${pad(ratio.toFixed(3), 6)} ${pad(dt.toFixed(1), 6)} ${pad(prev.shape.totalLength.toFixed(1), 10)} ${pad(pratio.toFixed(3), 6)} ${pad(dp.toFixed(2), 6)} ${pad((100 * cover).toFixed(0) + '%', 5)} ${pad(bound.toFixed(1), 8)} ${pad((bound / cmp.box.totalLength).toFixed(3), 5)} ${pad((100 * fill).toFixed(0) + '%', 5)}  ${kinds}`,
     );
   }
   const mean = sum / orders.length;
   console.log(
     `mean shape/box ${mean.toFixed(3)} (goal <= 0.85: ${mean <= 0.85 ? 'met' : 'NOT met'}); preview mean ${(sumPrev / orders.length).toFixed(3)}, slowest preview ${worstPrevTime.toFixed(2)} s (goal <= 2 s: ${worstPrevTime <= 2 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `area bound / box: mean ${(sumBound / orders.length).toFixed(3)} (no layout can do better); shape layouts fill ${((100 * sumFill) / orders.length).toFixed(1)} % of the film with gap-grown ink on average`,
   );
 }
 
