@@ -10,6 +10,7 @@
 import { PieceTooLargeError, packSheets } from './sheets';
 import { DesignMask } from '../shape/design-mask';
 import { inkArea, NestPieceTooLargeError, nestShapes, Rotation } from '../shape/shape-layout';
+import type { PlacementRule } from '../shape/nest';
 
 export interface LayoutDesign {
   /** Caller's id, echoed in placements and errors. */
@@ -54,6 +55,8 @@ export interface LayoutOptions {
   seed?: number;
   /** "shape" nesting: grid cell size in inches (default 0.02; rounded to whole pixels). */
   cellInches?: number;
+  /** "shape" nesting: only these placement rules (tests and benchmarks; default all). */
+  placementRules?: readonly PlacementRule[];
 }
 
 export interface PixelRect {
@@ -233,7 +236,7 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
         shapes,
         owner.map((o) => o.design),
         { ...cfg, cellPx },
-        search,
+        { ...search, rules: opts.placementRules },
       ).map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
     } catch (e) {
       if (e instanceof NestPieceTooLargeError) throw tooLarge(e.copy, e.reason);

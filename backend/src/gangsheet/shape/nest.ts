@@ -7,10 +7,13 @@
  * width are set, so the right edge is just another obstacle.
  *
  * Placement is bottom-left (lowest row, then leftmost column; "row" runs along the sheet
- * length) over every allowed orientation, with the orientation chosen by the lowest far
- * edge. Copies are placed in a sequence; a local search over that sequence (swaps and
- * moves, kept when the film does not get longer) improves it until the time limit.
- * Copies that do not fit a sheet of the maximum length go to the next sheet.
+ * length) over every allowed orientation, with the orientation chosen by a placement rule
+ * (lowest ink centroid, far edge or top edge, or per-design lattices). Copies are placed in
+ * a sequence, or (the "fill" rule) the design whose copy sits lowest among the next few in
+ * the sequence goes next, so designs mix across the width. A local search over the
+ * sequence (swaps and moves) and over the fill rule's parameters, kept when the film does
+ * not get longer, improves it until the time limit. Copies that do not fit a sheet of the
+ * maximum length go to the next sheet.
  */
 import { Rng } from '../pack/rng';
 import { CellMask, popcount } from './cells';
@@ -47,6 +50,8 @@ export interface NestConfig {
   compactShare?: number;
   /** Deterministic effort cap for that compaction (position searches), for tests. */
   compactMoves?: number;
+  /** Only these placement rules (tests and benchmarks); default all of them. */
+  rules?: readonly PlacementRule[];
 }
 
 export interface NestPlacement {
@@ -455,10 +460,36 @@ function latticeOf(p: Prepared): Lattice | null {
   return best;
 }
 
-/** Orientation rules of the bottom-left fill (see `nestSheets`). */
-type Rule = 'far' | 'top' | 'centre' | 'lattice';
-/** In the order they are tried: the centre rule gave the best starting layout on 5 of the 6 artwork orders. */
-const RULES: readonly Rule[] = ['centre', 'far', 'top', 'lattice'];
+/** Placement rules of the bottom-left fill (see `nestSheets`). */
+export type PlacementRule = 'far' | 'top' | 'centre' | 'lattice' | 'fill';
+type Rule = PlacementRule;
+
+/**
+ * In the order they are tried: the centre rule gave the best starting layout on 5 of the 6
+ * artwork orders before the fill rule existed; fill comes second so the 1 s preview gets it.
+ */
+const RULES: readonly Rule[] = ['centre', 'fill', 'far', 'top', 'lattice'];
+
+/**
+ * The "fill" rule's parameters: how many designs, next in the sequence, compete for the
+ * lowest spot (`window`), and how much higher (in rows) a bigger design's copy may sit than
+ * the lowest one and still go first (`tolerance`).
+ */
+interface FillParams {
+  window: number;
+  tolerance: number;
+}
+
+/** The fill rule of the starting layouts: 4 designs compete, bigger ones within a fifth of a typical copy's side. */
+const FILL_START = { window: 4, tolerance: 0.2 };
+/**
+ * Share of the search's evaluations that draw new fill parameters (window 3, 4, 6 or all
+ * designs; tolerance 0.1–0.35 of a typical copy's side) instead of moving copies in the
+ * sequence. The fill layouts' lengths jump with these parameters (±3 % between neighbouring
+ * tolerances on the artwork orders), so fresh draws find shorter layouts more often than
+ * sequence moves do on orders of 150–400 copies.
+ */
+const FILL_DRAWS = 0.5;
 
 interface Evaluated {
   sheets: NestSheet[];
@@ -483,6 +514,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   });
   const areaOf = (t: number) => Math.max(...types[t].orientations.map((o) => o.dil.area));
   const totalArea = copies.reduce((a, t) => a + areaOf(t), 0);
+  // the side of a typical copy (square root of the mean grown area), in cells
+  const typical = Math.sqrt(totalArea / Math.max(1, copies.length));
   const initialRows = Math.min(Number.isFinite(cfg.maxRows) ? cfg.maxRows : Infinity, Math.ceil((totalArea / cfg.width) * 1.5) + 64);
   const bigM = Number.isFinite(cfg.maxRows) ? cfg.maxRows * 4 : 0;
 
@@ -496,10 +529,13 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
    * each (design, orientation) keeps to its own lattice (`latticeOf`, origin at its first
    * copy on the sheet) while the lattice's next free spot is at most LATTICE_SLACK of a row
    * step above the first free spot: rows of identical copies stay interlocked instead of
-   * breaking at the wall (30 discs of 3 in: 16.6 in with "far", 14.8 in). No rule wins
-   * everywhere, so all four are tried on the starting sequences and the best one is kept.
+   * breaking at the wall (30 discs of 3 in: 16.6 in with "far", 14.8 in). "fill" (orders of
+   * several designs) also chooses *which design* goes next instead of following the
+   * sequence: see the fill branch of `evaluate`. No rule wins everywhere, so all are tried
+   * on the starting sequences and the best one is kept for the search.
    */
   let rule: Rule = 'far';
+  let fill: FillParams = FILL_START;
   const lattices = new Map<number, Lattice | null>();
   const latticeFor = (t: number, o: number): Lattice | null => {
     const key = t * 8 + o;
@@ -522,8 +558,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
       const placements: NestPlacement[] = [];
       const rest: number[] = [];
       let rows = 0;
-      for (const c of remaining) {
-        const t = copies[c];
+      // where a copy of type t would go: over its orientations, the best by the rule
+      const choose = (t: number): { o: number; x: number; y: number; score: number } | null => {
         const ps = prepared[t];
         let best: { o: number; x: number; y: number; score: number } | null = null;
         for (let o = 0; o < ps.length; o++) {
@@ -565,21 +601,69 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
           // "lattice" breaks ties by orientation, not by column: copies of a symmetric design
           // then stay in one orientation and on one lattice (badges of 3 in: 0.983 of the
           // rectangles' film with the column, 0.882 without)
-          const height = rule === 'top' ? py : rule === 'centre' ? py + ps[o].cy : far;
+          // "fill" turns each design's copy by the centre rule, then chooses among designs
+          const height = rule === 'top' ? py : rule === 'centre' || rule === 'fill' ? py + ps[o].cy : far;
           const score = height * (cfg.width + 1) + (rule === 'lattice' ? o : pos.x);
           if (!best || score < best.score) best = { o, x: px, y: py, score };
         }
-        if (!best) {
-          rest.push(c);
-          continue;
-        }
-        grid.place(ps[best.o], best.x, best.y);
-        if (!origin.has(t * 8 + best.o)) origin.set(t * 8 + best.o, { x: best.x, y: best.y });
-        placements.push({ copy: c, orientation: best.o, x: best.x, y: best.y });
-        rows = Math.max(rows, best.y + ps[best.o].h);
-        farSum += best.y + ps[best.o].h;
+        return best;
+      };
+      const put = (c: number, b: { o: number; x: number; y: number }): boolean => {
+        const ps = prepared[copies[c]];
+        grid.place(ps[b.o], b.x, b.y);
+        const key = copies[c] * 8 + b.o;
+        if (!origin.has(key)) origin.set(key, { x: b.x, y: b.y });
+        placements.push({ copy: c, orientation: b.o, x: b.x, y: b.y });
+        rows = Math.max(rows, b.y + ps[b.o].h);
+        farSum += b.y + ps[b.o].h;
         // a single sheet can only grow: stop as soon as it is worse than the bound
-        if (!Number.isFinite(cfg.maxRows) && rows > Math.floor(bound)) return null;
+        return Number.isFinite(cfg.maxRows) || rows <= Math.floor(bound);
+      };
+      if (rule !== 'fill') {
+        for (const c of remaining) {
+          const b = choose(copies[c]);
+          if (!b) rest.push(c);
+          else if (!put(c, b)) return null;
+        }
+      } else {
+        // "fill": of the next `fill.window` designs in the sequence, the one whose copy would
+        // sit lowest goes next, unless a bigger one would sit at most `fill.tolerance` rows
+        // higher (the biggest such one goes). The rectangle packer's skyline fills the lowest
+        // gap with the piece that fits it best, and it mixes designs across the width; the
+        // plain sequence lays each design as a block.
+        const queues = new Map<number, number[]>();
+        for (const c of remaining) {
+          const t = copies[c];
+          if (!queues.has(t)) queues.set(t, []);
+          queues.get(t)!.push(c);
+        }
+        const at = new Map<number, number>();
+        remaining.forEach((c, i) => at.set(c, i));
+        const head = new Map<number, number>([...queues.keys()].map((t) => [t, 0]));
+        let active = [...queues.keys()];
+        while (active.length) {
+          active.sort((a, b) => at.get(queues.get(a)![head.get(a)!])! - at.get(queues.get(b)![head.get(b)!])!);
+          const cands: { t: number; b: { o: number; x: number; y: number; score: number } }[] = [];
+          for (const t of active.slice(0, fill.window)) {
+            const b = choose(t);
+            if (b) cands.push({ t, b });
+            else {
+              // no room for this design on the sheet: its copies go to the next one
+              rest.push(...queues.get(t)!.slice(head.get(t)!));
+              head.set(t, queues.get(t)!.length);
+            }
+          }
+          if (cands.length) {
+            const reach = Math.min(...cands.map((k) => k.b.y)) + fill.tolerance * typical;
+            let pick = cands[0];
+            for (const k of cands) if (k.b.y <= reach && (pick.b.y > reach || areaOf(k.t) > areaOf(pick.t))) pick = k;
+            const q = queues.get(pick.t)!;
+            const c = q[head.get(pick.t)!];
+            head.set(pick.t, head.get(pick.t)! + 1);
+            if (!put(c, pick.b)) return null;
+          }
+          active = active.filter((t) => head.get(t)! < queues.get(t)!.length);
+        }
       }
       if (placements.length === 0) throw new Error('internal: nothing fits an empty sheet');
       sheets.push({ rows, placements });
@@ -609,7 +693,11 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   let best: Evaluated | null = null;
   let bestSeq: number[] = starts[0];
   let bestRule: Rule = rule;
-  starting: for (const r of RULES)
+  // with one design the fill rule is the centre rule
+  const designs = new Set(copies).size;
+  const rules = (cfg.rules ?? RULES).filter((q) => designs > 1 || q !== 'fill');
+  if (!rules.length) throw new Error('no placement rule to try');
+  starting: for (const r of rules)
     for (const s of starts) {
       rule = r;
       const e = evaluate(s, best ? best.cost : Infinity);
@@ -622,9 +710,18 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     }
   rule = bestRule;
   if (!best) throw new Error('internal: no layout');
-  // local search over the sequence
+  // local search over the sequence, and over the fill rule's parameters
   const n = bestSeq.length;
   while (!outOfTime() && n > 1) {
+    if (designs > 1 && rules.includes('fill') && rng.next() < FILL_DRAWS) {
+      const drawn: FillParams = { window: [3, 4, 6, designs][rng.int(4)], tolerance: 0.1 + 0.25 * rng.next() };
+      const [keepRule, keepFill] = [rule, fill];
+      [rule, fill] = ['fill', drawn];
+      const e = evaluate(bestSeq, best.cost);
+      if (e && e.cost <= best.cost) best = e;
+      else [rule, fill] = [keepRule, keepFill];
+      continue;
+    }
     const seq = [...bestSeq];
     const move = rng.next();
     if (move < 0.5) {

@@ -11,7 +11,7 @@
  */
 import { gapHalfWidths, dilate, emptyMask, markRect, countCells, CellMask } from './cells';
 import { DesignMask, maskCoverage, unpackMask } from './design-mask';
-import { NestPieceTooLargeError, nestSheets, NestType } from './nest';
+import { NestPieceTooLargeError, nestSheets, NestType, PlacementRule } from './nest';
 
 export interface ShapeDesign {
   /** Printed size in sheet pixels (upright). */
@@ -144,7 +144,7 @@ export function nestShapes(
   designs: readonly ShapeDesign[],
   copies: readonly number[],
   cfg: ShapeConfig,
-  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number },
+  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[] },
 ): ShapeSheet[] {
   const start = performance.now();
   if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');

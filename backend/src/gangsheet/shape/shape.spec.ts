@@ -252,6 +252,27 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     expect(await renderAndCheck(layout, 'multi')).toEqual([]);
   });
 
+  it('the fill rule mixes designs across the width, keeps the gap on the rendered pixels and splits across sheets', async () => {
+    const designs = [design('ring', 2, 6), design('star', 1.5, 8), design('heart', 1.5, 8), design('crescent', 1.5, 8), design('arrow', 2, 4)];
+    const settings = { width: 8, gap: 0.25, margin: 0.2, dpi: 50, nesting: 'shape' as const };
+    const run = (placementRules: ('fill' | 'centre')[], maxLength?: number) =>
+      compareNesting(designs, { ...settings, maxLength }, { timeLimitMs: 60_000, maxEvaluations: 6, placementRules });
+    // the order in which designs are placed: the plain sequence lays each design as a block
+    const switches = (l: LayoutResult) => l.sheets[0].placements.filter((p, i, all) => i > 0 && p.designId !== all[i - 1].designId).length;
+    const fill = run(['fill']);
+    const plain = run(['centre']);
+    expect(fill.savedLength).toBeGreaterThan(0);
+    expect(plain.savedLength).toBeGreaterThan(0);
+    expect(switches(plain.shape)).toBe(designs.length - 1);
+    expect(switches(fill.shape)).toBeGreaterThan(designs.length);
+    expect(await renderAndCheck(fill.shape, 'fill')).toEqual([]);
+    const multi = run(['fill'], 5).shape;
+    expect(multi.sheets.length).toBeGreaterThan(1);
+    expect(multi.sheets.flatMap((sh) => sh.placements)).toHaveLength(34);
+    for (const sh of multi.sheets) expect(sh.lengthPx).toBeLessThanOrEqual(250);
+    expect(await renderAndCheck(multi, 'fill-multi')).toEqual([]);
+  });
+
   it('uses the hole of a ring for a small design', () => {
     const designs = [design('ring', 4, 1), design('badge', 0.8, 1)];
     const layout = layoutSheets(designs, { width: 4.5, gap: 0.1, dpi: 50, nesting: 'shape' }, { timeLimitMs: 60_000, maxEvaluations: 4 });
