@@ -77,6 +77,7 @@ const envSchema = z.object({
   PRINT_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   PRINT_PREVIEW_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(1000),
   PRINT_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(2000),
+  PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(10000),
   PRINT_CANCEL_POLL_MS: z.coerce.number().int().min(50).default(500),
   PRINT_MAX_RESUMES: z.coerce.number().int().min(0).max(20).default(3),
   PRINT_MAX_PIXELS: z.coerce.number().positive().default(4_000_000_000),
@@ -182,6 +183,8 @@ export interface AppConfig {
     /** Layout search budget of the live preview and of the processing job. */
     previewTimeLimitMs: number;
     layoutTimeLimitMs: number;
+    /** Most a "shape" print's layout may search (it gets `layoutBudget`, see print-job.service.ts). */
+    shapeLayoutTimeLimitMs: number;
     /** How often a running job checks whether its print was cancelled from another process. */
     cancelPollMs: number;
     /** How often the recovery sweep may restart an attempt whose job was lost before it is refunded. */
@@ -383,6 +386,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       jobConcurrency: e.PRINT_JOB_CONCURRENCY,
       previewTimeLimitMs: e.PRINT_PREVIEW_TIME_LIMIT_MS,
       layoutTimeLimitMs: e.PRINT_LAYOUT_TIME_LIMIT_MS,
+      shapeLayoutTimeLimitMs: Math.max(e.PRINT_LAYOUT_TIME_LIMIT_MS, e.PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS),
       cancelPollMs: e.PRINT_CANCEL_POLL_MS,
       maxResumes: e.PRINT_MAX_RESUMES,
       maxPixels: e.PRINT_MAX_PIXELS,

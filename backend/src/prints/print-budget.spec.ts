@@ -1,6 +1,6 @@
 import { layoutSheets } from '../gangsheet';
 import { DEFAULT_SHEET_SETTINGS } from '../sheet-settings/entities/sheet-settings.entity';
-import { estimateWork } from './print-budget';
+import { estimateWork, layoutBudget } from './print-budget';
 
 describe('estimateWork', () => {
   const cases = [
@@ -34,5 +34,21 @@ describe('estimateWork', () => {
   it("the issue's request (1000 copies of a 20 in design at 600 DPI on 64 in film) is tens of gigapixels", () => {
     const est = estimateWork([{ trim: { width: 500, height: 300 }, widthIn: 20, quantity: 1000 }], { ...DEFAULT_SHEET_SETTINGS, width: 64, maxLength: 400, dpi: 600 });
     expect(est.pixels).toBeGreaterThan(50e9);
+  });
+});
+
+describe('layoutBudget', () => {
+  const limits = { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 10000 };
+  const mask = { width: 1, height: 1, data: 'AQ==' };
+  it('gives rectangles the plain budget, however many copies', () => {
+    expect(layoutBudget([{ quantity: 400, mask }], { nesting: 'box' }, limits)).toBe(2000);
+  });
+  it('gives true-shape nesting 25 ms per copy, at least the plain budget and at most its cap', () => {
+    expect(layoutBudget([{ quantity: 10, mask }], { nesting: 'shape' }, limits)).toBe(2000);
+    expect(layoutBudget([{ quantity: 200, mask }, { quantity: 100 }], { nesting: 'shape' }, limits)).toBe(7500);
+    expect(layoutBudget([{ quantity: 1000, mask }], { nesting: 'shape' }, limits)).toBe(10000);
+  });
+  it('gives a "shape" print without any ink mask (laid out as rectangles) the plain budget', () => {
+    expect(layoutBudget([{ quantity: 300 }], { nesting: 'shape' }, limits)).toBe(2000);
   });
 });

@@ -35,3 +35,26 @@ export function estimateWork(items: Array<{ trim: { width: number; height: numbe
 }
 
 export const gigapixels = (px: number) => (px / 1e9).toFixed(px < 1e10 ? 2 : 1);
+
+/** Layout search per copy a "shape" print's job gets (see `layoutBudget`). */
+export const SHAPE_LAYOUT_MS_PER_COPY = 25;
+
+/**
+ * The processing job's layout search budget. Rectangles (and "shape" prints without any ink
+ * mask) get `layoutTimeLimitMs`. True-shape
+ * nesting gets SHAPE_LAYOUT_MS_PER_COPY per copy, at least that and at most
+ * `shapeLayoutTimeLimitMs`: its first layouts alone take 1–3 s on 150–400 copies, and on the
+ * artwork benchmark 10 s gave 0.884 of the rectangles' film where 1 s gave 0.891 (docs/gangsheet.md),
+ * while small prints stay as quick as before. Film is what the seller pays for; the layout
+ * is a small part of a job that renders for tens of seconds.
+ */
+export function layoutBudget(
+  designs: ReadonlyArray<{ quantity: number; mask?: unknown }>,
+  settings: Pick<SheetSettingsValues, 'nesting'>,
+  limits: { layoutTimeLimitMs: number; shapeLayoutTimeLimitMs: number },
+): number {
+  // without any ink mask a "shape" print is laid out as rectangles (engine.adapter.ts)
+  if (settings.nesting !== 'shape' || !designs.some((d) => d.mask)) return limits.layoutTimeLimitMs;
+  const copies = designs.reduce((a, d) => a + d.quantity, 0);
+  return Math.min(limits.shapeLayoutTimeLimitMs, Math.max(limits.layoutTimeLimitMs, SHAPE_LAYOUT_MS_PER_COPY * copies));
+}

@@ -25,7 +25,7 @@ import { engineDesign, withMasks } from './print-designs';
 import { MSG } from './prints.rules';
 import { StoredLayout, storedLayout } from './stored-layout';
 import { PrintCancellations, PrintCancelled } from './print-cancellations';
-import { gigapixels, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
+import { gigapixels, layoutBudget, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
 import type { WebhookEventData } from '../webhooks/webhook-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { ImageStatus } from '../images/entities/image.entity';
@@ -106,7 +106,7 @@ export class PrintJobService {
       const designs = await this.designs(printId, settings.nesting === 'shape');
       lap('trim');
       await progress('layout', 5);
-      const layout = await this.engine.layout(designs, settings, this.config.prints.layoutTimeLimitMs, { signal: abort.signal });
+      const layout = await this.engine.layout(designs, settings, layoutBudget(designs, settings, this.config.prints), { signal: abort.signal });
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
       if (abort.signal.aborted || !(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
