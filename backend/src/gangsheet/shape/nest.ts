@@ -460,31 +460,40 @@ function latticeOf(p: Prepared): Lattice | null {
   return best;
 }
 
+function sameCells(a: CellMask, b: CellMask): boolean {
+  if (a.w !== b.w || a.h !== b.h || a.area !== b.area) return false;
+  for (let i = 0; i < a.bits.length; i++) if (a.bits[i] !== b.bits[i]) return false;
+  return true;
+}
+
 /** Placement rules of the bottom-left fill (see `nestSheets`). */
 export type PlacementRule = 'far' | 'top' | 'centre' | 'lattice' | 'fill';
 type Rule = PlacementRule;
 
 /**
- * In the order they are tried: the centre rule gave the best starting layout on 5 of the 6
- * artwork orders before the fill rule existed; fill comes second so the 1 s preview gets it.
+ * In the order they are tried (a short budget, like the 1 s preview, may get only the first
+ * layout): the fill rule's starting layout was the shortest on all six artwork orders, the
+ * centre rule's on 5 of 6 before the fill rule existed.
  */
-const RULES: readonly Rule[] = ['centre', 'fill', 'far', 'top', 'lattice'];
+const RULES: readonly Rule[] = ['fill', 'centre', 'far', 'top', 'lattice'];
 
 /**
  * The "fill" rule's parameters: how many designs, next in the sequence, compete for the
- * lowest spot (`window`), and how much higher (in rows) a bigger design's copy may sit than
- * the lowest one and still go first (`tolerance`).
+ * lowest spot (`window`), how much higher a bigger design's copy may sit than the lowest one
+ * and still go first (`tolerance`, in sides of a typical copy), and what "bigger" means
+ * (`prefer`: the grown area, or the width as placed).
  */
 interface FillParams {
   window: number;
   tolerance: number;
+  prefer: 'area' | 'width';
 }
 
 /** The fill rule of the starting layouts: 4 designs compete, bigger ones within a fifth of a typical copy's side. */
-const FILL_START = { window: 4, tolerance: 0.2 };
+const FILL_START: FillParams = { window: 4, tolerance: 0.2, prefer: 'area' };
 /**
  * Share of the search's evaluations that draw new fill parameters (window 3, 4, 6 or all
- * designs; tolerance 0.1–0.35 of a typical copy's side) instead of moving copies in the
+ * designs; tolerance 0.1–0.35 of a typical copy's side; area or width) instead of moving copies in the
  * sequence. The fill layouts' lengths jump with these parameters (±3 % between neighbouring
  * tolerances on the artwork orders), so fresh draws find shorter layouts more often than
  * sequence moves do on orders of 150–400 copies.
@@ -505,6 +514,11 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const start = performance.now();
   if (copies.length === 0) return { sheets: [], evaluations: 0 };
   const prepared = types.map((t) => t.orientations.map(prepare));
+  // the orientations worth trying: a turn whose cells equal an earlier turn's (a ring's, a
+  // badge's, a photo's half turn) finds the same spots
+  const distinct = types.map((t) =>
+    t.orientations.flatMap((o, i) => (t.orientations.slice(0, i).some((e) => sameCells(e.mask, o.mask)) ? [] : [i])),
+  );
   const maxWords = Math.max(1, ...types.flatMap((t) => t.orientations.map((o) => Math.max(o.mask.words, o.dil.words) + 1)));
   // reject copies that cannot fit an empty sheet in any orientation
   copies.forEach((t, i) => {
@@ -542,6 +556,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     if (!lattices.has(key)) lattices.set(key, latticeOf(prepared[t][o]));
     return lattices.get(key)!;
   };
+  // when a timed search gives up on an evaluation in progress (0: never); set once there is a layout
+  let abandon = 0;
   const evaluate = (seq: readonly number[], bound: number): Evaluated | null => {
     evaluations++;
     const sheets: NestSheet[] = [];
@@ -562,7 +578,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
       const choose = (t: number): { o: number; x: number; y: number; score: number } | null => {
         const ps = prepared[t];
         let best: { o: number; x: number; y: number; score: number } | null = null;
-        for (let o = 0; o < ps.length; o++) {
+        for (const o of distinct[t]) {
           const key = t * 8 + o;
           let from = cache.get(key);
           if (from === null) continue;
@@ -616,6 +632,9 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
         placements.push({ copy: c, orientation: b.o, x: b.x, y: b.y });
         rows = Math.max(rows, b.y + ps[b.o].h);
         farSum += b.y + ps[b.o].h;
+        // once there is a layout, a timed search abandons an evaluation at its deadline (one
+        // fill layout of 300 copies takes up to ~0.8 s, the preview's whole budget)
+        if (abandon && (placements.length & 15) === 0 && performance.now() >= abandon) return false;
         // a single sheet can only grow: stop as soon as it is worse than the bound
         return Number.isFinite(cfg.maxRows) || rows <= Math.floor(bound);
       };
@@ -656,7 +675,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
           if (cands.length) {
             const reach = Math.min(...cands.map((k) => k.b.y)) + fill.tolerance * typical;
             let pick = cands[0];
-            for (const k of cands) if (k.b.y <= reach && (pick.b.y > reach || areaOf(k.t) > areaOf(pick.t))) pick = k;
+            const size = (k: (typeof cands)[number]) => (fill.prefer === 'area' ? areaOf(k.t) : prepared[k.t][k.b.o].w);
+            for (const k of cands) if (k.b.y <= reach && (pick.b.y > reach || size(k) > size(pick))) pick = k;
             const q = queues.get(pick.t)!;
             const c = q[head.get(pick.t)!];
             head.set(pick.t, head.get(pick.t)! + 1);
@@ -705,6 +725,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
         best = e;
         bestSeq = s;
         bestRule = r;
+        if (cfg.maxEvaluations === undefined) abandon = start + searchMs;
       }
       if (outOfTime()) break starting;
     }
@@ -714,7 +735,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const n = bestSeq.length;
   while (!outOfTime() && n > 1) {
     if (designs > 1 && rules.includes('fill') && rng.next() < FILL_DRAWS) {
-      const drawn: FillParams = { window: [3, 4, 6, designs][rng.int(4)], tolerance: 0.1 + 0.25 * rng.next() };
+      const drawn: FillParams = { window: [3, 4, 6, designs][rng.int(4)], tolerance: 0.1 + 0.25 * rng.next(), prefer: rng.next() < 0.5 ? 'area' : 'width' };
       const [keepRule, keepFill] = [rule, fill];
       [rule, fill] = ['fill', drawn];
       const e = evaluate(bestSeq, best.cost);
