@@ -717,8 +717,10 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const designs = new Set(copies).size;
   const rules = (cfg.rules ?? RULES).filter((q) => designs > 1 || q !== 'fill');
   if (!rules.length) throw new Error('no placement rule to try');
-  starting: for (const r of rules)
-    for (const s of starts) {
+  // every rule on the first order before any rule on the others: a short budget (the
+  // preview) then sees every rule once (no rule is best on every order)
+  starting: for (const s of starts)
+    for (const r of rules) {
       rule = r;
       const e = evaluate(s, best ? best.cost : Infinity);
       if (e && (!best || e.cost < best.cost)) {
