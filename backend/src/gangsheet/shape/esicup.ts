@@ -269,7 +269,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
     maxEvaluations: opts.maxEvaluations,
     // the fill rule mixes many copies of a few designs across a sheet's width; on these
     // instances overlap minimisation does the work, and with it 30 s runs averaged 0.959 of
-    // the records (six runs) against 0.964 (three runs) without it (docs/gangsheet.md)
+    // the records (six runs) against 0.964 (four runs) without it (docs/gangsheet.md)
     rules: ESICUP_RULES,
     seed: opts.seed,
     // most of the time goes to overlap minimisation: it beats the bottom-left search alone
