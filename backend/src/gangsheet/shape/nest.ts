@@ -646,8 +646,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
         }
       } else {
         // "fill": of the next `fill.window` designs in the sequence, the one whose copy would
-        // sit lowest goes next, unless a bigger one would sit at most `fill.tolerance` rows
-        // higher (the biggest such one goes). The rectangle packer's skyline fills the lowest
+        // sit lowest goes next, unless a bigger one would sit at most `fill.tolerance` sides of
+        // a typical copy higher (the biggest such one goes). The rectangle packer's skyline fills the lowest
         // gap with the piece that fits it best, and it mixes designs across the width; the
         // plain sequence lays each design as a block.
         const queues = new Map<number, number[]>();
