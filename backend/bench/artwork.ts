@@ -5,6 +5,7 @@
  */
 import sharp from 'sharp';
 import { Rng } from '../src/gangsheet/pack/rng';
+import { alphaBoundingBox } from '../src/gangsheet/trim';
 
 export const KINDS = ['ring', 'star', 'heart', 'crescent', 'arrow', 'text', 'photo', 'badge'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -139,24 +140,11 @@ export function artworkOrders(count: number, seed = 14): { name: string; designs
 export async function grownInkArea(a: Artwork, width: number, radius: number, dpi = 100): Promise<number> {
   const { data, info } = await sharp(Buffer.from(a.svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
   // the trim box, as the upload measures it
-  let x0 = info.width;
-  let y0 = info.height;
-  let x1 = -1;
-  let y1 = -1;
-  for (let y = 0; y < info.height; y++)
-    for (let x = 0; x < info.width; x++)
-      if (data[y * info.width + x] > 0) {
-        x0 = Math.min(x0, x);
-        x1 = Math.max(x1, x);
-        y0 = Math.min(y0, y);
-        y1 = Math.max(y1, y);
-      }
-  const tw = x1 - x0 + 1;
-  const th = y1 - y0 + 1;
+  const trim = alphaBoundingBox(data, info.width, info.height)!;
   const w = Math.max(1, Math.round(width * dpi));
-  const h = Math.max(1, Math.round((width * dpi * th) / tw));
+  const h = Math.max(1, Math.round((width * dpi * trim.height) / trim.width));
   const alpha = await sharp(Buffer.from(a.svg))
-    .extract({ left: x0, top: y0, width: tw, height: th })
+    .extract(trim)
     .resize(w, h, { fit: 'fill' })
     .ensureAlpha()
     .extractChannel(3)

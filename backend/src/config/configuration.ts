@@ -183,7 +183,7 @@ export interface AppConfig {
     /** Layout search budget of the live preview and of the processing job. */
     previewTimeLimitMs: number;
     layoutTimeLimitMs: number;
-    /** Most a "shape" print's layout may search (it gets `layoutBudget`, see print-job.service.ts). */
+    /** Most a "shape" print's layout may search (it gets `layoutBudget`, see print-budget.ts). */
     shapeLayoutTimeLimitMs: number;
     /** How often a running job checks whether its print was cancelled from another process. */
     cancelPollMs: number;
