@@ -61,7 +61,8 @@ export async function buildJob(
   fs.mkdirSync(outDir, { recursive: true });
   const rendered = await renderSheets({
     sheets: layout.sheets,
-    designs: job.designs.map((d, i) => ({ id: ids[i], path: d.file, ...infos[i] })),
+    // a shape-nested sheet's rasters are clipped to their ink masks (what the nester assumed)
+    designs: job.designs.map((d, i) => ({ id: ids[i], path: d.file, ...infos[i], mask: nesting === 'shape' ? infos[i].mask : undefined })),
     dpi: layout.settings.dpi,
     root,
     output: (i) => ({

@@ -127,7 +127,8 @@ export const engineInProcess = {
   render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
     return renderSheets({
       sheets: req.layout.sheets,
-      designs: req.designs.map((d) => ({ id: d.id, path: d.file, trim: d.trim, widthPx: d.widthPx, heightPx: d.heightPx })),
+      // masks come with the designs of "shape" prints only: their rasters are clipped to the ink
+      designs: req.designs.map((d) => ({ id: d.id, path: d.file, trim: d.trim, widthPx: d.widthPx, heightPx: d.heightPx, mask: d.mask ?? undefined })),
       dpi: req.layout.settings.dpi,
       root: req.root,
       output: (i) => req.outputs[i],

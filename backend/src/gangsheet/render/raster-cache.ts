@@ -8,6 +8,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Writable } from 'stream';
+import { CellMask } from '../shape/cells';
+import { DesignMask } from '../shape/design-mask';
+import { inkClip } from '../shape/shape-layout';
 import { compositeOverTransparentLut, DecodeLimits, resampleToStream } from './sharp-io';
 
 export interface RasterSource {
@@ -18,6 +21,12 @@ export interface RasterSource {
   sourceWidth: number;
   sourceHeight: number;
   density?: number;
+  /**
+   * Ink mask of a design nested by its shape: every raster of it is cleared outside its ink
+   * footprint grown by `inkReach` (`inkClip`), so no faint resampling spread reaches into
+   * the gap the nester kept.
+   */
+  mask?: DesignMask;
 }
 
 export interface Raster {
@@ -26,7 +35,7 @@ export interface Raster {
   fd: number;
 }
 
-/** Writable that applies the composite LUT to RGBA bytes and writes them to fd. */
+/** Writable that applies the composite LUT (and the ink clip) to RGBA bytes and writes them to fd. */
 class NormalizingSink extends Writable {
   private carry = Buffer.alloc(0);
   private filePos = 0;
@@ -34,6 +43,7 @@ class NormalizingSink extends Writable {
   constructor(
     private readonly fd: number,
     private readonly lut: Uint8Array,
+    private readonly clip?: CellMask,
   ) {
     super();
   }
@@ -47,7 +57,27 @@ class NormalizingSink extends Writable {
       this.carry = Buffer.from(buf.subarray(usable));
       buf = buf.subarray(0, usable);
       const lut = this.lut;
+      const clip = this.clip;
+      // pixel position of the chunk's first pixel, for the clip
+      let x = 0;
+      let row = 0;
+      if (clip) {
+        const q = this.filePos / 4;
+        x = q % clip.w;
+        row = ((q - x) / clip.w) * clip.words;
+      }
       for (let i = 0; i < usable; i += 4) {
+        if (clip) {
+          const keep = (clip.bits[row + (x >>> 5)] >>> (x & 31)) & 1;
+          if (++x === clip.w) {
+            x = 0;
+            row += clip.words;
+          }
+          if (!keep) {
+            buf.writeUInt32LE(0, i);
+            continue;
+          }
+        }
         const a = buf[i + 3] << 8;
         buf[i] = lut[a | buf[i]];
         buf[i + 1] = lut[a | buf[i + 1]];
@@ -143,7 +173,7 @@ export class RasterCache {
   private async resample(src: RasterSource, width: number, height: number): Promise<Raster> {
     const lut = await compositeOverTransparentLut();
     const fd = this.newFile();
-    const sink = new NormalizingSink(fd, lut);
+    const sink = new NormalizingSink(fd, lut, src.mask ? inkClip(src.mask, width, height, src.trim.width) : undefined);
     await resampleToStream(
       {
         file: src.file,

@@ -10,6 +10,7 @@
  */
 import * as fs from 'fs';
 import { SheetLayout } from '../pack/layout';
+import { DesignMask } from '../shape/design-mask';
 import { TrimBox } from '../trim';
 import { PdfCopy, PdfImageStore, Turn, writeSheetPdf } from './pdf-sheet';
 import { FilterPool, PngFilter, StreamingPngWriter } from './png-writer';
@@ -26,6 +27,11 @@ export interface RenderDesign {
   widthPx: number;
   heightPx: number;
   density?: number;
+  /**
+   * Ink mask, for sheets nested by shape only: the design's rasters are then cleared outside
+   * its ink footprint grown by `inkReach`, which the nester's cells assume.
+   */
+  mask?: DesignMask;
 }
 
 export interface RenderProgress {
@@ -166,6 +172,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
         sourceWidth: d.widthPx,
         sourceHeight: d.heightPx,
         density: d.density,
+        mask: d.mask,
       });
     }
     // prepare every raster first: resampling is the part that can fail on a bad file,

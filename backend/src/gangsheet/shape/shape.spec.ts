@@ -9,7 +9,7 @@ import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
 import { renderSheets } from '../render/render-sheet';
 import { alphaBoundingBox, inspectDesign, DesignInfo } from '../trim';
 import { getCell, gapHalfWidths } from './cells';
-import { alphaMask, INK_ALPHA_THRESHOLD } from './design-mask';
+import { alphaMask, DesignMask, INK_ALPHA_THRESHOLD, unpackMask } from './design-mask';
 import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon, searchCells } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
 import { longestFreeRun } from './nest';
@@ -195,6 +195,27 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     return { id: k, widthPx: i.trim.width, heightPx: i.trim.height, width, quantity, mask: i.mask };
   };
 
+  /**
+   * Pixels of a w × h raster (from `sourceWidth` trimmed pixels) within reach of a mask ink
+   * cell's printed rectangle (1 = kept): 1 pixel, or 1 + 1.5 × the enlargement.
+   */
+  function clipOf(mask: DesignMask, w: number, h: number, sourceWidth: number): Uint8Array {
+    const r = w <= sourceWidth ? 1 : 1 + (1.5 * w) / sourceWidth;
+    const cells = unpackMask(mask);
+    const kept = new Uint8Array(w * h);
+    for (let my = 0; my < mask.height; my++)
+      for (let mx = 0; mx < mask.width; mx++) {
+        if (!cells[my * mask.width + mx]) continue;
+        // the cell's rectangle grown by the reach; a pixel counts when it overlaps it with area
+        const x0 = Math.max(0, Math.floor((mx * w) / mask.width - r));
+        const x1 = Math.min(w, Math.ceil(((mx + 1) * w) / mask.width + r));
+        const y0 = Math.max(0, Math.floor((my * h) / mask.height - r));
+        const y1 = Math.min(h, Math.ceil(((my + 1) * h) / mask.height + r));
+        for (let y = y0; y < y1; y++) kept.fill(1, y * w + x0, y * w + x1);
+      }
+    return kept;
+  }
+
   /** Renders the layout, then checks the sheet's pixels against independently resampled copies. */
   async function renderAndCheck(layout: LayoutResult, tag: string): Promise<string[]> {
     const rendered = await renderSheets({
@@ -211,12 +232,17 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
       for (const p of sheet.placements) {
         const src = infos.get(p.designId)!;
         const [w, h] = p.rotated ? [p.px.height, p.px.width] : [p.px.width, p.px.height];
-        // resampled and turned by sharp itself, not by the engine's raster cache
-        const rgba = await sharp(path.join(root, files.get(p.designId)!))
+        // resampled and turned by sharp itself, not by the engine's raster cache, and cleared
+        // beyond reach of the mask's ink cells, as the renderer promises (inkClip)
+        const upright = await sharp(path.join(root, files.get(p.designId)!))
           .extract({ left: src.trim.left, top: src.trim.top, width: src.trim.width, height: src.trim.height })
           .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
-          .toBuffer()
-          .then((b) => sharp(b).rotate(p.rotation ?? 0).ensureAlpha().raw().toBuffer());
+          .ensureAlpha()
+          .raw()
+          .toBuffer();
+        const kept = clipOf(src.mask!, w, h, src.trim.width);
+        for (let i = 0; i < w * h; i++) if (!kept[i]) upright.writeUInt32LE(0, 4 * i);
+        const rgba = await sharp(upright, { raw: { width: w, height: h, channels: 4 } }).rotate(p.rotation ?? 0).raw().toBuffer();
         copies.push({ rgba, x: p.px.x, y: p.px.y, w: p.px.width, h: p.px.height });
       }
       const dpi = layout.settings.dpi;
@@ -255,12 +281,13 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
   it('the fill rule mixes designs across the width, keeps the gap on the rendered pixels and splits across sheets', async () => {
     const designs = [design('ring', 2, 6), design('star', 1.5, 8), design('heart', 1.5, 8), design('crescent', 1.5, 8), design('arrow', 2, 4)];
     const settings = { width: 8, gap: 0.25, margin: 0.2, dpi: 50, nesting: 'shape' as const };
-    const run = (placementRules: ('fill' | 'centre')[], maxLength?: number) =>
-      compareNesting(designs, { ...settings, maxLength }, { timeLimitMs: 60_000, maxEvaluations: 6, placementRules });
+    const run = (placementRules: ('fill' | 'centre')[], maxLength?: number, maxEvaluations = 6) =>
+      compareNesting(designs, { ...settings, maxLength }, { timeLimitMs: 60_000, maxEvaluations, placementRules });
     // the order in which designs are placed: the plain sequence lays each design as a block
+    // (its first layout: the search's later swaps may break a block)
     const switches = (l: LayoutResult) => l.sheets[0].placements.filter((p, i, all) => i > 0 && p.designId !== all[i - 1].designId).length;
-    const fill = run(['fill']);
-    const plain = run(['centre']);
+    const fill = run(['fill'], undefined, 1);
+    const plain = run(['centre'], undefined, 1);
     expect(fill.savedLength).toBeGreaterThan(0);
     expect(plain.savedLength).toBeGreaterThan(0);
     expect(switches(plain.shape)).toBe(designs.length - 1);
@@ -271,6 +298,14 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     expect(multi.sheets.flatMap((sh) => sh.placements)).toHaveLength(34);
     for (const sh of multi.sheets) expect(sh.lengthPx).toBeLessThanOrEqual(250);
     expect(await renderAndCheck(multi, 'fill-multi')).toEqual([]);
+  });
+
+  it('keeps the gap on the rendered pixels of enlarged rasters too (their clip reaches further)', async () => {
+    // 240 px artwork printed 1.6 in wide at 400 DPI: enlarged about 2.7 times
+    const designs = [design('star', 1.6, 3), design('crescent', 1.6, 3), design('heart', 1.6, 2)];
+    const layout = layoutSheets(designs, { width: 4, gap: 0.1, margin: 0.05, dpi: 400, nesting: 'shape' }, { timeLimitMs: 60_000, maxEvaluations: 3 });
+    expect(layout.sheets[0].placements.some((p) => p.px.width > infos.get(p.designId)!.trim.width)).toBe(true);
+    expect(await renderAndCheck(layout, 'enlarged')).toEqual([]);
   });
 
   it('uses the hole of a ring for a small design', () => {
