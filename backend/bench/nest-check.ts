@@ -4,6 +4,7 @@
  * polygon clipping (polygon-clipping), rendered sheets on their decoded pixels.
  */
 import polygonClipping from 'polygon-clipping';
+import { DesignMask, unpackMask } from '../src/gangsheet/shape/design-mask';
 import type { EsicupInstance, EsicupSolution } from '../src/gangsheet/shape/esicup';
 
 type Pt = [number, number];
@@ -79,6 +80,30 @@ export function checkEsicupSolution(inst: EsicupInstance, sol: EsicupSolution, t
       if (ov > tol * Math.min(a.area, b.area)) errors.push(`placements ${a.k} and ${b.k} overlap by area ${ov}`);
     }
   return { ok: errors.length === 0, errors, density: sol.length > 0 ? itemArea / (inst.strip_height * sol.length) : 0, maxOverlap };
+}
+
+/**
+ * Clears, in place, the pixels of an upright w × h RGBA raster (resampled from `sourceWidth`
+ * trimmed pixels) that lie beyond reach of every ink cell of the mask at the printed size:
+ * what the renderer promises for sheets nested by shape. The reach is 1 pixel, or 1 + 1.5 ×
+ * the enlargement; a pixel stays when it overlaps a cell's rectangle grown by the reach.
+ * Written apart from the engine's own clip (inkClip), so the checks stay independent.
+ */
+export function clipToMask(rgba: Buffer, mask: DesignMask, w: number, h: number, sourceWidth: number): Buffer {
+  const r = w <= sourceWidth ? 1 : 1 + (1.5 * w) / sourceWidth;
+  const cells = unpackMask(mask);
+  const kept = new Uint8Array(w * h);
+  for (let my = 0; my < mask.height; my++)
+    for (let mx = 0; mx < mask.width; mx++) {
+      if (!cells[my * mask.width + mx]) continue;
+      const x0 = Math.max(0, Math.floor((mx * w) / mask.width - r));
+      const x1 = Math.min(w, Math.ceil(((mx + 1) * w) / mask.width + r));
+      const y0 = Math.max(0, Math.floor((my * h) / mask.height - r));
+      const y1 = Math.min(h, Math.ceil(((my + 1) * h) / mask.height + r));
+      for (let y = y0; y < y1; y++) kept.fill(1, y * w + x0, y * w + x1);
+    }
+  for (let i = 0; i < w * h; i++) if (!kept[i]) rgba.writeUInt32LE(0, 4 * i);
+  return rgba;
 }
 
 export interface PixelCheckCopy {

@@ -1,8 +1,9 @@
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { artworkPng, Kind, makeArtwork } from '../bench/artwork';
-import { checkRenderedPixels, PixelCheckCopy } from '../bench/nest-check';
+import { checkRenderedPixels, clipToMask, PixelCheckCopy } from '../bench/nest-check';
 import { INK_ALPHA_THRESHOLD } from '../src/gangsheet';
+import { alphaMask } from '../src/gangsheet/shape/design-mask';
 import { Rng } from '../src/gangsheet/pack/rng';
 import { addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -109,12 +110,12 @@ describe('Prints: true-shape nesting (e2e)', () => {
       const im: any = byImage.get(p.imageId);
       const [w, h] = [px(p.width), px(p.height)];
       const [uw, uh] = p.rotation === 90 || p.rotation === 270 ? [h, w] : [w, h];
-      // resampled and turned by sharp itself, as an independent raster of the copy
-      const rgba = await sharp(im.png)
-        .extract(im.trim)
-        .resize(uw, uh, { fit: 'fill', kernel: 'lanczos3' })
-        .toBuffer()
-        .then((b) => sharp(b).rotate(p.rotation).ensureAlpha().raw().toBuffer());
+      // resampled and turned by sharp itself, as an independent raster of the copy, cleared
+      // beyond reach of its ink mask (measured here from the upload) as the renderer promises
+      const alpha = await sharp(im.png).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+      const upright = await sharp(im.png).extract(im.trim).resize(uw, uh, { fit: 'fill', kernel: 'lanczos3' }).ensureAlpha().raw().toBuffer();
+      clipToMask(upright, alphaMask(alpha.data, alpha.info.width, im.trim), uw, uh, im.trim.width);
+      const rgba = await sharp(upright, { raw: { width: uw, height: uh, channels: 4 } }).rotate(p.rotation).raw().toBuffer();
       copies.push({ rgba, x: px(p.x), y: px(p.y), w, h });
     }
     expect(copies).toHaveLength(28);

@@ -3,13 +3,13 @@ import * as os from 'os';
 import * as path from 'path';
 import sharp from 'sharp';
 import { artworkPng, makeArtwork, Kind } from '../../../bench/artwork';
-import { checkEsicupSolution, checkRenderedPixels, PixelCheckCopy } from '../../../bench/nest-check';
+import { checkEsicupSolution, checkRenderedPixels, clipToMask, PixelCheckCopy } from '../../../bench/nest-check';
 import { Rng } from '../pack/rng';
 import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
 import { renderSheets } from '../render/render-sheet';
 import { alphaBoundingBox, inspectDesign, DesignInfo } from '../trim';
 import { getCell, gapHalfWidths } from './cells';
-import { alphaMask, DesignMask, INK_ALPHA_THRESHOLD, unpackMask } from './design-mask';
+import { alphaMask, INK_ALPHA_THRESHOLD } from './design-mask';
 import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon, searchCells } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
 import { longestFreeRun } from './nest';
@@ -195,27 +195,6 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     return { id: k, widthPx: i.trim.width, heightPx: i.trim.height, width, quantity, mask: i.mask };
   };
 
-  /**
-   * Pixels of a w × h raster (from `sourceWidth` trimmed pixels) within reach of a mask ink
-   * cell's printed rectangle (1 = kept): 1 pixel, or 1 + 1.5 × the enlargement.
-   */
-  function clipOf(mask: DesignMask, w: number, h: number, sourceWidth: number): Uint8Array {
-    const r = w <= sourceWidth ? 1 : 1 + (1.5 * w) / sourceWidth;
-    const cells = unpackMask(mask);
-    const kept = new Uint8Array(w * h);
-    for (let my = 0; my < mask.height; my++)
-      for (let mx = 0; mx < mask.width; mx++) {
-        if (!cells[my * mask.width + mx]) continue;
-        // the cell's rectangle grown by the reach; a pixel counts when it overlaps it with area
-        const x0 = Math.max(0, Math.floor((mx * w) / mask.width - r));
-        const x1 = Math.min(w, Math.ceil(((mx + 1) * w) / mask.width + r));
-        const y0 = Math.max(0, Math.floor((my * h) / mask.height - r));
-        const y1 = Math.min(h, Math.ceil(((my + 1) * h) / mask.height + r));
-        for (let y = y0; y < y1; y++) kept.fill(1, y * w + x0, y * w + x1);
-      }
-    return kept;
-  }
-
   /** Renders the layout, then checks the sheet's pixels against independently resampled copies. */
   async function renderAndCheck(layout: LayoutResult, tag: string): Promise<string[]> {
     const rendered = await renderSheets({
@@ -240,8 +219,7 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
           .ensureAlpha()
           .raw()
           .toBuffer();
-        const kept = clipOf(src.mask!, w, h, src.trim.width);
-        for (let i = 0; i < w * h; i++) if (!kept[i]) upright.writeUInt32LE(0, 4 * i);
+        clipToMask(upright, src.mask!, w, h, src.trim.width);
         const rgba = await sharp(upright, { raw: { width: w, height: h, channels: 4 } }).rotate(p.rotation ?? 0).raw().toBuffer();
         copies.push({ rgba, x: p.px.x, y: p.px.y, w: p.px.width, h: p.px.height });
       }
