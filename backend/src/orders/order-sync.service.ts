@@ -25,6 +25,9 @@ export interface SyncOutcome {
   reason?: string;
 }
 
+/** Sync states after which a sync's job is over (or about to be). */
+const FINISHED: readonly (string | null)[] = ['done', 'failed'];
+
 @Injectable()
 export class OrderSyncService {
   private readonly logger = new Logger('OrderSync');
@@ -42,7 +45,13 @@ export class OrderSyncService {
   async request(userId: string, integrationId: string): Promise<{ message: string; status: 'queued' | 'running' }> {
     const i = await this.integrations.get(userId, integrationId);
     if (!i.connected) throw new BadRequestException({ message: MSG.notConnected, code: 'not_connected' });
-    const { added } = await this.jobs.add(JobName.OrderSync, { integrationId }, { jobId: syncJobId(integrationId) });
+    let { added } = await this.jobs.add(JobName.OrderSync, { integrationId }, { jobId: syncJobId(integrationId) });
+    // A sync that has just reported done (or failed) still holds its job id for a moment while
+    // its job returns: a request in that moment is a new sync, not a duplicate, so try again.
+    for (let tries = 0; !added && tries < 20 && FINISHED.includes((await this.integrations.get(userId, integrationId)).syncStatus); tries++) {
+      await new Promise((r) => setTimeout(r, 50));
+      ({ added } = await this.jobs.add(JobName.OrderSync, { integrationId }, { jobId: syncJobId(integrationId) }));
+    }
     if (added) await this.integrations.markSync(integrationId, { syncStatus: 'queued' });
     return added ? { message: 'Order sync started', status: 'queued' } : { message: 'Order sync is already running', status: 'running' };
   }
