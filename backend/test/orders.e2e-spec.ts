@@ -117,7 +117,9 @@ describe('Orders (e2e)', () => {
 
   it('1,000 orders re-synced: no duplicates', async () => {
     const now = Date.now();
-    woo.orders = Array.from({ length: 1000 }, (_, k) => wooOrder({ id: 10_000 + k, created: new Date(now - (k % 20) * DAY), items: [{ id: 100_000 + k, name: `Design ${k}`, sku: `SKU-${k}`, size: 'A3' }, { id: 200_000 + k, name: `Design ${k} back`, size: 'A4' }] }));
+    // two seconds older than any order made after this test: dates have whole seconds, and
+    // orders created in the same second as these would tie with 50 of them in the newest-first list
+    woo.orders = Array.from({ length: 1000 }, (_, k) => wooOrder({ id: 10_000 + k, created: new Date(now - (k % 20) * DAY - 2000), items: [{ id: 100_000 + k, name: `Design ${k}`, sku: `SKU-${k}`, size: 'A3' }, { id: 200_000 + k, name: `Design ${k} back`, size: 'A4' }] }));
     await db.query(`UPDATE integrations SET last_sync = NULL WHERE id = $1`, [wooId]);
     await syncAndWait(seller.agent, wooId, 120_000);
     await db.query(`UPDATE integrations SET last_sync = NULL WHERE id = $1`, [wooId]);
