@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { artworkPng, Kind, makeArtwork } from '../bench/artwork';
 import { checkRenderedPixels, clipToMask, PixelCheckCopy } from '../bench/nest-check';
 import { INK_ALPHA_THRESHOLD } from '../src/gangsheet';
-import { alphaMask } from '../src/gangsheet/shape/design-mask';
+import { alphaMask, DesignMask } from '../src/gangsheet/shape/design-mask';
 import { Rng } from '../src/gangsheet/pack/rng';
 import { addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -104,6 +104,7 @@ describe('Prints: true-shape nesting (e2e)', () => {
 
     const byImage = new Map(images.map((im: any) => [im._id, im]));
     const copies: PixelCheckCopy[] = [];
+    const masks = new Map<string, DesignMask>();
     const px = (inches: number) => Math.round(inches * sheet.dpi);
     expect(layout.placements.some((p: any) => p.rotation !== 0)).toBe(true);
     for (const p of layout.placements) {
@@ -112,9 +113,12 @@ describe('Prints: true-shape nesting (e2e)', () => {
       const [uw, uh] = p.rotation === 90 || p.rotation === 270 ? [h, w] : [w, h];
       // resampled and turned by sharp itself, as an independent raster of the copy, cleared
       // beyond reach of its ink mask (measured here from the upload) as the renderer promises
-      const alpha = await sharp(im.png).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+      if (!masks.has(p.imageId)) {
+        const alpha = await sharp(im.png).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+        masks.set(p.imageId, alphaMask(alpha.data, alpha.info.width, im.trim));
+      }
       const upright = await sharp(im.png).extract(im.trim).resize(uw, uh, { fit: 'fill', kernel: 'lanczos3' }).ensureAlpha().raw().toBuffer();
-      clipToMask(upright, alphaMask(alpha.data, alpha.info.width, im.trim), uw, uh, im.trim.width);
+      clipToMask(upright, masks.get(p.imageId)!, uw, uh, im.trim.width);
       const rgba = await sharp(upright, { raw: { width: uw, height: uh, channels: 4 } }).rotate(p.rotation).raw().toBuffer();
       copies.push({ rgba, x: px(p.x), y: px(p.y), w, h });
     }
