@@ -105,6 +105,8 @@ interface Prepared {
   wide: [number, number][];
   /** Row of the ink's centroid (mean row of the ink cells), for the "centre" rule. */
   cy: number;
+  /** Mask row that failed the last fit test (tested first next time). */
+  hint: number;
   src: NestOrientation;
 }
 
@@ -218,7 +220,7 @@ function prepare(o: NestOrientation): Prepared {
   }
   const wide = runPerRow.sort((a, b) => b[1] - a[1]).slice(0, 3);
   const cy = inkCells ? rowSum / inkCells : m.h / 2;
-  return { w: m.w, h: m.h, sw, shifted, lo, hi, order: Int32Array.from([...first, ...rest]), anchors, heavy, wide, cy, src: o };
+  return { w: m.w, h: m.h, sw, shifted, lo, hi, order: Int32Array.from([...first, ...rest]), anchors, heavy, wide, cy, hint: 0, src: o };
 }
 
 const WALL = 0xffffffff;
@@ -315,11 +317,23 @@ class Grid {
     const gw = this.gw;
     const sw = p.sw;
     const order = p.order;
+    // the row that failed last is tried first: the next candidate is usually blocked by the
+    // same neighbour
+    const h = p.hint;
+    {
+      const go = (y + h) * gw + base;
+      const so = h * sw;
+      for (let k = p.lo[h], e = p.hi[h]; k < e; k++) if (g[go + k] & sh[so + k]) return false;
+    }
     for (let i = 0; i < order.length; i++) {
       const r = order[i];
       const go = (y + r) * gw + base;
       const so = r * sw;
-      for (let k = p.lo[r], e = p.hi[r]; k < e; k++) if (g[go + k] & sh[so + k]) return false;
+      for (let k = p.lo[r], e = p.hi[r]; k < e; k++)
+        if (g[go + k] & sh[so + k]) {
+          p.hint = r;
+          return false;
+        }
     }
     return true;
   }
@@ -360,22 +374,29 @@ class Grid {
           else if (lo < x0) cand[i] &= (~0 << (x0 - lo)) >>> 0;
         }
       }
-      let any = 0;
+      // candidate words still non-zero: [wlo, whi); after an anchor or two most are zero
+      let wlo = 0;
+      let whi = cw;
       for (const [ax, ay] of p.anchors) {
         const row = (y + ay) * this.gw + (ax >>> 5);
         const t = ax & 31;
-        any = 0;
-        for (let i = 0; i < cw; i++) {
+        let nlo = whi;
+        let nhi = wlo;
+        for (let i = wlo; i < whi; i++) {
           if (!cand[i]) continue;
           const f = ~g[row + i];
           const v = t ? (f >>> t) | (~g[row + i + 1] << (32 - t)) : f;
-          cand[i] &= v;
-          any |= cand[i];
+          if ((cand[i] &= v)) {
+            if (i < nlo) nlo = i;
+            nhi = i + 1;
+          }
         }
-        if (!any) break;
+        wlo = nlo;
+        whi = nhi;
+        if (wlo >= whi) break;
       }
-      if (!any && p.anchors.length) continue;
-      for (let i = 0; i < cw; i++) {
+      if (wlo >= whi) continue;
+      for (let i = wlo; i < whi; i++) {
         let v = cand[i];
         while (v) {
           const b = 31 - Math.clz32(v & -v);

@@ -5,12 +5,13 @@
  * cells of `cellPx` sheet pixels. A cell is set when the rendered raster can have any
  * visible pixel in it: every ink cell of the design mask is mapped to the printed size and
  * grown by `inkReach`, the most the renderer lets a copy's pixels reach beyond that
- * footprint (it clears the rest of the resampling kernel's spread, `inkClip`). The masks are
- * then grown by the gap and nested.
+ * footprint (it clears the rest of the resampling kernel's spread, `inkClip`). Each
+ * orientation's footprint is also grown by the gap, on pixels (`grownMask`); the nester keeps
+ * every copy's ink cells off the others' grown cells.
  * Copies are placed on whole cells, so their pixel positions are exact multiples of `cellPx`
  * from the margin.
  */
-import { gapHalfWidths, dilate, emptyMask, markRect, countCells, CellMask } from './cells';
+import { emptyMask, markRect, countCells, setRun, CellMask } from './cells';
 import { DesignMask, maskCoverage, unpackMask } from './design-mask';
 import { NestPieceTooLargeError, nestSheets, NestType, PlacementRule } from './nest';
 
@@ -115,22 +116,56 @@ export function inkClip(mask: DesignMask, w: number, h: number, sourceWidth: num
   return m;
 }
 
-/** The design's cell mask turned `q` quarter turns clockwise. */
-function orientedMask(d: ShapeDesign, rects: [number, number, number, number][], q: number, cellPx: number): CellMask {
-  const W = q % 2 ? d.h : d.w;
-  const H = q % 2 ? d.w : d.h;
+/** The footprint rectangles turned `q` quarter turns clockwise (box [0, w] × [0, h] → its turned box). */
+function turnedRects(d: ShapeDesign, rects: [number, number, number, number][], q: number): [number, number, number, number][] {
+  // clockwise turns of the box [0, w] × [0, h]: (x, y) -> (h - y, x) for one turn
+  return rects.map(([x0, y0, x1, y1]) => {
+    if (q === 0) return [x0, y0, x1, y1];
+    if (q === 1) return [d.h - y1, x0, d.h - y0, x1];
+    if (q === 2) return [d.w - x1, d.h - y1, d.w - x0, d.h - y0];
+    return [y0, d.w - x1, y1, d.w - x0];
+  });
+}
+
+/** The cell mask of (turned) footprint rectangles in a W × H pixel box. */
+function cellMaskOf(rects: [number, number, number, number][], W: number, H: number, cellPx: number): CellMask {
   const m = emptyMask(Math.ceil(W / cellPx), Math.ceil(H / cellPx));
-  for (const [x0, y0, x1, y1] of rects) {
-    // clockwise turns of the box [0, w] × [0, h]: (x, y) -> (h - y, x) for one turn
-    let r: [number, number, number, number];
-    if (q === 0) r = [x0, y0, x1, y1];
-    else if (q === 1) r = [d.h - y1, x0, d.h - y0, x1];
-    else if (q === 2) r = [d.w - x1, d.h - y1, d.w - x0, d.h - y0];
-    else r = [y0, d.w - x1, y1, d.w - x0];
-    markRect(m, r[0] / cellPx, r[1] / cellPx, r[2] / cellPx, r[3] / cellPx);
-  }
+  for (const r of rects) markRect(m, r[0] / cellPx, r[1] / cellPx, r[2] / cellPx, r[3] / cellPx);
   m.area = countCells(m);
   return m;
+}
+
+/**
+ * The footprint grown by the gap, as cells: every cell that overlaps a footprint rectangle
+ * or comes closer than `gap` pixels (Euclidean) to one. The mask reaches `pad` cells beyond
+ * the W × H box on every side (its cell (pad, pad) is the box's cell (0, 0)). A copy whose
+ * ink cells avoid these cells keeps the gap from this footprint. The distance is measured
+ * from the footprint's pixels, not from its cells, so only the cell rounding of the two
+ * copies is paid on top of the gap (growing the ink cells by whole cells paid about one
+ * more cell per contact: 0.870 → 0.866 of the rectangles' film at 40 evaluations).
+ */
+export function grownMask(rects: readonly [number, number, number, number][], W: number, H: number, cellPx: number, gap: number): { mask: CellMask; pad: number } {
+  const pad = Math.ceil(gap / cellPx) + 1;
+  const m = emptyMask(Math.ceil(W / cellPx) + 2 * pad, Math.ceil(H / cellPx) + 2 * pad);
+  const o = pad * cellPx;
+  for (const [x0, y0, x1, y1] of rects) {
+    markRect(m, (x0 + o) / cellPx, (y0 + o) / cellPx, (x1 + o) / cellPx, (y1 + o) / cellPx);
+    if (gap <= 0) continue;
+    const cy0 = Math.max(0, Math.floor((y0 + o - gap) / cellPx));
+    const cy1 = Math.min(m.h, Math.ceil((y1 + o + gap) / cellPx));
+    for (let cy = cy0; cy < cy1; cy++) {
+      const top = cy * cellPx - o;
+      const dy = Math.max(0, y0 - (top + cellPx), top - y1);
+      if (dy >= gap) continue;
+      const reach = Math.sqrt(gap * gap - dy * dy);
+      // cells whose span meets (x0 - reach, x1 + reach)
+      const a = Math.max(0, Math.floor((x0 - reach + o) / cellPx));
+      const b = Math.min(m.w, Math.ceil((x1 + reach + o) / cellPx));
+      setRun(m.bits, m.words, cy, a, b);
+    }
+  }
+  m.area = countCells(m);
+  return { mask: m, pad };
 }
 
 /** Ink area of one copy in printed pixels² (from its mask), for density figures. */
@@ -179,13 +214,15 @@ export function nestShapes(
   const maxRows = Number.isFinite(cfg.maxLength) ? Math.floor((cfg.maxLength - 2 * cfg.margin) / cell) : Infinity;
   if (cols <= 0) throw new Error('the margins leave no printable width');
   if (maxRows <= 0) throw new Error('the margins leave no printable length');
-  const half = gapHalfWidths(cfg.gap / cell);
   const types: NestType[] = designs.map((d) => {
     const rects = inkRects(d);
     return {
       orientations: turns.map((q) => {
-        const mask = orientedMask(d, rects, q, cell);
-        const g = dilate(mask, half);
+        const r = turnedRects(d, rects, q);
+        const W = q % 2 ? d.h : d.w;
+        const H = q % 2 ? d.w : d.h;
+        const mask = cellMaskOf(r, W, H, cell);
+        const g = grownMask(r, W, H, cell, cfg.gap);
         return { rotation: q * 90, mask, dil: g.mask, pad: g.pad };
       }),
     };

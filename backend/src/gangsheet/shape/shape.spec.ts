@@ -8,26 +8,42 @@ import { Rng } from '../pack/rng';
 import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
 import { renderSheets } from '../render/render-sheet';
 import { alphaBoundingBox, inspectDesign, DesignInfo } from '../trim';
-import { getCell, gapHalfWidths } from './cells';
+import { getCell } from './cells';
 import { alphaMask, INK_ALPHA_THRESHOLD } from './design-mask';
 import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon, searchCells } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
 import { longestFreeRun } from './nest';
-import { boundedCell, MASK_MEMORY_BYTES, nestShapes } from './shape-layout';
+import { boundedCell, grownMask, MASK_MEMORY_BYTES, nestShapes } from './shape-layout';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
 
-describe('gap offsets between cells', () => {
-  it('forbid exactly the cell offsets whose closest points are nearer than the gap', () => {
-    for (const gap of [0, 0.5, 1, 2.5, 4, 6.25]) {
-      const half = gapHalfWidths(gap);
-      for (let dy = 0; dy <= 10; dy++)
-        for (let dx = 0; dx <= 10; dx++) {
-          const ex = Math.max(dx - 1, 0);
-          const ey = Math.max(dy - 1, 0);
-          const tooClose = gap === 0 ? dx === 0 && dy === 0 : Math.hypot(ex, ey) < gap;
-          const forbidden = dy < half.length && dx <= half[dy];
-          expect([gap, dx, dy, forbidden]).toEqual([gap, dx, dy, tooClose]);
+describe('footprint grown by the gap', () => {
+  it('marks exactly the cells that overlap a footprint rectangle or come closer than the gap to one', () => {
+    const rng = new Rng(3);
+    for (let trial = 0; trial < 300; trial++) {
+      const cell = 1 + rng.int(7);
+      const W = 5 + rng.int(60);
+      const H = 5 + rng.int(60);
+      const gap = [0, 0.5, 1, 2.5, 4, 6.25, 12.5][rng.int(7)] * cell * (0.5 + rng.next());
+      const rects: [number, number, number, number][] = Array.from({ length: 1 + rng.int(4) }, () => {
+        const x0 = rng.next() * W;
+        const y0 = rng.next() * H;
+        return [x0, y0, Math.min(W, x0 + rng.next() * W), Math.min(H, y0 + 0.1 + rng.next() * H)];
+      });
+      const { mask, pad } = grownMask(rects, W, H, cell, gap);
+      // the whole neighbourhood, also beyond the mask (nothing may be too close there)
+      for (let cy = -2; cy < mask.h + 2; cy++)
+        for (let cx = -2; cx < mask.w + 2; cx++) {
+          const px0 = (cx - pad) * cell;
+          const py0 = (cy - pad) * cell;
+          const close = rects.some(([x0, y0, x1, y1]) => {
+            if (x1 <= x0 || y1 <= y0) return false;
+            const dx = Math.max(0, x0 - (px0 + cell), px0 - x1);
+            const dy = Math.max(0, y0 - (py0 + cell), py0 - y1);
+            const overlaps = px0 < x1 && px0 + cell > x0 && py0 < y1 && py0 + cell > y0;
+            return overlaps || Math.hypot(dx, dy) < gap;
+          });
+          expect([trial, cx, cy, getCell(mask, cx, cy)]).toEqual([trial, cx, cy, close]);
         }
     }
   });
