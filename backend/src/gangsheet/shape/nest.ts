@@ -17,7 +17,7 @@
  */
 import { Rng } from '../pack/rng';
 import { CellMask, popcount } from './cells';
-import { compactStrip, CompactShape, shiftRows } from './overlap';
+import { compactStrip, CompactShape, gapOverlap, shiftRows } from './overlap';
 
 export interface NestOrientation {
   /** Caller's label for this orientation (e.g. degrees). */
@@ -858,18 +858,21 @@ function compactLast(
   return checkedSheet(prepared, copies, placements, cfg) ? { rows: res.rows, placements } : null;
 }
 
-/** Whether every placement passes the grid's fit test against those placed before it. */
+/**
+ * Whether every placement lies within the sheet and every two keep the gap: one copy's ink
+ * cells miss the other's grown cells, in either direction (`gapOverlap`).
+ */
 function checkedSheet(prepared: Prepared[][], copies: readonly number[], placements: readonly NestPlacement[], cfg: NestConfig): boolean {
-  const maxWords = Math.max(1, ...prepared.flatMap((ps) => ps.map((p) => Math.max(p.src.mask.words, p.src.dil.words) + 1)));
-  let rows = 0;
-  for (const p of placements) rows = Math.max(rows, p.y + prepared[copies[p.copy]][p.orientation].h);
-  const grid = new Grid(cfg.width, cfg.maxRows, maxWords, rows + 64);
-  for (const p of [...placements].sort((a, b) => a.y - b.y || a.x - b.x)) {
+  const made = new Map<Prepared, CompactShape>();
+  const shapes = placements.map((p) => {
     const pr = prepared[copies[p.copy]][p.orientation];
-    if (p.x < 0 || p.y < 0 || p.x + pr.w > cfg.width || p.y + pr.h > cfg.maxRows) return false;
-    grid.ensure(p.y + pr.h);
-    if (!grid.fits(pr, p.x, p.y)) return false;
-    grid.place(pr, p.x, p.y);
+    if (!made.has(pr)) made.set(pr, toCompactShape(pr));
+    return made.get(pr)!;
+  });
+  for (const [i, p] of placements.entries()) {
+    const s = shapes[i];
+    if (p.x < 0 || p.y < 0 || p.x + s.w > cfg.width || p.y + s.h > cfg.maxRows) return false;
+    for (let j = 0; j < i; j++) if (gapOverlap(s, p.x, p.y, shapes[j], placements[j].x, placements[j].y)) return false;
   }
   return true;
 }

@@ -100,6 +100,19 @@ export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactS
   return n;
 }
 
+/**
+ * Overlap of two copies for the gap: zero when either one's ink cells miss the other's
+ * grown cells. Each direction alone keeps the gap, and the bottom-left fill tests only one
+ * (the later copy's ink against the earlier one's grown cells); grown masks measured on
+ * pixels are not symmetric on cells, so a feasible layout may be clear in one direction only.
+ */
+export function gapOverlap(a: CompactShape, ax: number, ay: number, b: CompactShape, bx: number, by: number): number {
+  const v = pairOverlap(a, ax, ay, b, bx, by);
+  // masks not grown (ESICUP: the gap is 0) are symmetric
+  if (!v || (a.pad === 0 && b.pad === 0)) return v;
+  return Math.min(v, pairOverlap(b, bx, by, a, ax, ay));
+}
+
 /** Far edge (used rows) of a set of pieces. */
 export function usedRows(shapes: readonly CompactShape[][], pieces: readonly CompactPiece[]): number {
   let rows = 0;
@@ -162,7 +175,7 @@ export function compactStrip(
     for (let i = 0; i < n; i++) {
       const a = shapes[ts[i]][os[i]];
       for (let j = i + 1; j < n; j++) {
-        const v = pairOverlap(a, xs[i], ys[i], shapes[ts[j]][os[j]], xs[j], ys[j]);
+        const v = gapOverlap(a, xs[i], ys[i], shapes[ts[j]][os[j]], xs[j], ys[j]);
         ov[i * n + j] = v;
         ov[j * n + i] = v;
         po[i] += v;
@@ -183,7 +196,7 @@ export function compactStrip(
       const bX = xs[j] - b.pad;
       const bY = ys[j] - b.pad;
       if (bX >= ax1 || bY >= ay1 || bX + b.dw <= x || bY + b.dh <= y) continue;
-      const v = pairOverlap(a, x, y, b, xs[j], ys[j]);
+      const v = gapOverlap(a, x, y, b, xs[j], ys[j]);
       if (v) {
         c += wt[row + j] * v;
         if (c >= bound) return c;
@@ -199,7 +212,7 @@ export function compactStrip(
     let sum = 0;
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
-      const v = pairOverlap(a, x, y, shapes[ts[j]][os[j]], xs[j], ys[j]);
+      const v = gapOverlap(a, x, y, shapes[ts[j]][os[j]], xs[j], ys[j]);
       const old = ov[i * n + j];
       if (v !== old) {
         ov[i * n + j] = v;
