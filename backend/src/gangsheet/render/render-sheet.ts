@@ -279,10 +279,12 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
  * Pixel size of a design's PDF image for an upright copy of w x h sheet pixels: the
  * resampled raster at the sheet DPI, or the trimmed source pixels when they are fewer
  * (the PDF scales the image to its box, so a small source is never upscaled in the file).
- * SVGs are rasterised at the sheet DPI.
+ * SVGs are rasterised at the sheet DPI, and so are the copies of shape-nested sheets (with
+ * a mask): their ink clip is cut at the sheet's pixels, where the nester kept the gap; a
+ * viewer's own upscaling of the source would spread edges past it.
  */
 function pdfImageSize(src: RasterSource, w: number, h: number): [number, number] {
-  if (src.density === undefined && src.trim.width * src.trim.height < w * h) return [src.trim.width, src.trim.height];
+  if (src.density === undefined && !src.mask && src.trim.width * src.trim.height < w * h) return [src.trim.width, src.trim.height];
   return [w, h];
 }
 

@@ -4,6 +4,7 @@ import * as path from 'path';
 import sharp from 'sharp';
 import { artworkPng, makeArtwork, Kind } from '../../../bench/artwork';
 import { checkEsicupSolution, checkRenderedPixels, clipToMask, PixelCheckCopy } from '../../../bench/nest-check';
+import { maxPremultipliedDiff, popplerRgba, rawRgba } from '../../../test/utils/raster';
 import { Rng } from '../pack/rng';
 import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
 import { renderSheets } from '../render/render-sheet';
@@ -212,15 +213,27 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
   };
 
   /** Renders the layout, then checks the sheet's pixels against independently resampled copies. */
-  async function renderAndCheck(layout: LayoutResult, tag: string): Promise<string[]> {
+  /**
+   * Renders the layout and checks the gap and margin on its pixels; with `pdf`, also renders
+   * each sheet as a PDF and checks that poppler draws the same pixels (the PDF's images are
+   * cleared beyond the ink reach too).
+   */
+  async function renderAndCheck(layout: LayoutResult, tag: string, opts: { pdf?: boolean } = {}): Promise<string[]> {
     const rendered = await renderSheets({
       sheets: layout.sheets,
       designs: [...infos].map(([k, i]) => ({ id: k, path: files.get(k)!, ...i })),
       dpi: layout.settings.dpi,
       root,
-      output: (n) => ({ png: path.join(out, `${tag}-${n}.png`) }),
+      output: (n) => ({ png: path.join(out, `${tag}-${n}.png`), ...(opts.pdf ? { pdf: path.join(out, `${tag}-${n}.pdf`) } : {}) }),
     });
     const problems: string[] = [];
+    if (opts.pdf)
+      for (const [n, r] of rendered.entries()) {
+        const png = await rawRgba(r.path);
+        const pdf = await popplerRgba(path.join(out, `${tag}-${n}.pdf`), layout.settings.dpi);
+        if (pdf.width !== png.width || pdf.height !== png.height) problems.push(`sheet ${n}: PDF ${pdf.width} x ${pdf.height} px, PNG ${png.width} x ${png.height} px`);
+        else if (maxPremultipliedDiff(png.data, pdf.data) > 1) problems.push(`sheet ${n}: the PDF differs from the PNG by ${maxPremultipliedDiff(png.data, pdf.data)} levels`);
+      }
     for (const [n, sheet] of layout.sheets.entries()) {
       const { data, info } = await sharp(rendered[n].path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       const copies: PixelCheckCopy[] = [];
@@ -294,12 +307,12 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     expect(await renderAndCheck(multi, 'fill-multi')).toEqual([]);
   });
 
-  it('keeps the gap on the rendered pixels of enlarged rasters too (their clip reaches further)', async () => {
+  it('keeps the gap on the rendered pixels of enlarged rasters too (their clip reaches further), in the PNG and the PDF', async () => {
     // 240 px artwork printed 1.6 in wide at 400 DPI: enlarged about 2.7 times
     const designs = [design('star', 1.6, 3), design('crescent', 1.6, 3), design('heart', 1.6, 2)];
     const layout = layoutSheets(designs, { width: 4, gap: 0.1, margin: 0.05, dpi: 400, nesting: 'shape' }, { timeLimitMs: 60_000, maxEvaluations: 3 });
     expect(layout.sheets[0].placements.some((p) => p.px.width > infos.get(p.designId)!.trim.width)).toBe(true);
-    expect(await renderAndCheck(layout, 'enlarged')).toEqual([]);
+    expect(await renderAndCheck(layout, 'enlarged', { pdf: true })).toEqual([]);
   });
 
   it('uses the hole of a ring for a small design', () => {
