@@ -44,7 +44,7 @@ export const SHAPE_LAYOUT_MS_PER_COPY = 25;
  * mask) get `layoutTimeLimitMs`. True-shape
  * nesting gets SHAPE_LAYOUT_MS_PER_COPY per copy, at least that and at most
  * `shapeLayoutTimeLimitMs`: its first layouts alone take 1–3 s on 150–400 copies, and on the
- * artwork benchmark 10 s gave 0.867 of the rectangles' film where 1 s gave 0.874 (docs/gangsheet.md),
+ * artwork benchmark 10 s gave 0.862 of the rectangles' film where 1 s gave 0.874 (docs/gangsheet.md),
  * while small prints stay as quick as before. Film is what the seller pays for; the layout
  * is a small part of a job that renders for tens of seconds.
  */
