@@ -2,8 +2,8 @@
  * True-shape nesting on a raster occupancy grid.
  *
  * The sheet is a grid of square cells, one bit each (32 per word). Placed copies are stored
- * grown by the gap (their dilated cell mask), so a new copy fits where its own, ungrown cells
- * hit no set bit. A collision test is a few ANDs per row of the copy. Cells beyond the sheet
+ * grown by the gap (their `dil` mask), so a new copy fits where its own, ungrown cells hit
+ * no set bit. A collision test is a few ANDs per row of the copy. Cells beyond the sheet
  * width are set, so the right edge is just another obstacle.
  *
  * Placement is bottom-left (lowest row, then leftmost column; "row" runs along the sheet
@@ -24,7 +24,11 @@ export interface NestOrientation {
   rotation: number;
   /** Ink cells. */
   mask: CellMask;
-  /** Ink cells grown by the gap; its cell (pad, pad) is mask cell (0, 0). */
+  /**
+   * Cells within the gap of the ink (a copy whose ink cells miss them keeps the gap; the
+   * caller may measure the gap more finely than on `mask`'s cells); its cell (pad, pad) is
+   * mask cell (0, 0).
+   */
   dil: CellMask;
   pad: number;
 }
