@@ -756,7 +756,10 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     for (const r of rules) {
       rule = r;
       const e = evaluate(s, best ? best.cost : Infinity);
-      if (e && (!best || e.cost < best.cost)) {
+      // one design: the lattice's even rows win a tie in length (same film, and the seller
+      // sees rows instead of copies dropped against the wall)
+      const tie = e && best && designs === 1 && r === 'lattice' && Math.floor(e.cost) === Math.floor(best.cost);
+      if (e && (!best || e.cost < best.cost || tie)) {
         best = e;
         bestSeq = s;
         bestRule = r;

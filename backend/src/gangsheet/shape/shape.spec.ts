@@ -150,6 +150,11 @@ describe('identical copies', () => {
     expect(sheets).toHaveLength(1);
     // hexagonal rows at a 3.25 in pitch and the gap: 4 row steps of about 2.94 in plus a disc
     expect(sheets[0].length / 300).toBeLessThan(15);
+    // the centre rule gets the same length with copies dropped against the wall; the
+    // lattice's rows win the tie
+    const rows = new Map<number, number>();
+    for (const p of sheets[0].placements) rows.set(p.y, (rows.get(p.y) ?? 0) + 1);
+    expect([...rows.values()]).toEqual([6, 6, 6, 6, 6]);
   });
 
   it('keep their lattice when a turned copy would find a lower spot at the wall: 50 discs of 4 in lie in rows of 5 and 4', async () => {
