@@ -48,6 +48,12 @@ afterAll(() => {
   fs.rmSync(out, { recursive: true, force: true });
 });
 
+/** A design of a rectangle sheet: without its ink mask (masks go only with shape-nested sheets). */
+async function boxDesign(f: string): Promise<RenderDesign> {
+  const { mask: _mask, ...info } = await inspectDesign(f, { root });
+  return { id: f, path: f, ...info };
+}
+
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** Filter type byte of every row, from the inflated IDAT stream. */
@@ -115,7 +121,7 @@ describe('PNG encoding', () => {
   // 1.2x the old encoding's bytes on this sheet)
   it('renders the same pixels as the old encoding (filter 0, zlib 6), in fewer bytes', async () => {
     const designs: RenderDesign[] = [];
-    for (const f of ['photo.png', 'flat.png']) designs.push({ id: f, path: f, ...(await inspectDesign(f, { root })) });
+    for (const f of ['photo.png', 'flat.png']) designs.push(await boxDesign(f));
     const layout = layoutSheets(
       designs.map((d) => ({ id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: 1.2, quantity: 12 })),
       { width: 5, gap: 0.1, dpi: 100 },
@@ -147,7 +153,7 @@ function pdfImages(file: string): { width: number; height: number; smask: boolea
 describe('PDF print files', () => {
   it('renders in poppler to the same pixels as the PNG, with each design embedded once', async () => {
     const designs: RenderDesign[] = [];
-    for (const f of ['photo.png', 'flat.png']) designs.push({ id: f, path: f, ...(await inspectDesign(f, { root })) });
+    for (const f of ['photo.png', 'flat.png']) designs.push(await boxDesign(f));
     // 7 copies of each design, every third one turned, one per grid cell (so none overlap)
     const sizes = [
       [100, 75],
@@ -235,11 +241,7 @@ describe('PDF print files', () => {
       '<svg xmlns="http://www.w3.org/2000/svg" width="72" height="36"><rect width="72" height="36" fill="#00f"/></svg>',
     );
     const designs: RenderDesign[] = [];
-    // a rectangle sheet: its designs come without ink masks (those are for shape-nested sheets)
-    for (const f of ['flat.png', 'logo.svg']) {
-      const { mask: _mask, ...info } = await inspectDesign(f, { root });
-      designs.push({ id: f, path: f, ...info });
-    }
+    for (const f of ['flat.png', 'logo.svg']) designs.push(await boxDesign(f));
     // flat.png is 86 x 56 px of art; at 3 in and 100 DPI a copy is 300 px wide
     const layout = layoutSheets(
       designs.map((d) => ({ id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: 3, quantity: 2 })),

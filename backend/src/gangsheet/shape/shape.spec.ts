@@ -137,12 +137,23 @@ describe('polygon cells', () => {
 });
 
 describe('identical copies', () => {
-  it('keep interlocked rows to the wall: 30 discs of 3 in take under 15 in (the bottom-left rule alone: 16.6 in)', async () => {
+  /** A disc of 592 px art printed `px` pixels wide, with its ink mask. */
+  async function disc(px: number) {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><circle cx="300" cy="300" r="296" fill="red"/></svg>`;
     const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
     const trim = alphaBoundingBox(data, info.width, info.height)!;
+    return { w: px, h: px, sourceWidth: trim.width, mask: alphaMask(data, info.width, trim) };
+  }
+  /** Copies per row (same y), rows in sheet order. */
+  const rowCounts = (placements: readonly { y: number }[]) => {
+    const rows = new Map<number, number>();
+    for (const p of placements) rows.set(p.y, (rows.get(p.y) ?? 0) + 1);
+    return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  };
+
+  it('keep interlocked rows to the wall: 30 discs of 3 in take under 15 in (the bottom-left rule alone: 16.6 in)', async () => {
     const sheets = nestShapes(
-      [{ w: 900, h: 900, sourceWidth: trim.width, mask: alphaMask(data, info.width, trim) }],
+      [await disc(900)],
       Array(30).fill(0),
       { width: 6600, gap: 75, margin: 0, maxLength: Infinity, rotate: true, cellPx: 6 },
       { timeLimitMs: 60_000, maxEvaluations: 9 },
@@ -152,26 +163,19 @@ describe('identical copies', () => {
     expect(sheets[0].length / 300).toBeLessThan(15);
     // the centre rule gets the same length with copies dropped against the wall; the
     // lattice's rows win the tie
-    const rows = new Map<number, number>();
-    for (const p of sheets[0].placements) rows.set(p.y, (rows.get(p.y) ?? 0) + 1);
-    expect([...rows.values()]).toEqual([6, 6, 6, 6, 6]);
+    expect(rowCounts(sheets[0].placements)).toEqual([6, 6, 6, 6, 6]);
   });
 
   it('keep their lattice when a turned copy would find a lower spot at the wall: 50 discs of 4 in lie in rows of 5 and 4', async () => {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><circle cx="300" cy="300" r="296" fill="red"/></svg>`;
-    const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
-    const trim = alphaBoundingBox(data, info.width, info.height)!;
     const [sheet] = nestShapes(
-      [{ w: 1200, h: 1200, sourceWidth: trim.width, mask: alphaMask(data, info.width, trim) }],
+      [await disc(1200)],
       Array(50).fill(0),
       { width: 6600, gap: 75, margin: 0, maxLength: Infinity, rotate: true, cellPx: 6 },
       { timeLimitMs: 60_000, maxEvaluations: 1, rules: ['lattice'] },
     );
-    const rows = new Map<number, number>();
-    for (const p of sheet.placements) rows.set(p.y, (rows.get(p.y) ?? 0) + 1);
     // the turned masks differ by a cell here and there; a turned copy against the wall used
     // to start rows of 1 (5, 4, 1, 4, 1, 3, ...)
-    expect([...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n)).toEqual([5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5]);
+    expect(rowCounts(sheet.placements)).toEqual([5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5]);
   });
 });
 
