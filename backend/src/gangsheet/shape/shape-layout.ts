@@ -149,8 +149,11 @@ export function grownMask(rects: readonly [number, number, number, number][], W:
   const m = emptyMask(Math.ceil(W / cellPx) + 2 * pad, Math.ceil(H / cellPx) + 2 * pad);
   const o = pad * cellPx;
   for (const [x0, y0, x1, y1] of rects) {
-    markRect(m, (x0 + o) / cellPx, (y0 + o) / cellPx, (x1 + o) / cellPx, (y1 + o) / cellPx);
-    if (gap <= 0) continue;
+    if (gap <= 0) {
+      markRect(m, (x0 + o) / cellPx, (y0 + o) / cellPx, (x1 + o) / cellPx, (y1 + o) / cellPx);
+      continue;
+    }
+    // with a gap, the cells the rectangle overlaps are among those closer than the gap
     const cy0 = Math.max(0, Math.floor((y0 + o - gap) / cellPx));
     const cy1 = Math.min(m.h, Math.ceil((y1 + o + gap) / cellPx));
     for (let cy = cy0; cy < cy1; cy++) {
