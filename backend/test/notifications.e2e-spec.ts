@@ -95,6 +95,28 @@ describe('Notifications (e2e)', () => {
     expect((await s.agent.get('/api/notifications').expect(200)).body.pagination.totalDocuments).toBe(1);
   });
 
+  it("record() commits or rolls back with the caller's transaction, and a failed insert does not abort it", async () => {
+    const s = await signUpAndLogin(t, 'nt_tx');
+    const messages = async () => (await s.agent.get('/api/notifications').expect(200)).body.data.map((n: any) => n.message).sort();
+    await expect(
+      db.transaction(async (m) => {
+        expect(await notifications.record(m, s.user._id, { type: 'print', message: 'rolled back' })).toEqual(expect.any(String));
+        throw new Error('the change it was about failed');
+      }),
+    ).rejects.toThrow('the change it was about failed');
+    expect(await messages()).toEqual([]);
+    const ids = await db.transaction(async (m) => {
+      const bad = await notifications.record(m, s.user._id, { type: 'no-such-type' as any, message: 'refused' });
+      // the transaction goes on after the refused insert (rolled back to its savepoint)
+      const good = await notifications.record(m, s.user._id, { type: 'print', message: 'committed' });
+      return { bad, good };
+    });
+    expect(ids.bad).toBeNull();
+    expect(ids.good).toEqual(expect.any(String));
+    expect(await messages()).toEqual(['committed']);
+    expect(await notifications.announce(s.user._id, ids.good)).toMatchObject({ _id: ids.good, message: 'committed' });
+  });
+
   it('prunes notifications older than NOTIFICATION_RETENTION_DAYS and keeps newer ones', async () => {
     const s = await signUpAndLogin(t, 'nt_prune');
     const old = await notifications.notify(s.user._id, { type: 'print', message: 'old' });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { paginate } from '../common/pagination';
 import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
@@ -40,20 +40,44 @@ export class NotificationsService {
 
   /** Stores and emits; returns the stored row, or null when it was a duplicate or failed. */
   async notify(userId: string, n: NewNotification): Promise<Notification | null> {
+    return this.announce(userId, await this.record(this.db.manager, userId, n));
+  }
+
+  /**
+   * Stores the notification with the caller's transaction, so it commits (or not) with the
+   * change it is about: a print is never Completed without its "ready" notification, even
+   * when the process dies right after the commit. `announce` pushes it live once committed.
+   * A failed insert is rolled back to a savepoint and logged; the caller's change goes on.
+   */
+  async record(m: EntityManager, userId: string, n: NewNotification): Promise<string | null> {
+    const inTransaction = !!m.queryRunner?.isTransactionActive;
     try {
+      if (inTransaction) await m.query('SAVEPOINT notification');
       const rows = returned<{ id: string }>(
-        await this.db.query(
+        await m.query(
           `INSERT INTO notifications (user_id, type, message, attachment_id, dedupe_key) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
           [userId, n.type, n.message.slice(0, 500), n.attachmentId ?? null, n.dedupeKey ?? null],
         ),
       );
-      if (!rows.length) return null;
-      const saved = await this.notifications.findOneByOrFail({ _id: rows[0].id });
+      if (inTransaction) await m.query('RELEASE SAVEPOINT notification');
+      return rows[0]?.id ?? null;
+    } catch (e) {
+      if (inTransaction) await m.query('ROLLBACK TO SAVEPOINT notification');
+      this.logger.warn(`notification for user ${userId} (${n.type}) not stored: ${e}`);
+      return null;
+    }
+  }
+
+  /** Pushes a stored notification live (`record` returned its id; null: nothing to push). */
+  async announce(userId: string, id: string | null): Promise<Notification | null> {
+    if (!id) return null;
+    try {
+      const saved = await this.notifications.findOneByOrFail({ _id: id });
       this.realtime.emit(userId, 'notification', toNotificationDto(saved));
       return saved;
     } catch (e) {
-      this.logger.warn(`notification for user ${userId} (${n.type}) not stored: ${e}`);
+      this.logger.warn(`notification ${id} for user ${userId} not pushed: ${e}`);
       return null;
     }
   }

@@ -152,16 +152,15 @@ export class PrintJobService {
         };
       });
       const copiesByImage = await this.copiesByImage(printId);
-      const deliveries = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
+      const done = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
       lap('store');
-      if (!deliveries) return { outcome: 'skipped', reason: 'another run finished this attempt' };
+      if (!done) return { outcome: 'skipped', reason: 'another run finished this attempt' };
       await this.removeRuns(attemptKey);
       await progress('done', 100);
       this.realtime.emit(print.userId, 'print', { printId, status: 'Completed', fileId: toFileDtos(printId, files) });
-      await this.webhooks.dispatch(deliveries);
+      await this.webhooks.dispatch(done.deliveries);
       await this.notify(print.userId, printId, null);
-      // notifications hook: print completed
-      await this.notifications.notify(print.userId, { type: 'print', message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`, attachmentId: printId, dedupeKey: `print.completed:${printId}:${attempt}` });
+      await this.notifications.announce(print.userId, done.notification);
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
     } catch (e) {
@@ -224,11 +223,19 @@ export class PrintJobService {
 
   /**
    * Moves the run's files into place and completes the print, unless another run already did,
-   * in one transaction with its print.completed webhook deliveries (so
-   * a crash right after the commit cannot lose them: the webhook sweep queues pending rows);
-   * returns the deliveries to queue, or null when another run got there first.
+   * in one transaction with its print.completed webhook deliveries and its "ready"
+   * notification (so a crash right after the commit cannot lose them: the webhook sweep queues
+   * pending rows, the bell lists stored rows); returns the deliveries to queue and the
+   * notification to announce, or null when another run got there first.
    */
-  private async finalize(print: Print, attempt: number, runKey: string, files: PrintSheetFile[], copies: Map<string, number>, layout: StoredLayout): Promise<string[] | null> {
+  private async finalize(
+    print: Print,
+    attempt: number,
+    runKey: string,
+    files: PrintSheetFile[],
+    copies: Map<string, number>,
+    layout: StoredLayout,
+  ): Promise<{ deliveries: string[]; notification: string | null } | null> {
     return this.db.transaction(async (m) => {
       const [row] = await m.query(`SELECT status, attempt FROM prints WHERE id = $1 FOR UPDATE`, [print._id]);
       if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return null;
@@ -246,19 +253,29 @@ export class PrintJobService {
       );
       await this.images.addPrintedCopies(m, copies);
       const [done]: Array<{ printed_at: Date }> = await m.query(`SELECT printed_at FROM prints WHERE id = $1`, [print._id]);
-      return this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, new Date(done.printed_at), files));
+      const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, new Date(done.printed_at), files));
+      // notifications hook: print completed (written with the status, like the webhook deliveries)
+      const notification = await this.notifications.record(m, print.userId, {
+        type: 'print',
+        message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`,
+        attachmentId: print._id,
+        dedupeKey: `print.completed:${print._id}:${attempt}`,
+      });
+      return { deliveries, notification };
     });
   }
 
   /** Failed for good: Error with the message, the charge of this attempt refunded (once). */
   async fail(printId: string, attempt: number, message: string): Promise<void> {
     const text = message.slice(0, 480) || 'Processing failed';
-    // the print.failed deliveries are written with the status (see finalize)
+    // the print.failed deliveries and the bell's notification are written with the status (see finalize)
     const ended = await this.db.transaction(async (m) => {
       const e = await endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` });
       if (!e?.userId) return null;
       const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true } satisfies WebhookEventData['print.failed']);
-      return { userId: e.userId, deliveries };
+      // notifications hook: print failed, with its reason
+      const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
+      return { userId: e.userId, deliveries, notification };
     });
     const userId = ended?.userId;
     if (!userId) return;
@@ -266,8 +283,7 @@ export class PrintJobService {
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
     this.realtime.emit(userId, 'print', { printId, status: 'Error', message: text });
     await this.notify(userId, printId, text);
-    // notifications hook: print failed, with its reason
-    await this.notifications.notify(userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
+    await this.notifications.announce(userId, ended.notification);
     await this.webhooks.dispatch(ended.deliveries);
   }
 
