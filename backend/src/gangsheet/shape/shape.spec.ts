@@ -238,7 +238,6 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     return { id: k, widthPx: i.trim.width, heightPx: i.trim.height, width, quantity, mask: i.mask };
   };
 
-  /** Renders the layout, then checks the sheet's pixels against independently resampled copies. */
   /**
    * Renders the layout and checks the gap and margin on its pixels; with `pdf`, also renders
    * each sheet as a PDF and checks that poppler draws the same pixels (the PDF's images are
@@ -257,8 +256,12 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
       for (const [n, r] of rendered.entries()) {
         const png = await rawRgba(r.path);
         const pdf = await popplerRgba(path.join(out, `${tag}-${n}.pdf`), layout.settings.dpi);
-        if (pdf.width !== png.width || pdf.height !== png.height) problems.push(`sheet ${n}: PDF ${pdf.width} x ${pdf.height} px, PNG ${png.width} x ${png.height} px`);
-        else if (maxPremultipliedDiff(png.data, pdf.data) > 1) problems.push(`sheet ${n}: the PDF differs from the PNG by ${maxPremultipliedDiff(png.data, pdf.data)} levels`);
+        if (pdf.width !== png.width || pdf.height !== png.height) {
+          problems.push(`sheet ${n}: PDF ${pdf.width} x ${pdf.height} px, PNG ${png.width} x ${png.height} px`);
+          continue;
+        }
+        const diff = maxPremultipliedDiff(png.data, pdf.data);
+        if (diff > 1) problems.push(`sheet ${n}: the PDF differs from the PNG by ${diff} levels`);
       }
     for (const [n, sheet] of layout.sheets.entries()) {
       const { data, info } = await sharp(rendered[n].path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
