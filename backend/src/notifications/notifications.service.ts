@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { paginate } from '../common/pagination';
-import { returned } from '../common/sql';
+import { returned, savepointed } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { NotificationType } from '../realtime/events';
@@ -50,23 +50,20 @@ export class NotificationsService {
    * A failed insert is rolled back to a savepoint and logged; the caller's change goes on.
    */
   async record(m: EntityManager, userId: string, n: NewNotification): Promise<string | null> {
-    const inTransaction = !!m.queryRunner?.isTransactionActive;
-    try {
-      if (inTransaction) await m.query('SAVEPOINT notification');
-      const rows = returned<{ id: string }>(
-        await m.query(
-          `INSERT INTO notifications (user_id, type, message, attachment_id, dedupe_key) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
-          [userId, n.type, n.message.slice(0, 500), n.attachmentId ?? null, n.dedupeKey ?? null],
+    const rows = await savepointed(
+      m,
+      'notification',
+      async () =>
+        returned<{ id: string }>(
+          await m.query(
+            `INSERT INTO notifications (user_id, type, message, attachment_id, dedupe_key) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
+            [userId, n.type, n.message.slice(0, 500), n.attachmentId ?? null, n.dedupeKey ?? null],
+          ),
         ),
-      );
-      if (inTransaction) await m.query('RELEASE SAVEPOINT notification');
-      return rows[0]?.id ?? null;
-    } catch (e) {
-      if (inTransaction) await m.query('ROLLBACK TO SAVEPOINT notification');
-      this.logger.warn(`notification for user ${userId} (${n.type}) not stored: ${e}`);
-      return null;
-    }
+      (e) => this.logger.warn(`notification for user ${userId} (${n.type}) not stored: ${e}`),
+    );
+    return rows?.[0]?.id ?? null;
   }
 
   /** Pushes a stored notification live (`record` returned its id; null: nothing to push). */

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CreditsService } from '../credits/credits.service';
 import { ImagesService } from '../images/images.service';
-import { MailService } from '../mail/mail.service';
+import { MailContent, MailService, mailTemplates } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { JobContext } from '../queue/queue.types';
 import { LivePrintStage } from '../realtime/events';
@@ -159,7 +159,7 @@ export class PrintJobService {
       await progress('done', 100);
       this.realtime.emit(print.userId, 'print', { printId, status: 'Completed', fileId: toFileDtos(printId, files) });
       await this.webhooks.dispatch(done.deliveries);
-      await this.notify(print.userId, printId, null);
+      await this.mail.dispatch(done.mail);
       await this.notifications.announce(print.userId, done.notification);
       this.logger.log(`print ${printId} attempt ${attempt}: ${layout.copies} copies on ${files.length} sheet(s) ${JSON.stringify(timings)}`);
       return { outcome: 'completed', sheets: files.length, copies: layout.copies, timingsMs: timings };
@@ -223,10 +223,11 @@ export class PrintJobService {
 
   /**
    * Moves the run's files into place and completes the print, unless another run already did,
-   * in one transaction with its print.completed webhook deliveries and its "ready"
-   * notification (so a crash right after the commit cannot lose them: the webhook sweep queues
-   * pending rows, the bell lists stored rows); returns the deliveries to queue and the
-   * notification to announce, or null when another run got there first.
+   * in one transaction with its print.completed webhook deliveries, its "ready" notification
+   * and its "ready" e-mail (so a crash right after the commit cannot lose them: the webhook
+   * sweep queues pending deliveries, the bell lists stored rows, the recovery sweep enqueues
+   * the mail's outbox row); returns the deliveries to queue, the notification to announce and
+   * the mail to dispatch, or null when another run got there first.
    */
   private async finalize(
     print: Print,
@@ -235,7 +236,7 @@ export class PrintJobService {
     files: PrintSheetFile[],
     copies: Map<string, number>,
     layout: StoredLayout,
-  ): Promise<{ deliveries: string[]; notification: string | null } | null> {
+  ): Promise<{ deliveries: string[]; notification: string | null; mail: string | null } | null> {
     return this.db.transaction(async (m) => {
       const [row] = await m.query(`SELECT status, attempt FROM prints WHERE id = $1 FOR UPDATE`, [print._id]);
       if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return null;
@@ -261,28 +262,32 @@ export class PrintJobService {
         attachmentId: print._id,
         dedupeKey: `print.completed:${print._id}:${attempt}`,
       });
-      return { deliveries, notification };
+      const mail = await this.queueMail(m, print.userId, `print.completed:${print._id}:${attempt}`, (u) =>
+        mailTemplates.printReady(u, this.printLink(print._id), this.config.prints.retentionDays),
+      );
+      return { deliveries, notification, mail };
     });
   }
 
   /** Failed for good: Error with the message, the charge of this attempt refunded (once). */
   async fail(printId: string, attempt: number, message: string): Promise<void> {
     const text = message.slice(0, 480) || 'Processing failed';
-    // the print.failed deliveries and the bell's notification are written with the status (see finalize)
+    // the print.failed deliveries, the bell's notification and the e-mail are written with the status (see finalize)
     const ended = await this.db.transaction(async (m) => {
       const e = await endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` });
       if (!e?.userId) return null;
       const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true } satisfies WebhookEventData['print.failed']);
       // notifications hook: print failed, with its reason
       const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
-      return { userId: e.userId, deliveries, notification };
+      const mail = await this.queueMail(m, e.userId, `print.failed:${printId}:${attempt}`, (u) => mailTemplates.printFailed(u, text, this.printLink(printId)));
+      return { userId: e.userId, deliveries, notification, mail };
     });
     const userId = ended?.userId;
     if (!userId) return;
     await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
     this.realtime.emit(userId, 'print', { printId, status: 'Error', message: text });
-    await this.notify(userId, printId, text);
+    await this.mail.dispatch(ended.mail);
     await this.notifications.announce(userId, ended.notification);
     await this.webhooks.dispatch(ended.deliveries);
   }
@@ -366,26 +371,16 @@ export class PrintJobService {
     };
   }
 
-  private async notify(userId: string, printId: string, error: string | null) {
-    try {
-      const user = await this.db.getRepository(User).findOne({ where: { _id: userId } });
-      if (!user) return;
-      const link = `${this.config.appUrl}/prints/${printId}`;
-      await this.mail.send(
-        error
-          ? {
-              to: user.email,
-              subject: 'Your print could not be processed',
-              text: `Hello ${user.firstName || user.username},\n\nprocessing your print failed: ${error}\nThe credits were refunded. Open the print to fix it and try again:\n${link}\n`,
-            }
-          : {
-              to: user.email,
-              subject: 'Your print is ready',
-              text: `Hello ${user.firstName || user.username},\n\nyour gang sheets are ready to download:\n${link}\n\nThe files are kept for ${this.config.prints.retentionDays} days.\n`,
-            },
-      );
-    } catch (e) {
-      this.logger.warn(`mail for print ${printId} failed: ${e}`);
-    }
+  private printLink(printId: string) {
+    return `${this.config.appUrl}/prints/${printId}`;
+  }
+
+  /**
+   * The owner's e-mail about a print, written with the status change it reports (see
+   * `MailService.queue`); the returned job id is dispatched after the commit.
+   */
+  private async queueMail(m: EntityManager, userId: string, key: string, content: (user: User) => MailContent): Promise<string | null> {
+    const user = await m.getRepository(User).findOne({ where: { _id: userId } });
+    return user ? this.mail.queue(m, key, { to: user.email, ...content(user) }) : null;
   }
 }

@@ -28,6 +28,8 @@ export enum JobName {
   WebhookSweep = 'webhook-sweep',
   /** Delete Idempotency-Key records past their time to live (repeating). */
   IdempotencyCleanup = 'idempotency-cleanup',
+  /** Send one e-mail written to the outbox with the change it is about; retried with backoff. */
+  SendMail = 'send-mail',
 }
 
 /** The payload of each job; a repeating job has none. */
@@ -42,6 +44,7 @@ export interface JobPayloads {
   [JobName.WebhookDelivery]: { deliveryId: string };
   [JobName.WebhookSweep]: Record<string, never>;
   [JobName.IdempotencyCleanup]: Record<string, never>;
+  [JobName.SendMail]: { to: string; subject: string; text: string; html?: string };
 }
 
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -61,4 +64,5 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.WebhookDelivery]: QueueName.Webhooks,
   [JobName.WebhookSweep]: QueueName.Maintenance,
   [JobName.IdempotencyCleanup]: QueueName.Maintenance,
+  [JobName.SendMail]: QueueName.Mail,
 };

@@ -9,6 +9,7 @@ export enum QueueName {
   Payments = 'payments',
   Shops = 'shops',
   Webhooks = 'webhooks',
+  Mail = 'mail',
 }
 
 export interface JobContext<T> {
