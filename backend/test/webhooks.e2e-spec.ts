@@ -8,12 +8,15 @@ import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/crea
 
 /** The verification docs/api.md tells integrators to do, written the same way. */
 function verify(secret: string, header: string, body: string, toleranceSeconds = 300): boolean {
-  const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
-  const t = Number(parts.t);
+  const parts = header.split(',').map((p) => p.split('=') as [string, string]);
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!t || Math.abs(Date.now() / 1000 - t) > toleranceSeconds) return false;
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest();
-  const given = Buffer.from(parts.v1 ?? '', 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  // one v1 per signing secret: two while a rolled secret's overlap lasts
+  return parts.some(([k, v]) => {
+    const given = Buffer.from(k === 'v1' ? v : '', 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 describe('Webhooks (e2e)', () => {
@@ -158,6 +161,52 @@ describe('Webhooks (e2e)', () => {
     expect(verify(ep.secret, String(hook.headers['gangsheet-signature']), hook.body)).toBe(true);
     expect((await http().get('/api/profile').set(s.auth).expect(200)).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
     expect(await t.app.get(CreditsService).consistent(s.user._id)).toBe(true);
+  });
+
+  it('rolling the secret: the new one is shown once, both sign during the overlap, then only the new one', async () => {
+    const s = await integrator('roller');
+    const other = await integrator('roller-b');
+    const ep = await endpoint(s.auth, '/rolled', ['print.completed']);
+    const roll = (body: object, auth = s.auth) => http().post(`/api/webhooks/${ep._id}/roll-secret`).set(auth).send(body);
+    expect((await roll({ overlapHours: 100 }).expect(400)).body.message).toBe('The overlap must be 0 to 72 hours');
+    expect((await roll({ overlapHours: 1.5 }).expect(400)).body.message).toBe('The overlap must be a whole number of hours');
+    await roll({}, other.auth).expect(404);
+    const ping = async (n: number) => {
+      await http().post(`/api/webhooks/${ep._id}/test`).set(s.auth).expect(200);
+      const hooks = await waitFor(async () => receiver.at('/rolled').length >= n && receiver.at('/rolled'), 20_000, `ping ${n}`);
+      const h = hooks[n - 1];
+      return { header: String(h.headers['gangsheet-signature']), body: h.body };
+    };
+
+    const rolled = (await roll({}).expect(200)).body;
+    expect(rolled.message).toBe('Signing secret rolled. Copy the new secret now: it will not be shown again. The old one also signs deliveries for 24 hours.');
+    expect(rolled.data.secret).toMatch(/^whsec_/);
+    expect(rolled.data.secret).not.toBe(ep.secret);
+    expect(Math.abs(Date.parse(rolled.data.previousSecretExpiresAt) - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
+    const listed = (await http().get('/api/webhooks').set(s.auth).expect(200)).body.data[0];
+    expect(listed).toMatchObject({ _id: ep._id, previousSecretExpiresAt: rolled.data.previousSecretExpiresAt });
+    expect(listed.secret).toBeUndefined();
+    const both = await ping(1);
+    expect(both.header.match(/v1=/g)).toHaveLength(2);
+    expect(verify(rolled.data.secret, both.header, both.body)).toBe(true);
+    expect(verify(ep.secret, both.header, both.body)).toBe(true);
+    expect(verify('whsec_wrong', both.header, both.body)).toBe(false);
+
+    // the overlap is over: only the new secret signs
+    await db.query(`UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [ep._id]);
+    expect((await http().get(`/api/webhooks/${ep._id}`).set(s.auth).expect(200)).body.data.previousSecretExpiresAt).toBeNull();
+    const after = await ping(2);
+    expect(after.header.match(/v1=/g)).toHaveLength(1);
+    expect(verify(rolled.data.secret, after.header, after.body)).toBe(true);
+    expect(verify(ep.secret, after.header, after.body)).toBe(false);
+
+    // no overlap: the replaced secret stops signing at once
+    const now = (await roll({ overlapHours: 0 }).expect(200)).body;
+    expect(now.message).toBe('Signing secret rolled. Copy the new secret now: it will not be shown again. The old one no longer signs deliveries.');
+    expect(now.data.previousSecretExpiresAt).toBeNull();
+    const last = await ping(3);
+    expect(verify(now.data.secret, last.header, last.body)).toBe(true);
+    expect(verify(rolled.data.secret, last.header, last.body)).toBe(false);
   });
 
   it('endpoints are validated, per user, and can be paused and deleted', async () => {

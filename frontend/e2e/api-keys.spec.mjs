@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { expectToast, test, waitFor } from "./harness.mjs";
 
 // Profile → API keys and Webhooks, and the key working (then not) from outside the browser.
-test("profile: create an API key, use it with Bearer, revoke it; add a webhook and send a test event", async ({ page, baseUrl, login, createUser, shot }) => {
+test("profile: create an API key, use it with Bearer, revoke it; add a webhook, send a test event, roll its secret", async ({ page, baseUrl, login, createUser, shot }) => {
   const user = await createUser();
   await login(user.username, user.password);
   await page.goto("/profile#api-keys");
@@ -64,5 +64,17 @@ test("profile: create an API key, use it with Bearer, revoke it; add a webhook a
   await expectToast(page, "Test event sent");
   await hookRow.locator(".ant-table-row-expand-icon").click();
   await hooks.getByRole("cell", { name: "ping", exact: true }).waitFor();
+
+  // Rolling the secret: a new one, shown once; the old one signs beside it for 24 hours.
+  await hookRow.getByRole("button", { name: "Roll secret" }).click();
+  await page.getByText("The old one keeps signing deliveries beside it for 24 hours").waitFor();
+  await page.getByRole("button", { name: "Roll secret", exact: true }).last().click();
+  await expectToast(page, "Signing secret rolled. Copy the new secret now: it will not be shown again. The old one also signs deliveries for 24 hours.");
+  const rolledDialog = page.getByRole("dialog", { name: "Signing secret of your webhook" });
+  const rolled = await rolledDialog.getByTestId("secret-value").inputValue();
+  assert.match(rolled, /^whsec_/);
+  assert.notEqual(rolled, whsec);
+  await rolledDialog.getByRole("button", { name: "Done" }).click();
+  await hookRow.getByText(/^Old secret also signs until /).waitFor();
   await shot("webhooks", { fullPage: true });
 });

@@ -3,10 +3,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { publicOnlyLookup } from './webhook-target';
 
-/** `GangSheet-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` */
-export function signature(secret: string, timestamp: number, body: string): string {
-  const v1 = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return `t=${timestamp},v1=${v1}`;
+/**
+ * `GangSheet-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, one `v1`
+ * per secret: the current one first, then (after a roll, until its overlap ends) the replaced one.
+ */
+export function signature(secrets: string | readonly string[], timestamp: number, body: string): string {
+  const v1s = (typeof secrets === 'string' ? [secrets] : secrets).map((s) => `v1=${createHmac('sha256', s).update(`${timestamp}.${body}`).digest('hex')}`);
+  return [`t=${timestamp}`, ...v1s].join(',');
 }
 
 export interface SendResult {

@@ -7,6 +7,7 @@ import {
   CreatedWebhookResponse,
   CreateWebhookDto,
   DeliveryListQueryDto,
+  RollWebhookSecretDto,
   toDeliveryDto,
   toWebhookDto,
   UpdateWebhookDto,
@@ -61,6 +62,21 @@ export class WebhooksController {
   async deleteWebhook(@CurrentUser() user: User, @Param('id', endpointId) id: string) {
     await this.webhooks.remove(user._id, id);
     return { message: 'Webhook deleted' };
+  }
+
+  @Post(':id/roll-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Replace the signing secret (the new one is in this answer only)',
+    description:
+      'The replaced secret keeps signing deliveries beside the new one (a second v1 in GangSheet-Signature) for overlapHours, 24 by default, so the receiver can switch without refusing a delivery.',
+  })
+  @ApiOkResponse({ type: CreatedWebhookResponse })
+  async rollWebhookSecret(@CurrentUser() user: User, @Param('id', endpointId) id: string, @Body() dto: RollWebhookSecretDto) {
+    const hours = dto.overlapHours ?? 24;
+    const { endpoint, secret } = await this.webhooks.rollSecret(user._id, id, hours);
+    const overlap = hours > 0 ? ` The old one also signs deliveries for ${hours} hour${hours === 1 ? '' : 's'}.` : ' The old one no longer signs deliveries.';
+    return { data: { ...toWebhookDto(endpoint), secret }, message: `Signing secret rolled. Copy the new secret now: it will not be shown again.${overlap}` };
   }
 
   @Post(':id/test')

@@ -16,6 +16,8 @@ import { PING_EVENT, WebhookEnvelope, WebhookEvent, WebhookEventData } from './w
 import { sendWebhook, signature } from './webhook-sender';
 import { checkWebhookUrl, WebhookTargetError } from './webhook-target';
 
+const newSecret = () => 'whsec_' + randomBytes(24).toString('base64url');
+
 export interface DeliveryJobData {
   deliveryId: string;
 }
@@ -69,9 +71,30 @@ export class WebhooksService implements OnModuleInit {
     const repo = this.db.getRepository(WebhookEndpoint);
     if ((await repo.count({ where: { userId } })) >= MAX_ENDPOINTS)
       throw new BadRequestException({ message: `You have ${MAX_ENDPOINTS} webhooks already. Delete one first.`, code: 'too_many_webhooks' });
-    const secret = 'whsec_' + randomBytes(24).toString('base64url');
+    const secret = newSecret();
     const saved = await repo.save(repo.create({ userId, url, events: dto.events, description: dto.description ?? '', secret, active: true }));
     return { endpoint: await this.get(userId, saved._id), secret };
+  }
+
+  /**
+   * Replaces the signing secret; the replaced one keeps signing beside it for `overlapHours`
+   * (a second `v1`), so the receiver can switch without refusing a delivery. Rolling again
+   * within an overlap keeps only the secret just replaced.
+   */
+  async rollSecret(userId: string, id: string, overlapHours: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const secret = newSecret();
+    const rows = returned(
+      await this.db.query(
+        `UPDATE webhook_endpoints SET
+           previous_secret = CASE WHEN $4 > 0 THEN secret END,
+           previous_secret_expires_at = CASE WHEN $4 > 0 THEN now() + make_interval(hours => $4) END,
+           secret = $3, updated_at = now()
+         WHERE id = $1 AND user_id = $2 RETURNING id`,
+        [id, userId, secret, overlapHours],
+      ),
+    );
+    if (!rows.length) throw new NotFoundException('Webhook not found');
+    return { endpoint: await this.get(userId, id), secret };
   }
 
   async update(userId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpoint> {
@@ -206,7 +229,10 @@ export class WebhooksService implements OnModuleInit {
 
   /** One POST; updates the row with its outcome. A manual redelivery that works marks it delivered. */
   private async attempt(d: WebhookDelivery, manual: boolean): Promise<boolean> {
-    const [endpoint] = await this.db.query(`SELECT url, secret, active FROM webhook_endpoints WHERE id = $1`, [d.endpointId]);
+    const [endpoint] = await this.db.query(
+      `SELECT url, active, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret FROM webhook_endpoints WHERE id = $1`,
+      [d.endpointId],
+    );
     let result: { ok: boolean; status: number | null; error: string | null };
     if (!endpoint) result = { ok: false, status: null, error: 'The endpoint was deleted' };
     else if (!endpoint.active && !manual) result = { ok: false, status: null, error: 'The endpoint is paused' };
@@ -216,7 +242,7 @@ export class WebhooksService implements OnModuleInit {
       result = await sendWebhook(
         endpoint.url,
         body,
-        { 'GangSheet-Event': d.event, 'GangSheet-Delivery': d._id, 'GangSheet-Signature': signature(endpoint.secret, t, body) },
+        { 'GangSheet-Event': d.event, 'GangSheet-Delivery': d._id, 'GangSheet-Signature': signature([endpoint.secret, endpoint.previous_secret].filter(Boolean), t, body) },
         { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.webhooks.allowPrivate },
       );
     }

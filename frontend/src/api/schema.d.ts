@@ -1892,6 +1892,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret (the new one is in this answer only)
+         * @description The replaced secret keeps signing deliveries beside the new one (a second v1 in GangSheet-Signature) for overlapHours, 24 by default, so the receiver can switch without refusing a delivery.
+         *
+         *     Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/webhooks/$ID/roll-secret
+         *     ```
+         */
+        post: operations["rollWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -2137,6 +2163,11 @@ export interface components {
             createdAt: string;
             description: string;
             events: ("print.completed" | "print.failed" | "payment.completed" | "order.synced")[];
+            /**
+             * Format: date-time
+             * @description After a secret roll: the replaced secret also signs deliveries until then
+             */
+            previousSecretExpiresAt: string | null;
             /**
              * @description Signing secret, shown only in this answer
              * @example whsec_9J2k…
@@ -2707,6 +2738,13 @@ export interface components {
         ReviewResponse: {
             data: components["schemas"]["ReviewItemDto"][];
         };
+        RollWebhookSecretDto: {
+            /**
+             * @description Hours the replaced secret keeps signing deliveries beside the new one (0: stop at once)
+             * @default 24
+             */
+            overlapHours: number;
+        };
         ShapeSavingDto: {
             /** @description Film length of the same order packed as rectangles, inches */
             boxLength: number;
@@ -2997,6 +3035,11 @@ export interface components {
             createdAt: string;
             description: string;
             events: ("print.completed" | "print.failed" | "payment.completed" | "order.synced")[];
+            /**
+             * Format: date-time
+             * @description After a secret roll: the replaced secret also signs deliveries until then
+             */
+            previousSecretExpiresAt: string | null;
             /** Format: date-time */
             updatedAt: string;
             /** @example https://shop.example.com/hooks/gangsheet */
@@ -11138,6 +11181,109 @@ export interface operations {
                     /**
                      * @example {
                      *       "message": "You are not authorized to view this page",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rollWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollWebhookSecretDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
                      *       "statusCode": 403
                      *     }
                      */

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
 import { PaginatedResponse } from '../../common/responses';
 import { DeliveryStatus, WebhookDelivery } from '../entities/webhook-delivery.entity';
@@ -62,12 +62,36 @@ export class UpdateWebhookDto {
   active?: boolean;
 }
 
+/** The longest overlap a roll allows, in hours (three days: a weekend and a working day). */
+export const MAX_SECRET_OVERLAP_HOURS = 72;
+
+export class RollWebhookSecretDto {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_SECRET_OVERLAP_HOURS,
+    default: 24,
+    description: 'Hours the replaced secret keeps signing deliveries beside the new one (0: stop at once)',
+  })
+  @IsOptional()
+  @IsInt({ message: 'The overlap must be a whole number of hours' })
+  @Min(0, { message: `The overlap must be 0 to ${MAX_SECRET_OVERLAP_HOURS} hours` })
+  @Max(MAX_SECRET_OVERLAP_HOURS, { message: `The overlap must be 0 to ${MAX_SECRET_OVERLAP_HOURS} hours` })
+  overlapHours?: number;
+}
+
 export class WebhookDto {
   @ApiProperty() _id: string;
   @ApiProperty({ example: 'https://shop.example.com/hooks/gangsheet' }) url: string;
   @ApiProperty() description: string;
   @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true }) events: string[];
   @ApiProperty() active: boolean;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'After a secret roll: the replaced secret also signs deliveries until then',
+  })
+  previousSecretExpiresAt: Date | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty() updatedAt: Date;
 }
@@ -115,7 +139,8 @@ export class WebhookDeliveryResponse {
 export class DeliveryListQueryDto extends ListQueryDto {}
 
 export function toWebhookDto(e: WebhookEndpoint): WebhookDto {
-  return { _id: e._id, url: e.url, description: e.description, events: e.events, active: e.active, createdAt: e.createdAt, updatedAt: e.updatedAt };
+  const previous = e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > new Date() ? e.previousSecretExpiresAt : null;
+  return { _id: e._id, url: e.url, description: e.description, events: e.events, active: e.active, previousSecretExpiresAt: previous, createdAt: e.createdAt, updatedAt: e.updatedAt };
 }
 
 export function toDeliveryDto(d: WebhookDelivery): WebhookDeliveryDto {

@@ -21,6 +21,13 @@ export class WebhookEndpoint {
   @Column({ type: 'varchar', length: 100, select: false })
   secret: string;
 
+  /** The secret a roll replaced; it also signs deliveries until `previousSecretExpiresAt`. */
+  @Column({ name: 'previous_secret', type: 'varchar', length: 100, nullable: true, select: false })
+  previousSecret: string | null;
+
+  @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
+  previousSecretExpiresAt: Date | null;
+
   @Column({ type: 'boolean', default: true })
   active: boolean;
 

@@ -86,6 +86,13 @@ export function WebhooksCard() {
     toast.success("Test event sent");
     await queryClient.invalidateQueries({ queryKey: ["webhook-deliveries", w._id] });
   };
+  // a rolled secret is shown once, like a new endpoint's; the old one signs beside it for 24 hours
+  const roll = async (w: Webhook) => {
+    const res = await call(api.POST("/api/webhooks/{id}/roll-secret", { params: { path: { id: w._id } }, body: { overlapHours: 24 } }));
+    toast.success(res.message ?? "Signing secret rolled");
+    setSecret(res.data.secret);
+    await refresh();
+  };
   const remove = async (w: Webhook) => {
     await call(api.DELETE("/api/webhooks/{id}", { params: { path: { id: w._id } } }));
     toast.success("Webhook deleted");
@@ -108,7 +115,21 @@ export function WebhooksCard() {
         expandable={{ expandedRowRender: (w) => <Deliveries endpointId={w._id} />, expandRowByClick: false }}
         scroll={{ x: true }}
         columns={[
-          { title: "URL", dataIndex: "url", render: (u: string, w) => <span><code>{u}</code>{w.description ? <Typography.Text type="secondary"> — {w.description}</Typography.Text> : null}</span> },
+          {
+            title: "URL",
+            dataIndex: "url",
+            render: (u: string, w) => (
+              <span>
+                <code>{u}</code>
+                {w.description ? <Typography.Text type="secondary"> — {w.description}</Typography.Text> : null}
+                {w.previousSecretExpiresAt ? (
+                  <div>
+                    <Typography.Text type="secondary">Old secret also signs until {when(w.previousSecretExpiresAt)}</Typography.Text>
+                  </div>
+                ) : null}
+              </span>
+            ),
+          },
           { title: "Events", dataIndex: "events", render: (ev: string[]) => ev.map((e) => <Tag key={e}>{e}</Tag>) },
           { title: "Active", dataIndex: "active", render: (a: boolean, w) => <Switch size="small" checked={a} onChange={(v) => setActive(w, v).catch(() => undefined)} aria-label="Active" /> },
           {
@@ -117,6 +138,14 @@ export function WebhooksCard() {
             render: (_: unknown, w) => (
               <Space>
                 <Button size="small" onClick={() => test(w).catch(() => undefined)}>Send test event</Button>
+                <Popconfirm
+                  title="Roll the signing secret?"
+                  description="You get a new secret. The old one keeps signing deliveries beside it for 24 hours, so you can switch your receiver first."
+                  okText="Roll secret"
+                  onConfirm={() => roll(w).catch(() => undefined)}
+                >
+                  <Button size="small">Roll secret</Button>
+                </Popconfirm>
                 <Popconfirm title="Delete this webhook?" description="Its delivery log is deleted too." okText="Delete" onConfirm={() => remove(w).catch(() => undefined)}>
                   <Button size="small" danger>Delete</Button>
                 </Popconfirm>
