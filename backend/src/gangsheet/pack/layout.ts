@@ -57,6 +57,11 @@ export interface LayoutOptions {
   cellInches?: number;
   /** "shape" nesting: only these placement rules (tests and benchmarks; default all). */
   placementRules?: readonly PlacementRule[];
+  /**
+   * "shape" nesting: compact the far end with this many counted moves (tests: with
+   * `maxEvaluations` the timed compaction does not run).
+   */
+  compactMoves?: number;
 }
 
 export interface PixelRect {
@@ -236,7 +241,7 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
         shapes,
         owner.map((o) => o.design),
         { ...cfg, cellPx },
-        { ...search, rules: opts.placementRules },
+        { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves },
       ).map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
     } catch (e) {
       if (e instanceof NestPieceTooLargeError) throw tooLarge(e.copy, e.reason);

@@ -48,10 +48,14 @@ export interface NestConfig {
   seed?: number;
   /**
    * Share of the time limit given to overlap-minimisation compaction of the last sheet
-   * (overlap.ts) after the bottom-left search. Default 0 (off): on ESICUP it pays off
-   * (`nestEsicup` uses 0.9); on the artwork orders it did not (docs/gangsheet.md).
+   * (overlap.ts) after the bottom-left search. Default 0 (off); `nestEsicup` uses 0.9 and the
+   * product's shape layouts 0.5 (`nestShapes`; docs/gangsheet.md).
    */
   compactShare?: number;
+  /** That compaction's first shrink step, a share of the length (overlap.ts FIRST_STEP by default). */
+  compactFirstStep?: number;
+  /** That compaction cuts only within this last share of the sheet (default 1: anywhere). */
+  compactCutTail?: number;
   /** Deterministic effort cap for that compaction (position searches), for tests. */
   compactMoves?: number;
   /** Only these placement rules (tests and benchmarks); default all of them. */
@@ -807,7 +811,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   // with a counted search (tests) the compaction runs only with counted moves too
   if (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined)) {
     const last = sheets[sheets.length - 1];
-    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs);
+    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail);
     if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
   }
   return { sheets, evaluations };
@@ -858,6 +862,7 @@ function compactLast(
   rng: Rng,
   deadline: number,
   firstStep?: number,
+  cutTail?: number,
 ): NestSheet | null {
   if (sheet.placements.length < 2) return null;
   const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
@@ -866,7 +871,7 @@ function compactLast(
   const res = compactStrip(
     shapes,
     sheet.placements.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
-    { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep },
+    { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail },
   );
   if (res.rows >= sheet.rows) return null;
   const placements = sheet.placements.map((p, i) => ({ copy: p.copy, orientation: res.pieces[i].orientation, x: res.pieces[i].x, y: res.pieces[i].y }));

@@ -40,7 +40,7 @@ function randomShape(rng: Rng, pad: number): { shape: CompactShape; ink: Set<str
   return { shape: { w, h, sw: s.sw, shifted: s.shifted, pad, dw, dh, dsw: d.sw, dshifted: d.shifted }, ink, grown };
 }
 
-describe('overlap compaction (experimental)', () => {
+describe('overlap compaction', () => {
   it('counts the ink cells of one copy on the grown cells of another like a cell-by-cell count', () => {
     const rng = new Rng(11);
     for (let trial = 0; trial < 300; trial++) {
@@ -53,6 +53,11 @@ describe('overlap compaction (experimental)', () => {
         if (b.grown.has(`${x + ax - bx},${y + ay - by}`)) expected++;
       }
       expect(pairOverlap(a.shape, ax, ay, b.shape, bx, by)).toBe(expected);
+      // with a limit: exact below it, some count at or above it otherwise
+      const limit = rng.int(expected + 3);
+      const capped = pairOverlap(a.shape, ax, ay, b.shape, bx, by, limit);
+      if (expected < limit) expect(capped).toBe(expected);
+      else expect(capped).toBeGreaterThanOrEqual(limit);
     }
   });
 

@@ -52,6 +52,11 @@ export interface CompactOptions {
   rng: Rng;
   /** First shrink step, a share of the length (default FIRST_STEP). */
   firstStep?: number;
+  /**
+   * Cuts lie within this last share of the strip (default 1: anywhere). A bottom-left layout
+   * is tight except at its ragged far end, so a cut there leaves the separator little to do.
+   */
+  cutTail?: number;
 }
 
 /** Shifts every row of a bitset by s = 0..31 bits, into rows one word wider. */
@@ -72,8 +77,12 @@ export function shiftRows(bits: Uint32Array, words: number, h: number): { sw: nu
   return { sw, shifted };
 }
 
-/** Ink cells of `a` at (ax, ay) that lie on gap-grown cells of `b` at (bx, by). */
-export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactShape, bx: number, by: number): number {
+/**
+ * Ink cells of `a` at (ax, ay) that lie on gap-grown cells of `b` at (bx, by). Counting stops
+ * once it reaches `limit` (the answer is then some count ≥ limit): a pose that is already
+ * worse than the best one found need not be measured exactly.
+ */
+export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactShape, bx: number, by: number, limit = Infinity): number {
   const bX = bx - b.pad;
   const bY = by - b.pad;
   const r0 = ay > bY ? ay : bY;
@@ -96,6 +105,7 @@ export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactS
       const v = sa[oa + k] & sb[ob + k];
       if (v) n += popcount(v);
     }
+    if (n >= limit) return n;
   }
   return n;
 }
@@ -106,11 +116,11 @@ export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactS
  * (the later copy's ink against the earlier one's grown cells); grown masks measured on
  * pixels are not symmetric on cells, so a feasible layout may be clear in one direction only.
  */
-export function gapOverlap(a: CompactShape, ax: number, ay: number, b: CompactShape, bx: number, by: number): number {
-  const v = pairOverlap(a, ax, ay, b, bx, by);
+export function gapOverlap(a: CompactShape, ax: number, ay: number, b: CompactShape, bx: number, by: number, limit = Infinity): number {
+  const v = pairOverlap(a, ax, ay, b, bx, by, limit);
   // masks not grown (ESICUP: the gap is 0) are symmetric
   if (!v || (a.pad === 0 && b.pad === 0)) return v;
-  return Math.min(v, pairOverlap(b, bx, by, a, ax, ay));
+  return Math.min(v, pairOverlap(b, bx, by, a, ax, ay, Math.min(v, limit)));
 }
 
 /** Far edge (used rows) of a set of pieces. */
@@ -130,6 +140,8 @@ const WEIGHT_GROWTH_MAX = 2;
 const WEIGHT_DECAY = 0.95;
 const FIRST_STEP = 0.03;
 const MIN_STEP_ROWS = 1;
+/** Rows per band of the pieces' index. */
+const BAND = 64;
 
 
 /**
@@ -170,7 +182,34 @@ export function compactStrip(
       os[i] = ps[i].orientation;
     }
   };
+  // the pieces by bands of BAND rows of their grown masks: a pose only meets the pieces
+  // listed in the bands its rows cross (an evaluation looked at all n before, and with the
+  // early stop in pairOverlap that loop was most of a move's time)
+  const bands: number[][] = [];
+  const bandLo = new Int32Array(n);
+  const bandHi = new Int32Array(n);
+  const seen = new Int32Array(n);
+  let tick = 0;
+  const enlist = (i: number) => {
+    const s = shapes[ts[i]][os[i]];
+    const top = ys[i] - s.pad;
+    const b0 = Math.max(0, Math.floor(top / BAND));
+    const b1 = Math.max(b0, Math.floor((top + s.dh - 1) / BAND));
+    bandLo[i] = b0;
+    bandHi[i] = b1;
+    for (let b = b0; b <= b1; b++) (bands[b] ??= []).push(i);
+  };
+  const delist = (i: number) => {
+    for (let b = bandLo[i]; b <= bandHi[i]; b++) {
+      const list = bands[b];
+      const k = list.indexOf(i);
+      list[k] = list[list.length - 1];
+      list.pop();
+    }
+  };
   const recomputeAll = () => {
+    bands.length = 0;
+    for (let i = 0; i < n; i++) enlist(i);
     po.fill(0);
     for (let i = 0; i < n; i++) {
       const a = shapes[ts[i]][os[i]];
@@ -190,24 +229,35 @@ export function compactStrip(
     const ay1 = y + a.h;
     let c = 0;
     const row = i * n;
-    for (let j = 0; j < n; j++) {
-      if (j === i) continue;
-      const b = shapes[ts[j]][os[j]];
-      const bX = xs[j] - b.pad;
-      const bY = ys[j] - b.pad;
-      if (bX >= ax1 || bY >= ay1 || bX + b.dw <= x || bY + b.dh <= y) continue;
-      const v = gapOverlap(a, x, y, b, xs[j], ys[j]);
-      if (v) {
-        c += wt[row + j] * v;
-        if (c >= bound) return c;
+    const t = ++tick;
+    seen[i] = t;
+    for (let bb = Math.floor(y / BAND), be = Math.floor((ay1 - 1) / BAND); bb <= be; bb++) {
+      const list = bands[bb];
+      if (!list) continue;
+      for (let q = 0; q < list.length; q++) {
+        const j = list[q];
+        if (seen[j] === t) continue;
+        seen[j] = t;
+        const b = shapes[ts[j]][os[j]];
+        const bX = xs[j] - b.pad;
+        const bY = ys[j] - b.pad;
+        if (bX >= ax1 || bY >= ay1 || bX + b.dw <= x || bY + b.dh <= y) continue;
+        const w = wt[row + j];
+        const v = gapOverlap(a, x, y, b, xs[j], ys[j], (bound - c) / w);
+        if (v) {
+          c += w * v;
+          if (c >= bound) return c;
+        }
       }
     }
     return c;
   };
   const setPose = (i: number, o: number, x: number, y: number) => {
+    delist(i);
     xs[i] = x;
     ys[i] = y;
     os[i] = o;
+    enlist(i);
     const a = shapes[ts[i]][o];
     let sum = 0;
     for (let j = 0; j < n; j++) {
@@ -358,8 +408,10 @@ export function compactStrip(
         break;
       }
     }
-    // remove `remove` rows at a random cut: copies whose centre lies beyond it move back
-    const cut = rng.int(bestRows);
+    // remove `remove` rows at a random cut (within the last `cutTail` of the strip): copies
+    // whose centre lies beyond it move back
+    const tail = opts.cutTail ?? 1;
+    const cut = tail >= 1 ? rng.int(bestRows) : bestRows - 1 - rng.int(Math.max(1, Math.floor(bestRows * tail)));
     for (let i = 0; i < n; i++) {
       let s = shapes[ts[i]][os[i]];
       if (s.h > L || s.w > W) {

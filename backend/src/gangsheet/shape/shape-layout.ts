@@ -203,11 +203,20 @@ export function boundedCell(designs: readonly ShapeDesign[], cellPx: number, ori
 /** Thrown for a copy that fits no empty sheet; `copy` indexes the copies array. */
 export { NestPieceTooLargeError };
 
+/**
+ * How the product's shape layouts split their time (docs/gangsheet.md, "Compacting the far
+ * end"): half for the bottom-left search, half for overlap minimisation of the last sheet,
+ * shrinking it by 0.2 % at a time at cuts within its last 2 %, where a bottom-left layout is
+ * loose. On the six artwork orders at 10 s: 0.857–0.858 of the rectangles' film, against
+ * 0.862 with the whole time for the search.
+ */
+export const SHAPE_COMPACTION = { compactShare: 0.5, compactFirstStep: 0.002, compactCutTail: 0.02 } as const;
+
 export function nestShapes(
   designs: readonly ShapeDesign[],
   copies: readonly number[],
   cfg: ShapeConfig,
-  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[] },
+  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number },
 ): ShapeSheet[] {
   const start = performance.now();
   if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');
@@ -231,7 +240,7 @@ export function nestShapes(
     };
   });
   // the time limit covers turning the masks into cells too
-  const res = nestSheets(types, copies, { width: cols, maxRows, ...opts, timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)) });
+  const res = nestSheets(types, copies, { width: cols, maxRows, ...SHAPE_COMPACTION, ...opts, timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)) });
   return res.sheets.map((s) => {
     let bottom = 0;
     const placements = s.placements.map((p): ShapePlacement => {
