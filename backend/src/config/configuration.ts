@@ -77,7 +77,7 @@ const envSchema = z.object({
   PRINT_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   PRINT_PREVIEW_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(1000),
   PRINT_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(2000),
-  PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(10000),
+  PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(30000),
   PRINT_CANCEL_POLL_MS: z.coerce.number().int().min(50).default(500),
   PRINT_MAX_RESUMES: z.coerce.number().int().min(0).max(20).default(3),
   PRINT_MAX_PIXELS: z.coerce.number().positive().default(4_000_000_000),

@@ -38,15 +38,16 @@ describe('estimateWork', () => {
 });
 
 describe('layoutBudget', () => {
-  const limits = { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 10000 };
+  const limits = { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 30000 };
   const mask = { width: 1, height: 1, data: 'AQ==' };
   it('gives rectangles the plain budget, however many copies', () => {
     expect(layoutBudget([{ quantity: 400, mask }], { nesting: 'box' }, limits)).toBe(2000);
   });
-  it('gives true-shape nesting 25 ms per copy, at least the plain budget and at most its cap', () => {
+  it('gives true-shape nesting 100 ms per copy, at least the plain budget and at most its cap', () => {
     expect(layoutBudget([{ quantity: 10, mask }], { nesting: 'shape' }, limits)).toBe(2000);
-    expect(layoutBudget([{ quantity: 200, mask }, { quantity: 100 }], { nesting: 'shape' }, limits)).toBe(7500);
-    expect(layoutBudget([{ quantity: 1000, mask }], { nesting: 'shape' }, limits)).toBe(10000);
+    expect(layoutBudget([{ quantity: 150, mask }], { nesting: 'shape' }, limits)).toBe(15000);
+    expect(layoutBudget([{ quantity: 200, mask }, { quantity: 100 }], { nesting: 'shape' }, limits)).toBe(30000);
+    expect(layoutBudget([{ quantity: 1000, mask }], { nesting: 'shape' }, limits)).toBe(30000);
   });
   it('gives a "shape" print without any ink mask (laid out as rectangles) the plain budget', () => {
     expect(layoutBudget([{ quantity: 300 }], { nesting: 'shape' }, limits)).toBe(2000);
