@@ -12,8 +12,10 @@
  * a sequence, or (the "fill" rule) the design whose copy sits lowest among the next few in
  * the sequence goes next, so designs mix across the width. A local search over the
  * sequence (swaps and moves) and over the fill rule's parameters, kept when the film does
- * not get longer, improves it until the time limit. Copies that do not fit a sheet of the
- * maximum length go to the next sheet.
+ * not get longer, improves it until the time limit (or, with `compactShare`, until that share
+ * of it is left for compacting the last sheet by overlap minimisation, overlap.ts: half in the
+ * product's shape layouts, `nestShapes`). Copies that do not fit a sheet of the maximum length
+ * go to the next sheet.
  */
 import { Rng } from '../pack/rng';
 import { CellMask, popcount } from './cells';
