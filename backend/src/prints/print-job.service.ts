@@ -256,13 +256,15 @@ export class PrintJobService {
       const [done]: Array<{ printed_at: Date }> = await m.query(`SELECT printed_at FROM prints WHERE id = $1`, [print._id]);
       const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, new Date(done.printed_at), files));
       // notifications hook: print completed (written with the status, like the webhook deliveries)
+      // one key per attempt: the bell and the mail are each written once however often this runs
+      const key = `print.completed:${print._id}:${attempt}`;
       const notification = await this.notifications.record(m, print.userId, {
         type: 'print',
         message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`,
         attachmentId: print._id,
-        dedupeKey: `print.completed:${print._id}:${attempt}`,
+        dedupeKey: key,
       });
-      const mail = await this.queueMail(m, print.userId, `print.completed:${print._id}:${attempt}`, (u) =>
+      const mail = await this.queueMail(m, print.userId, key, (u) =>
         mailTemplates.printReady(u, this.printLink(print._id), this.config.prints.retentionDays),
       );
       return { deliveries, notification, mail };
@@ -278,8 +280,9 @@ export class PrintJobService {
       if (!e?.userId) return null;
       const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true } satisfies WebhookEventData['print.failed']);
       // notifications hook: print failed, with its reason
-      const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: `print.failed:${printId}:${attempt}` });
-      const mail = await this.queueMail(m, e.userId, `print.failed:${printId}:${attempt}`, (u) => mailTemplates.printFailed(u, text, this.printLink(printId)));
+      const key = `print.failed:${printId}:${attempt}`;
+      const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: key });
+      const mail = await this.queueMail(m, e.userId, key, (u) => mailTemplates.printFailed(u, text, this.printLink(printId)));
       return { userId: e.userId, deliveries, notification, mail };
     });
     const userId = ended?.userId;

@@ -6,6 +6,7 @@ import { User } from '../users/entities/user.entity';
 import {
   CreatedWebhookResponse,
   CreateWebhookDto,
+  DEFAULT_SECRET_OVERLAP_HOURS,
   DeliveryListQueryDto,
   RollWebhookSecretDto,
   toDeliveryDto,
@@ -73,7 +74,7 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: CreatedWebhookResponse })
   async rollWebhookSecret(@CurrentUser() user: User, @Param('id', endpointId) id: string, @Body() dto: RollWebhookSecretDto) {
-    const hours = dto.overlapHours ?? 24;
+    const hours = dto.overlapHours ?? DEFAULT_SECRET_OVERLAP_HOURS;
     const { endpoint, secret } = await this.webhooks.rollSecret(user._id, id, hours);
     const overlap = hours > 0 ? ` The old one also signs deliveries for ${hours} hour${hours === 1 ? '' : 's'}.` : ' The old one no longer signs deliveries.';
     return { data: { ...toWebhookDto(endpoint), secret }, message: `Signing secret rolled. Copy the new secret now: it will not be shown again.${overlap}` };

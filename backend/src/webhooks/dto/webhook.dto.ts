@@ -64,12 +64,14 @@ export class UpdateWebhookDto {
 
 /** The longest overlap a roll allows, in hours (three days: a weekend and a working day). */
 export const MAX_SECRET_OVERLAP_HOURS = 72;
+/** The overlap when the request names none: a working day to switch the receiver. */
+export const DEFAULT_SECRET_OVERLAP_HOURS = 24;
 
 export class RollWebhookSecretDto {
   @ApiPropertyOptional({
     minimum: 0,
     maximum: MAX_SECRET_OVERLAP_HOURS,
-    default: 24,
+    default: DEFAULT_SECRET_OVERLAP_HOURS,
     description: 'Hours the replaced secret keeps signing deliveries beside the new one (0: stop at once)',
   })
   @IsOptional()
