@@ -138,32 +138,7 @@ const OFF_LATTICE = 2 ** 50;
 
 function prepare(o: NestOrientation): Prepared {
   const m = o.mask;
-  const sw = m.words + 1;
-  const shifted: Uint32Array[] = [];
-  for (let s = 0; s < 32; s++) {
-    const out = new Uint32Array(sw * m.h);
-    for (let r = 0; r < m.h; r++)
-      for (let k = 0; k < m.words; k++) {
-        const v = m.bits[r * m.words + k];
-        if (!v) continue;
-        out[r * sw + k] |= v << s;
-        if (s) out[r * sw + k + 1] |= v >>> (32 - s);
-      }
-    shifted.push(out);
-  }
-  const lo = new Int32Array(m.h);
-  const hi = new Int32Array(m.h);
-  for (let r = 0; r < m.h; r++) {
-    let a = -1;
-    let b = -1;
-    for (let k = 0; k < m.words; k++)
-      if (m.bits[r * m.words + k]) {
-        if (a < 0) a = k;
-        b = k;
-      }
-    lo[r] = a < 0 ? 0 : a;
-    hi[r] = a < 0 ? 0 : Math.min(sw, b + 2);
-  }
+  const { sw, shifted, lo, hi } = shiftRows(m.bits, m.words, m.h);
   // anchors: extreme ink cells and a few spread inside; each must be free for a fit, and
   // checking them over a whole row at once skips most candidate columns in a few ANDs
   const cells: [number, number][] = [];
@@ -844,11 +819,15 @@ function toCompactShape(p: Prepared): CompactShape {
     h: p.h,
     sw: p.sw,
     shifted: p.shifted,
+    lo: p.lo,
+    hi: p.hi,
     pad: o.pad,
     dw: d ? o.dil.w : p.w,
     dh: d ? o.dil.h : p.h,
     dsw: d ? d.sw : p.sw,
     dshifted: d ? d.shifted : p.shifted,
+    dlo: d ? d.lo : p.lo,
+    dhi: d ? d.hi : p.hi,
   };
 }
 

@@ -37,7 +37,7 @@ function randomShape(rng: Rng, pad: number): { shape: CompactShape; ink: Set<str
   }
   const s = shiftRows(bits, words, h);
   const d = shiftRows(dbits, dwords, dh);
-  return { shape: { w, h, sw: s.sw, shifted: s.shifted, pad, dw, dh, dsw: d.sw, dshifted: d.shifted }, ink, grown };
+  return { shape: { w, h, sw: s.sw, shifted: s.shifted, lo: s.lo, hi: s.hi, pad, dw, dh, dsw: d.sw, dshifted: d.shifted, dlo: d.lo, dhi: d.hi }, ink, grown };
 }
 
 describe('overlap compaction', () => {

@@ -26,12 +26,17 @@ export interface CompactShape {
   sw: number;
   /** Ink rows shifted left by s bits (s = 0..31), `sw` words per row. */
   shifted: Uint32Array[];
+  /** Each shifted ink row's words that can be non-zero (for every shift), [lo, hi). */
+  lo: Int32Array;
+  hi: Int32Array;
   /** Gap-grown mask: size, pad (its (pad, pad) is the ink mask's (0, 0)), shifted rows. */
   pad: number;
   dw: number;
   dh: number;
   dsw: number;
   dshifted: Uint32Array[];
+  dlo: Int32Array;
+  dhi: Int32Array;
 }
 
 export interface CompactPiece {
@@ -59,8 +64,11 @@ export interface CompactOptions {
   cutTail?: number;
 }
 
-/** Shifts every row of a bitset by s = 0..31 bits, into rows one word wider. */
-export function shiftRows(bits: Uint32Array, words: number, h: number): { sw: number; shifted: Uint32Array[] } {
+/**
+ * Shifts every row of a bitset by s = 0..31 bits, into rows one word wider, and gives each
+ * row's words that can be non-zero after any shift, [lo, hi) (empty rows: lo = hi).
+ */
+export function shiftRows(bits: Uint32Array, words: number, h: number): { sw: number; shifted: Uint32Array[]; lo: Int32Array; hi: Int32Array } {
   const sw = words + 1;
   const shifted: Uint32Array[] = [];
   for (let s = 0; s < 32; s++) {
@@ -74,7 +82,27 @@ export function shiftRows(bits: Uint32Array, words: number, h: number): { sw: nu
       }
     shifted.push(out);
   }
-  return { sw, shifted };
+  const { lo, hi } = rowWords(bits, words, h);
+  return { sw, shifted, lo, hi };
+}
+
+/** Each row's non-zero words [lo, hi) once shifted into rows one word wider (by any shift). */
+function rowWords(bits: Uint32Array, words: number, h: number): { lo: Int32Array; hi: Int32Array } {
+  const lo = new Int32Array(h);
+  const hi = new Int32Array(h);
+  for (let r = 0; r < h; r++) {
+    let a = -1;
+    let b = -1;
+    for (let k = 0; k < words; k++)
+      if (bits[r * words + k]) {
+        if (a < 0) a = k;
+        b = k;
+      }
+    // a shift carries the last word's high bits into the next one
+    lo[r] = a < 0 ? 0 : a;
+    hi[r] = a < 0 ? 0 : Math.min(words + 1, b + 2);
+  }
+  return { lo, hi };
 }
 
 /**
@@ -93,14 +121,26 @@ export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactS
   const wa = ax >> 5;
   const fw = Math.floor(bX / 32);
   const sb = b.dshifted[bX - fw * 32];
-  const k0 = wa > fw ? wa : fw;
-  const k1 = Math.min(wa + a.sw, fw + b.dsw);
   const asw = a.sw;
   const bsw = b.dsw;
+  const alo = a.lo;
+  const ahi = a.hi;
+  const blo = b.dlo;
+  const bhi = b.dhi;
   let n = 0;
   for (let r = r0; r < r1; r++) {
-    const oa = (r - ay) * asw - wa;
-    const ob = (r - bY) * bsw - fw;
+    const ra = r - ay;
+    const rb = r - bY;
+    // only the words where both rows can have bits (sheet words; round shapes' rows are short)
+    let k0 = wa + alo[ra];
+    const kb0 = fw + blo[rb];
+    if (kb0 > k0) k0 = kb0;
+    let k1 = wa + ahi[ra];
+    const kb1 = fw + bhi[rb];
+    if (kb1 < k1) k1 = kb1;
+    if (k0 >= k1) continue;
+    const oa = ra * asw - wa;
+    const ob = rb * bsw - fw;
     for (let k = k0; k < k1; k++) {
       const v = sa[oa + k] & sb[ob + k];
       if (v) n += popcount(v);
