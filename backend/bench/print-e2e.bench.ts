@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { addDesign, addSize, setCredits, waitDone } from '../test/prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin } from '../test/utils/create-test-app';
 import { REDIS_URL } from '../test/utils/test-env';
+import { sampleTreeMemory } from './proc-memory';
 
 async function main() {
   const t = await createTestApp();
@@ -31,12 +32,14 @@ async function main() {
     const previewStart = performance.now();
     const preview = (await s.agent.post(`/api/print/${id}/preview`).send({}).expect(200)).body.data;
     const previewMs = performance.now() - previewStart;
+    const memory = sampleTreeMemory();
     const t1 = performance.now();
     const formats = process.env.PRINT_FORMATS?.split(',').filter(Boolean);
     await s.agent.post(`/api/print/${id}/process`).send(formats ? { settings: { formats } } : {}).expect(201);
     const requestMs = performance.now() - t1;
     const done = await waitDone(s.agent, id, 30 * 60_000);
     const totalMs = performance.now() - t1;
+    const mem = memory.stop();
     if (done.status !== 'Completed') throw new Error(`print ended ${done.status}: ${done.error}`);
     const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
     let job = await q.getJob(`print:${id}:1`);
@@ -52,7 +55,11 @@ async function main() {
     console.log(`POST /process answered in ${Math.round(requestMs)} ms; request → Completed seen by the client: ${Math.round(totalMs)} ms`);
     console.log('stage times (ms):', rv.timingsMs);
     console.log(`queue wait + events + polling: ${Math.round(totalMs - Object.values<number>(rv.timingsMs ?? {}).reduce((a, b) => a + b, 0))} ms`);
-    console.log(`peak RSS of this process (API + worker in one): ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
+    const [own, ...workers] = mem.peaks;
+    const mb = (v: number) => `${Math.round(v)} MB`;
+    console.log(
+      `peak RSS: API + job worker process ${mb(own.mb)}, CPU workers ${workers.map((w) => mb(w.mb)).join(', ') || 'none'}; all together ${mb(mem.peakTotalMb)} (sampled every 100 ms)`,
+    );
     void sharp; void t0;
   } finally {
     await t.close();

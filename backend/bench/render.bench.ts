@@ -27,6 +27,7 @@ import { PngFilter } from '../src/gangsheet/render/png-writer';
 import { renderSheets } from '../src/gangsheet/render/render-sheet';
 import { DesignInfo, inspectDesign } from '../src/gangsheet/trim';
 import { cpuWorkerEnv } from '../src/config/configuration';
+import { peakRssMb } from './proc-memory';
 
 const DPI = 300;
 const LENGTH = Number(process.env.RENDER_LENGTH ?? 200);
@@ -114,16 +115,6 @@ async function plan(): Promise<Plan> {
   const p: Plan = { root, designs, layout };
   fs.writeFileSync(path.join(WORK, 'plan.json'), JSON.stringify(p));
   return p;
-}
-
-/**
- * Peak RSS of this process alone, in MB: VmHWM of its own address space. getrusage's maxRSS
- * (process.resourceUsage) is no good here: Linux carries it over exec, so a child spawned by
- * this bench reports the parent's peak (the ~500 MB of making the designs) when its own is lower.
- */
-function peakRssMb(): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
-  return m ? Number(m[1]) / 1024 : process.resourceUsage().maxRSS / 1024;
 }
 
 const sheetFile = (kind: string, i: number, ext = 'png') => path.join(WORK, `${kind}-${i}.${ext}`);
