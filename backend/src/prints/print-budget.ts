@@ -45,8 +45,8 @@ export const SHAPE_LAYOUT_MS_PER_COPY = 100;
  * nesting gets SHAPE_LAYOUT_MS_PER_COPY per copy, at least that and at most
  * `shapeLayoutTimeLimitMs` (30 s by default, so a 300-copy print gets the 30 s the engine's
  * goal allows it): its first layouts alone take 1–3 s on 150–400 copies, half the time then
- * compacts the sheet's far end, and on the artwork benchmark 30 s gave 0.850 of the
- * rectangles' film where 10 s gave 0.856 and 1 s 0.873 (docs/gangsheet.md), while prints of
+ * compacts the sheet's far end, and on the artwork benchmark 30 s gave 0.853 of the
+ * rectangles' film where 10 s gave 0.858 and 1 s 0.873 (docs/gangsheet.md), while prints of
  * up to 20 copies stay as quick as before. Film is what the seller pays for; the layout is a
  * small part of a job that renders for tens of seconds.
  */
