@@ -17,7 +17,8 @@
  *    shape vs box at SINGLE_MS (default 2 s), the shop's "one logo, many copies" order.
  *
  * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
- * PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list), NEST_CELLS (ESICUP search
+ * ART_THREADS (threads per artwork layout, parts 2–4; default the product's, 2 where there are
+ * 2 cores; budgets under 3 s use one), PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list), NEST_CELLS (ESICUP search
  * grid cells across the strip), NEST_COMPACT (share of the ESICUP search time for
  * overlap-minimisation compaction, default 0.9).
  */
@@ -43,6 +44,8 @@ const ART_MS = process.env.ART_MS ?? '10000';
 const ART_SEEDS = (process.env.ART_SEEDS ?? '1').split(',').map(Number);
 const PREVIEW_MS = Number(process.env.PREVIEW_MS ?? 1000);
 const ART_ORDERS = Number(process.env.ART_ORDERS ?? 6);
+/** Threads per artwork layout: the product's default (PRINT_LAYOUT_THREADS) unless set. */
+const ART_THREADS = Number(process.env.ART_THREADS ?? Math.min(2, availableParallelism()));
 const CELL_IN = process.env.NEST_CELL_IN ? Number(process.env.NEST_CELL_IN) : undefined;
 /** sparrow's record densities (README of the bench data). */
 const RECORDS: Record<string, number> = { shapes0: 0.6998, albano: 0.8982, jakobs1: 0.8924 };
@@ -98,7 +101,7 @@ async function runArtwork(): Promise<void> {
     ART_MS === 'product' ? layoutBudget([{ quantity: copies, mask: true }], { nesting: 'shape' }, { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 30000 }) : Number(ART_MS);
   const budget = ART_MS === 'product' ? `the product's budget (${SHAPE_LAYOUT_MS_PER_COPY} ms per copy, 2–30 s)` : `${Number(ART_MS) / 1000} s`;
   const seeds = ART_SEEDS.length > 1 ? `, mean of seeds ${ART_SEEDS.join(', ')}` : '';
-  console.log(`\n## realistic artwork: 22 in sheet, 0.25 in gap, 300 DPI; ${budget} per order${seeds} (preview: ${PREVIEW_MS / 1000} s)`);
+  console.log(`\n## realistic artwork: 22 in sheet, 0.25 in gap, 300 DPI; ${budget} per order${seeds}, ${ART_THREADS} thread(s) (preview: ${PREVIEW_MS / 1000} s)`);
   console.log(
     `${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('box in', 8)} ${pad('shape in', 8)} ${pad('ratio', 6)} ${pad('time s', 6)} ${pad('preview in', 10)} ${pad('ratio', 6)} ${pad('prev s', 6)} ${pad('cover', 5)} ${pad('bound in', 8)} ${pad('b/box', 5)} ${pad('fill', 5)}  kinds`,
   );
@@ -119,14 +122,14 @@ async function runArtwork(): Promise<void> {
     const cmp = { shape: { totalLength: 0 }, box: { totalLength: 0 } };
     let ratio = 0;
     for (const seed of ART_SEEDS) {
-      const one = compareNesting(designs, settings, { timeLimitMs: budgetOf(copies), cellInches: CELL_IN, seed });
+      const one = compareNesting(designs, settings, { timeLimitMs: budgetOf(copies), cellInches: CELL_IN, seed, threads: ART_THREADS });
       cmp.shape.totalLength += one.shape.totalLength / ART_SEEDS.length;
       cmp.box.totalLength += one.box.totalLength / ART_SEEDS.length;
       ratio += one.shape.totalLength / one.box.totalLength / ART_SEEDS.length;
     }
     const dt = (performance.now() - t0) / 1000 / ART_SEEDS.length;
     t0 = performance.now();
-    const prev = compareNesting(designs, settings, { timeLimitMs: PREVIEW_MS, cellInches: CELL_IN });
+    const prev = compareNesting(designs, settings, { timeLimitMs: PREVIEW_MS, cellInches: CELL_IN, threads: ART_THREADS });
     const dp = (performance.now() - t0) / 1000;
     worstPrevTime = Math.max(worstPrevTime, dp);
     const pratio = prev.shape.totalLength / prev.box.totalLength;
@@ -160,10 +163,10 @@ async function runBudgets(): Promise<void> {
   })!;
   const designs = await artworkDesigns(order);
   const copies = designs.reduce((a, d) => a + d.quantity, 0);
-  console.log(`\n## ${copies}-copy order (${order.name}): film by time budget`);
+  console.log(`\n## ${copies}-copy order (${order.name}): film by time budget, ${ART_THREADS} thread(s)`);
   for (const ms of (process.env.BUDGETS ?? '2000,10000,30000').split(',').map(Number)) {
     const t0 = performance.now();
-    const cmp = compareNesting(designs, { width: 22, gap: 0.25, nesting: 'shape' }, { timeLimitMs: ms });
+    const cmp = compareNesting(designs, { width: 22, gap: 0.25, nesting: 'shape' }, { timeLimitMs: ms, threads: ART_THREADS });
     const dt = (performance.now() - t0) / 1000;
     console.log(`budget ${pad(ms / 1000, 3)} s: shape ${cmp.shape.totalLength.toFixed(1)} in, box ${cmp.box.totalLength.toFixed(1)} in, ratio ${(cmp.shape.totalLength / cmp.box.totalLength).toFixed(3)}, wall ${dt.toFixed(1)} s`);
   }
@@ -180,7 +183,7 @@ async function runSingle(): Promise<void> {
     const art = makeArtwork(kind, rng, 600);
     for (const [width, quantity] of [[3, 30], [4, 50], [2.5, 80]]) {
       const [d] = await artworkDesigns({ name: kind, designs: [{ id: kind, art, width, quantity }] });
-      const cmp = compareNesting([d], { width: 22, gap: 0.25, nesting: 'shape' }, { timeLimitMs: ms });
+      const cmp = compareNesting([d], { width: 22, gap: 0.25, nesting: 'shape' }, { timeLimitMs: ms, threads: ART_THREADS });
       const ratio = cmp.shape.totalLength / cmp.box.totalLength;
       sum += ratio;
       n++;

@@ -3,7 +3,7 @@
  * so the engine imports nothing of the app.
  *
  *   gangsheet pack FILE [--width W] [--gap G] [--margin M] [--no-rotate] [--max-length L] [--time-limit-ms T]
- *   gangsheet build JOB.json --out DIR [--time-limit-ms T]
+ *   gangsheet build JOB.json --out DIR [--time-limit-ms T] [--threads N]
  *   gangsheet nest FILE.json [--time-limit-ms T] [--cells N] [--threads N]
  *
  * JOB.json's "sheet" may hold "formats": ["png", "pdf"] (default ["png"]): sheet-N.png
@@ -14,6 +14,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { availableParallelism } from 'os';
 import { parseStripInstance } from '../gangsheet/pack/bench-format';
 import { packSheets } from '../gangsheet/pack/sheets';
 import { buildJob } from '../gangsheet/build';
@@ -23,7 +24,7 @@ import { invocationDir } from '../config/invocation';
 
 const USAGE = `usage:
   gangsheet pack FILE [--width W] [--gap G] [--margin M] [--no-rotate] [--max-length L] [--time-limit-ms T]
-  gangsheet build JOB.json --out DIR [--time-limit-ms T]   (JOB.json "sheet.formats": ["png", "pdf"])
+  gangsheet build JOB.json --out DIR [--time-limit-ms T] [--threads N]   (JOB.json "sheet.formats": ["png", "pdf"]; default: 2 threads where there are 2 cores)
   gangsheet nest FILE.json [--time-limit-ms T] [--cells N] [--threads N]   (default: one search per core)`;
 
 function userPath(p: string): string {
@@ -132,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
     if (args.positional.length !== 1 || typeof out !== 'string') throw new Error(USAGE);
     const report = await buildJob(userPath(args.positional[0]), userPath(out), {
       timeLimitMs: numFlag(args.flags, 'time-limit-ms'),
+      threads: numFlag(args.flags, 'threads') ?? Math.min(2, availableParallelism()),
       onProgress: (p) => process.stderr.write(`\r${p.stage} ${p.percent.toFixed(0)}%   `),
     });
     process.stderr.write('\n');

@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './configuration';
 
@@ -23,6 +23,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir(), PRINT_JOB_CONCURRENCY: '3' }).cpu.workers).toBe(4);
     expect(loadConfig({ DATA_DIR: dir(), CPU_WORKERS: '1' }).cpu.workers).toBe(1);
     expect(loadConfig({ DATA_DIR: dir() }).uploads.maxPixels).toBe(16384 * 16384);
+  });
+
+  it('gives a true-shape layout two threads where there are two cores, unless PRINT_LAYOUT_THREADS says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).prints.layoutThreads).toBe(Math.min(2, availableParallelism()));
+    expect(loadConfig({ DATA_DIR: dir(), PRINT_LAYOUT_THREADS: '1' }).prints.layoutThreads).toBe(1);
+    expect(() => loadConfig({ DATA_DIR: dir(), PRINT_LAYOUT_THREADS: '0' })).toThrow(ConfigError);
   });
 
   it('keeps the generated JWT secret across restarts', () => {

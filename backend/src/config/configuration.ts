@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import isEmail from 'validator/lib/isEmail';
 import { z } from 'zod';
@@ -78,6 +79,7 @@ const envSchema = z.object({
   PRINT_PREVIEW_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(1000),
   PRINT_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(2000),
   PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(30000),
+  PRINT_LAYOUT_THREADS: z.coerce.number().int().min(1).max(8).optional(),
   PRINT_CANCEL_POLL_MS: z.coerce.number().int().min(50).default(500),
   PRINT_MAX_RESUMES: z.coerce.number().int().min(0).max(20).default(3),
   PRINT_MAX_PIXELS: z.coerce.number().positive().default(4_000_000_000),
@@ -185,6 +187,8 @@ export interface AppConfig {
     layoutTimeLimitMs: number;
     /** Most a "shape" print's layout may search (it gets `layoutBudget`, see print-budget.ts). */
     shapeLayoutTimeLimitMs: number;
+    /** Threads one true-shape layout may use (nest.ts races them on its compaction); default min(2, cores). */
+    layoutThreads: number;
     /** How often a running job checks whether its print was cancelled from another process. */
     cancelPollMs: number;
     /** How often the recovery sweep may restart an attempt whose job was lost before it is refunded. */
@@ -387,6 +391,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       previewTimeLimitMs: e.PRINT_PREVIEW_TIME_LIMIT_MS,
       layoutTimeLimitMs: e.PRINT_LAYOUT_TIME_LIMIT_MS,
       shapeLayoutTimeLimitMs: Math.max(e.PRINT_LAYOUT_TIME_LIMIT_MS, e.PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS),
+      layoutThreads: e.PRINT_LAYOUT_THREADS ?? Math.min(2, availableParallelism()),
       cancelPollMs: e.PRINT_CANCEL_POLL_MS,
       maxResumes: e.PRINT_MAX_RESUMES,
       maxPixels: e.PRINT_MAX_PIXELS,

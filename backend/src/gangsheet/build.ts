@@ -28,7 +28,7 @@ export interface BuildReport extends LayoutSummary {
 export async function buildJob(
   jobPath: string,
   outDir: string,
-  opts: { timeLimitMs?: number; onProgress?: (p: RenderProgress & { stage: string }) => void } = {},
+  opts: { timeLimitMs?: number; threads?: number; onProgress?: (p: RenderProgress & { stage: string }) => void } = {},
 ): Promise<BuildReport> {
   const job = JSON.parse(fs.readFileSync(jobPath, 'utf8')) as BuildJob;
   if (!job || !Array.isArray(job.designs) || job.designs.length === 0) throw new Error('job needs a non-empty "designs" array');
@@ -54,7 +54,7 @@ export async function buildJob(
   let layout: LayoutResult;
   let box: LayoutResult | undefined;
   if (nesting === 'shape') {
-    const cmp = compareNesting(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs ?? 10000 });
+    const cmp = compareNesting(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs ?? 10000, threads: opts.threads });
     layout = cmp.shape;
     box = cmp.box;
   } else layout = layoutSheets(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs });

@@ -113,16 +113,17 @@ export const engineInProcess = {
     const info = await inspectDesign(file, { root, limits: { maxPixels } });
     return { widthPx: info.widthPx, heightPx: info.heightPx, trim: info.trim, vector: info.vector, mask: info.mask ?? null };
   },
-  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): Promise<LayoutResult> {
+  // threads: what one "shape" layout may use (PRINT_LAYOUT_THREADS)
+  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1): Promise<LayoutResult> {
     if (settings.nesting === 'shape' && !hasInk(designs)) return layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
-    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs });
+    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs, threads });
   },
-  async compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number): Promise<NestingComparison> {
+  async compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1): Promise<NestingComparison> {
     if (!hasInk(designs)) {
       const box = layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
       return { shape: box, box, savedLength: 0, savedFraction: 0 };
     }
-    return compareNesting(designs.map(layoutDesign), settings, { timeLimitMs });
+    return compareNesting(designs.map(layoutDesign), settings, { timeLimitMs, threads });
   },
   render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
     return renderSheets({
@@ -140,12 +141,12 @@ export const engineInProcess = {
 };
 
 /** The app's engine: every heavy call in the CPU pool, with the one configured pixel limit. */
-export function workerEngine(pool: CpuPool, maxPixels: number): PrintEngine {
+export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1): PrintEngine {
   const errors = PERMANENT_ERRORS;
   return {
     inspect: (file, root, opts) => pool.run('engineInspect', [file, root, maxPixels], { signal: opts?.signal, errors }),
-    layout: (designs, settings, timeLimitMs, opts) => pool.run('engineLayout', [designs, settings, timeLimitMs], { signal: opts?.signal, errors }),
-    compare: (designs, settings, timeLimitMs, opts) => pool.run('engineCompare', [designs, settings, timeLimitMs], { signal: opts?.signal, errors }),
+    layout: (designs, settings, timeLimitMs, opts) => pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreads], { signal: opts?.signal, errors }),
+    compare: (designs, settings, timeLimitMs, opts) => pool.run('engineCompare', [designs, settings, timeLimitMs, layoutThreads], { signal: opts?.signal, errors }),
     report: (designs) => designReport(designs.map((d) => ({ id: d.id, trim: d.trim, width: d.width, quantity: d.quantity, vector: d.vector }))),
     render: (req) =>
       pool.run(

@@ -34,7 +34,7 @@ import { PrintsService } from './prints.service';
     PrintJobService,
     PrintCancellations,
     PrintRecoveryService,
-    { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels), inject: [CpuPool, APP_CONFIG] },
+    { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels, config.prints.layoutThreads), inject: [CpuPool, APP_CONFIG] },
   ],
   exports: [PrintsService, PrintDraftsService, PrintPreviewService, PrintProcessingService, PrintFilesService, PrintJobService],
 })

@@ -62,6 +62,8 @@ export interface LayoutOptions {
    * `maxEvaluations` the timed compaction does not run).
    */
   compactMoves?: number;
+  /** "shape" nesting: threads that race on compacting the far end (default 1; see nest.ts). */
+  threads?: number;
 }
 
 export interface PixelRect {
@@ -241,7 +243,7 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
         shapes,
         owner.map((o) => o.design),
         { ...cfg, cellPx },
-        { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves },
+        { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves, threads: opts.threads },
       ).map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
     } catch (e) {
       if (e instanceof NestPieceTooLargeError) throw tooLarge(e.copy, e.reason);

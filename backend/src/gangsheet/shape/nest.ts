@@ -17,9 +17,11 @@
  * product's shape layouts, `nestShapes`). Copies that do not fit a sheet of the maximum length
  * go to the next sheet.
  */
+import { Worker } from 'worker_threads';
 import { Rng } from '../pack/rng';
 import { CellMask, popcount } from './cells';
 import { compactStrip, CompactShape, gapOverlap, shiftRows } from './overlap';
+import { SharedStrip } from './race';
 
 export interface NestOrientation {
   /** Caller's label for this orientation (e.g. degrees). */
@@ -62,6 +64,12 @@ export interface NestConfig {
   compactMoves?: number;
   /** Only these placement rules (tests and benchmarks); default all of them. */
   rules?: readonly PlacementRule[];
+  /**
+   * Threads that race on that compaction (race.ts; default 1). The helpers start at once and
+   * search with their own seeds meanwhile; only a timed compaction of at least RACE_MIN_MS
+   * races (counted moves stay deterministic).
+   */
+  threads?: number;
 }
 
 export interface NestPlacement {
@@ -508,6 +516,11 @@ const FILL_START: FillParams = { window: 4, tolerance: 0.2, prefer: 'area' };
  * sequence moves do on orders of 150–400 copies.
  */
 const FILL_DRAWS = 0.5;
+/**
+ * Shortest budget that starts helper threads: a helper needs a few hundred ms to load the
+ * engine and prepare its masks, and the quick previews (1–2 s) would get little from it.
+ */
+const RACE_MIN_MS = 3000;
 
 interface Evaluated {
   sheets: NestSheet[];
@@ -722,6 +735,9 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   ].filter((s, i, all) => all.findIndex((o) => o.every((c, k) => c === s[k])) === i);
   const share = Math.min(0.95, Math.max(0, cfg.compactShare ?? 0));
   const searchMs = cfg.timeLimitMs * (1 - share);
+  // helpers for the compaction start now, so they are ready when the search ends
+  const racing = share > 0 && cfg.maxEvaluations === undefined && cfg.compactMoves === undefined && (cfg.threads ?? 1) > 1 && cfg.timeLimitMs >= RACE_MIN_MS;
+  const race = racing ? startRace(types, copies, cfg, start + searchMs, start + cfg.timeLimitMs) : undefined;
   const outOfTime = () =>
     cfg.maxEvaluations !== undefined ? evaluations >= cfg.maxEvaluations : performance.now() - start >= searchMs;
   let best: Evaluated | null = null;
@@ -788,9 +804,10 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   // with a counted search (tests) the compaction runs only with counted moves too
   if (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined)) {
     const last = sheets[sheets.length - 1];
-    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail);
+    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race);
     if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
   }
+  race?.stop();
   return { sheets, evaluations };
 }
 
@@ -844,18 +861,26 @@ function compactLast(
   deadline: number,
   firstStep?: number,
   cutTail?: number,
+  race?: SharedStrip,
 ): NestSheet | null {
   if (sheet.placements.length < 2) return null;
   const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
   const shapes: CompactShape[][] = [];
   for (const t of used) shapes[t] = prepared[t].map(toCompactShape);
-  const res = compactStrip(
-    shapes,
-    sheet.placements.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
-    { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail },
-  );
+  // racing threads share layouts piece by piece, so the pieces go in the order of the copies
+  const order = race ? [...sheet.placements].sort((a, b) => a.copy - b.copy) : sheet.placements;
+  const start = order.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y }));
+  race?.publish(start, sheet.rows);
+  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race });
+  if (race) {
+    // a helper may have found a shorter strip after this thread's last look
+    race.stop();
+    const theirs = race.best();
+    if (theirs && theirs.rows < res.rows && theirs.pieces.length === start.length && theirs.pieces.every((p, i) => p.type === start[i].type))
+      res = { ...res, pieces: theirs.pieces, rows: theirs.rows };
+  }
   if (res.rows >= sheet.rows) return null;
-  const placements = sheet.placements.map((p, i) => ({ copy: p.copy, orientation: res.pieces[i].orientation, x: res.pieces[i].x, y: res.pieces[i].y }));
+  const placements = order.map((p, i) => ({ copy: p.copy, orientation: res.pieces[i].orientation, x: res.pieces[i].x, y: res.pieces[i].y }));
   return checkedSheet(prepared, copies, placements, cfg) ? { rows: res.rows, placements } : null;
 }
 
@@ -876,4 +901,80 @@ function checkedSheet(prepared: Prepared[][], copies: readonly number[], placeme
     for (let j = 0; j < i; j++) if (gapOverlap(s, p.x, p.y, shapes[j], placements[j].x, placements[j].y)) return false;
   }
   return true;
+}
+
+/**
+ * The helper threads of a racing compaction (race.ts): each runs a bottom-left search of its
+ * own until `searchEnd`, then compacts the shortest shared strip with its own random cuts
+ * until `deadline` (performance.now() of this thread) or until the race is stopped; it ends
+ * by `deadline` also when the caller throws. A helper that fails to start only means no
+ * help: the calling thread compacts on its own.
+ */
+function startRace(types: readonly NestType[], copies: readonly number[], cfg: NestConfig, searchEnd: number, deadline: number): SharedStrip {
+  const race = SharedStrip.create(copies.length);
+  const endAt = Date.now() + (deadline - performance.now());
+  const source = `
+const { workerData } = require('worker_threads');
+if (${JSON.stringify(__filename)}.endsWith('.ts')) require('ts-node').register({ transpileOnly: true });
+require(${JSON.stringify(__filename)}).raceHelper(workerData);
+`;
+  for (let k = 1; k < (cfg.threads ?? 1); k++) {
+    const data: RaceHelperData = {
+      types: types as NestType[],
+      copies: copies as number[],
+      maxRows: cfg.maxRows,
+      rules: cfg.rules as PlacementRule[] | undefined,
+      searchEndAt: Date.now() + (searchEnd - performance.now()),
+      buffer: race.buffer,
+      width: cfg.width,
+      seed: (cfg.seed ?? 1) + 7 + 7919 * k,
+      firstStep: cfg.compactFirstStep,
+      cutTail: cfg.compactCutTail,
+      endAt,
+    };
+    const w = new Worker(source, { eval: true, workerData: data });
+    w.on('error', () => undefined);
+    w.unref();
+  }
+  return race;
+}
+
+interface RaceHelperData {
+  types: NestType[];
+  copies: number[];
+  maxRows: number;
+  rules?: PlacementRule[];
+  /** Date.now() when the caller's bottom-left search ends. */
+  searchEndAt: number;
+  buffer: SharedArrayBuffer;
+  width: number;
+  seed: number;
+  firstStep?: number;
+  cutTail?: number;
+  /** Date.now() deadline (clocks of performance.now() differ between threads). */
+  endAt: number;
+}
+
+/** A helper thread's work (see `startRace`). */
+export function raceHelper(d: RaceHelperData): void {
+  const race = new SharedStrip(d.buffer);
+  // a bottom-left search of its own meanwhile (another seed): the shorter strip of the two
+  // is the one both compact. Only on one endless sheet: with a maximum length the caller
+  // compacts its last sheet, which holds other copies than a whole layout of the order.
+  const searchMs = d.searchEndAt - Date.now();
+  if (searchMs > 0 && !Number.isFinite(d.maxRows)) {
+    const res = nestSheets(d.types, d.copies, { width: d.width, maxRows: d.maxRows, timeLimitMs: searchMs, seed: d.seed, rules: d.rules });
+    const sheet = res.sheets[0];
+    if (res.sheets.length === 1 && !race.over())
+      race.publish(
+        [...sheet.placements].sort((a, b) => a.copy - b.copy).map((p) => ({ type: d.copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
+        sheet.rows,
+      );
+  }
+  const deadline = performance.now() + (d.endAt - Date.now());
+  const shapes = d.types.map((t) => t.orientations.map((o) => toCompactShape(prepare(o))));
+  race.waitForStart(d.endAt - Date.now());
+  const start = race.best();
+  if (!start || race.over()) return;
+  compactStrip(shapes, start.pieces, { width: d.width, deadline, rng: new Rng(d.seed), firstStep: d.firstStep, cutTail: d.cutTail, race });
 }

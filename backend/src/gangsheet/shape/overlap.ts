@@ -62,6 +62,19 @@ export interface CompactOptions {
    * is tight except at its ragged far end, so a cut there leaves the separator little to do.
    */
   cutTail?: number;
+  /** Other threads compacting the same strip (race.ts): successes are shared both ways. */
+  race?: CompactRace;
+}
+
+/** What `compactStrip` needs of threads racing on one strip (race.ts's SharedStrip). */
+export interface CompactRace {
+  publish(pieces: readonly CompactPiece[], rows: number): void;
+  /** Rows of the shortest strip any thread has found. */
+  rows(): number;
+  /** Another thread's layout, when it is shorter than `rows` and new to this thread. */
+  take(rows: number): { pieces: CompactPiece[]; rows: number } | null;
+  /** The race is over: stop. */
+  over(): boolean;
 }
 
 /**
@@ -213,7 +226,9 @@ export function compactStrip(
   let moves = 0;
   let attempts = 0;
   let L = 0;
-  const outOfTime = () => (opts.maxMoves !== undefined ? moves >= opts.maxMoves : performance.now() >= opts.deadline);
+  // dropped (this thread goes on alone) if the race ever shares a layout of other copies
+  let race = opts.race;
+  const outOfTime = () => (opts.maxMoves !== undefined ? moves >= opts.maxMoves : performance.now() >= opts.deadline) || (opts.race !== undefined && opts.race.over());
 
   const load = (ps: readonly CompactPiece[]) => {
     for (let i = 0; i < n; i++) {
@@ -390,6 +405,8 @@ export function compactStrip(
     let strikes = 0;
     let stale = 0;
     while (!outOfTime()) {
+      // another thread has separated a strip at least this short: this attempt is moot
+      if (race && race.rows() <= L) return false;
       // colliding pieces in random order
       for (let k = n - 1; k > 0; k--) {
         const r = rng.int(k + 1);
@@ -422,6 +439,15 @@ export function compactStrip(
   let step = opts.firstStep ?? FIRST_STEP;
   let failed = false;
   while (!outOfTime()) {
+    const theirs = race?.take(bestRows);
+    if (theirs) {
+      // the same copies in the same order, or not the same strip
+      if (theirs.pieces.length === n && theirs.pieces.every((p, i) => p.type === ts[i])) {
+        best = theirs.pieces;
+        bestRows = theirs.rows;
+        failed = false;
+      } else race = undefined;
+    }
     const remove = Math.max(MIN_STEP_ROWS, Math.floor(bestRows * step));
     L = bestRows - remove;
     if (L < minRows) break;
@@ -465,10 +491,13 @@ export function compactStrip(
       ys[i] = Math.max(0, Math.min(ys[i], L - s.h));
     }
     const ok = separate();
+    // overtaken by another thread: not a failure, the next attempt starts from its strip
+    if (!ok && race && race.rows() < bestRows) continue;
     failed = !ok;
     if (ok) {
       best = Array.from({ length: n }, (_, i) => ({ type: ts[i], orientation: os[i], x: xs[i], y: ys[i] }));
       bestRows = usedRows(shapes, best);
+      race?.publish(best, bestRows);
     } else step *= 0.6;
   }
   return { pieces: best, rows: bestRows, moves, attempts };

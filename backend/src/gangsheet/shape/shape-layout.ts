@@ -216,7 +216,7 @@ export function nestShapes(
   designs: readonly ShapeDesign[],
   copies: readonly number[],
   cfg: ShapeConfig,
-  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number },
+  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number; threads?: number },
 ): ShapeSheet[] {
   const start = performance.now();
   if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');

@@ -317,6 +317,24 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     expect(await renderAndCheck(compacted, 'compacted')).toEqual([]);
   });
 
+  it('races a helper thread on the compaction (timed, 4.5 s: budgets under 3 s lay out alone): every copy placed, gap and margin hold on the rendered pixels, on one sheet and on several', async () => {
+    const designs = [design('ring', 2, 6), design('star', 1.5, 8), design('heart', 1.5, 8), design('crescent', 1.5, 8), design('arrow', 2, 4), design('text', 2.5, 3)];
+    const settings = { width: 8, gap: 0.25, margin: 0.2, dpi: 50, nesting: 'shape' as const };
+    const t0 = performance.now();
+    const raced = layoutSheets(designs, settings, { timeLimitMs: 4500, cellInches: 0.02, threads: 2 });
+    // the helper stops with the caller: the layout keeps its budget
+    expect(performance.now() - t0).toBeLessThan(7000);
+    expect(raced.sheets).toHaveLength(1);
+    expect(raced.sheets[0].placements).toHaveLength(37);
+    expect(await renderAndCheck(raced, 'raced')).toEqual([]);
+    // with a maximum length the helper only compacts the last sheet, which holds part of the copies
+    const multi = layoutSheets(designs, { ...settings, maxLength: 6 }, { timeLimitMs: 4500, cellInches: 0.02, threads: 2 });
+    expect(multi.sheets.length).toBeGreaterThan(1);
+    expect(multi.sheets.flatMap((s) => s.placements)).toHaveLength(37);
+    for (const s of multi.sheets) expect(s.length).toBeLessThanOrEqual(6);
+    expect(await renderAndCheck(multi, 'raced-multi')).toEqual([]);
+  });
+
   it('splits across sheets at the maximum length and keeps every rule on each sheet', async () => {
     const designs = [design('heart', 1.5, 10), design('badge', 1.5, 6), design('crescent', 1.25, 10)];
     const layout = layoutSheets(designs, { width: 6, gap: 0.2, margin: 0.1, dpi: 40, maxLength: 5, nesting: 'shape' }, { timeLimitMs: 60_000, maxEvaluations: 6 });

@@ -1,0 +1,103 @@
+import { Rng } from '../pack/rng';
+import { emptyMask, markRect, CellMask } from './cells';
+import { NestType, raceHelper } from './nest';
+import { compactStrip, CompactPiece, CompactShape, gapOverlap, shiftRows, usedRows } from './overlap';
+import { SharedStrip } from './race';
+
+/** A k × k square of cells, not grown (pad 0): pieces touch but may not overlap. */
+function squareMask(k: number): CellMask {
+  const m = emptyMask(k, k);
+  markRect(m, 0, 0, k, k);
+  m.area = k * k;
+  return m;
+}
+
+function compactSquare(k: number): CompactShape {
+  const m = squareMask(k);
+  const s = shiftRows(m.bits, m.words, m.h);
+  return { w: k, h: k, sw: s.sw, shifted: s.shifted, lo: s.lo, hi: s.hi, pad: 0, dw: k, dh: k, dsw: s.sw, dshifted: s.shifted, dlo: s.lo, dhi: s.hi };
+}
+
+/** Four 4 × 4 squares in a strip 8 wide, stacked in one column: 16 rows where 8 would do. */
+const shapes = [[compactSquare(4)]];
+const column: CompactPiece[] = [0, 1, 2, 3].map((i) => ({ type: 0, orientation: 0, x: 0, y: 4 * i }));
+const square: CompactPiece[] = [
+  { type: 0, orientation: 0, x: 0, y: 0 },
+  { type: 0, orientation: 0, x: 4, y: 0 },
+  { type: 0, orientation: 0, x: 0, y: 4 },
+  { type: 0, orientation: 0, x: 4, y: 4 },
+];
+
+function overlapFree(pieces: readonly CompactPiece[]): boolean {
+  const s = shapes[0][0];
+  return pieces.every((p, i) => pieces.slice(0, i).every((q) => gapOverlap(s, p.x, p.y, s, q.x, q.y) === 0));
+}
+
+describe('racing threads on one strip (SharedStrip)', () => {
+  it('keeps only a shorter layout, hands each new one out once, and stops', () => {
+    const mine = SharedStrip.create(4);
+    const other = new SharedStrip(mine.buffer);
+    expect(mine.best()).toBeNull();
+    other.publish(column, 16);
+    expect(mine.rows()).toBe(16);
+    expect(mine.take(20)).toEqual({ pieces: column, rows: 16 });
+    // taken once; and never when it is not shorter than what the taker has
+    expect(mine.take(20)).toBeNull();
+    other.publish(column, 18);
+    expect(mine.rows()).toBe(16);
+    other.publish(square, 8);
+    expect(mine.take(8)).toBeNull();
+    expect(mine.take(16)).toEqual({ pieces: square, rows: 8 });
+    // a thread does not take back what it published itself
+    mine.publish(square.map((p) => ({ ...p, y: p.y })), 7);
+    expect(mine.take(8)).toBeNull();
+    expect(other.take(8)?.rows).toBe(7);
+    expect(mine.over()).toBe(false);
+    other.stop();
+    expect(mine.over()).toBe(true);
+    // a stopped race does not wait for a start
+    const t0 = Date.now();
+    SharedStrip.create(1).waitForStart(0);
+    mine.waitForStart(5000);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it('the compaction takes a shorter strip another thread found and shares its own successes', () => {
+    // another thread already has the 2 x 2 square: the compaction continues from it
+    const race = SharedStrip.create(4);
+    new SharedStrip(race.buffer).publish(square, 8);
+    const taken = compactStrip(shapes, column, { width: 8, deadline: Infinity, maxMoves: 1, rng: new Rng(1), race });
+    expect(taken.rows).toBe(8);
+    expect(taken.pieces).toEqual(square);
+
+    // alone in the race, its shorter strips are published as it finds them
+    const solo = SharedStrip.create(4);
+    solo.publish(column, 16);
+    const res = compactStrip(shapes, column, { width: 8, deadline: Infinity, maxMoves: 2000, rng: new Rng(1), firstStep: 0.25, race: solo });
+    expect(res.rows).toBeLessThan(16);
+    expect(solo.rows()).toBe(res.rows);
+    expect(overlapFree(solo.best()!.pieces)).toBe(true);
+    expect(usedRows(shapes, solo.best()!.pieces)).toBe(res.rows);
+
+    // a shared strip of other copies is not this strip: the compaction goes on alone
+    const foreign = SharedStrip.create(4);
+    new SharedStrip(foreign.buffer).publish(square.slice(0, 3), 4);
+    const alone = compactStrip(shapes, column, { width: 8, deadline: Infinity, maxMoves: 2000, rng: new Rng(1), firstStep: 0.25, race: foreign });
+    expect(alone.pieces).toHaveLength(4);
+    expect(alone.rows).toBe(res.rows);
+    expect(overlapFree(alone.pieces)).toBe(true);
+  });
+
+  it('a helper lays out the order itself, publishes it and compacts it until the race ends (run here in-process)', () => {
+    const types: NestType[] = [{ orientations: [{ rotation: 0, mask: squareMask(4), dil: squareMask(4), pad: 0 }] }];
+    const race = SharedStrip.create(6);
+    const now = Date.now();
+    raceHelper({ types, copies: [0, 0, 0, 0, 0, 0], maxRows: Infinity, searchEndAt: now + 200, buffer: race.buffer, width: 10, seed: 3, endAt: now + 600 });
+    const best = race.best()!;
+    // six 4 x 4 squares in a strip 10 wide: two rows of three would need 12 across, so 3 rows
+    expect(best.pieces).toHaveLength(6);
+    expect(best.rows).toBe(12);
+    expect(overlapFree(best.pieces)).toBe(true);
+    expect(best.pieces.every((p) => p.x >= 0 && p.x + 4 <= 10 && p.y >= 0)).toBe(true);
+  });
+});
