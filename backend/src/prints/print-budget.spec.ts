@@ -43,10 +43,10 @@ describe('layoutBudget', () => {
   it('gives rectangles the plain budget, however many copies', () => {
     expect(layoutBudget([{ quantity: 400, mask }], { nesting: 'box' }, limits)).toBe(2000);
   });
-  it('gives true-shape nesting 100 ms per copy, at least the plain budget and at most its cap', () => {
+  it('gives true-shape nesting 200 ms per copy, at least the plain budget and at most its cap', () => {
     expect(layoutBudget([{ quantity: 10, mask }], { nesting: 'shape' }, limits)).toBe(2000);
-    expect(layoutBudget([{ quantity: 150, mask }], { nesting: 'shape' }, limits)).toBe(15000);
-    expect(layoutBudget([{ quantity: 200, mask }, { quantity: 100 }], { nesting: 'shape' }, limits)).toBe(30000);
+    expect(layoutBudget([{ quantity: 75, mask }], { nesting: 'shape' }, limits)).toBe(15000);
+    expect(layoutBudget([{ quantity: 100, mask }, { quantity: 50 }], { nesting: 'shape' }, limits)).toBe(30000);
     expect(layoutBudget([{ quantity: 1000, mask }], { nesting: 'shape' }, limits)).toBe(30000);
   });
   it('gives a "shape" print without any ink mask (laid out as rectangles) the plain budget', () => {

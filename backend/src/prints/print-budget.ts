@@ -37,18 +37,19 @@ export function estimateWork(items: Array<{ trim: { width: number; height: numbe
 export const gigapixels = (px: number) => (px / 1e9).toFixed(px < 1e10 ? 2 : 1);
 
 /** Layout search per copy a "shape" print's job gets (see `layoutBudget`). */
-export const SHAPE_LAYOUT_MS_PER_COPY = 100;
+export const SHAPE_LAYOUT_MS_PER_COPY = 200;
 
 /**
  * The processing job's layout search budget. Rectangles (and "shape" prints without any ink
  * mask) get `layoutTimeLimitMs`. True-shape
  * nesting gets SHAPE_LAYOUT_MS_PER_COPY per copy, at least that and at most
- * `shapeLayoutTimeLimitMs` (30 s by default, so a 300-copy print gets the 30 s the engine's
- * goal allows it): its first layouts alone take 1–3 s on 150–400 copies, half the time then
- * compacts the sheet's far end, and on the artwork benchmark 30 s gave 0.853 of the
- * rectangles' film where 10 s gave 0.858 and 1 s 0.873 (docs/gangsheet.md), while prints of
- * up to 20 copies stay as quick as before. Film is what the seller pays for; the layout is a
- * small part of a job that renders for tens of seconds.
+ * `shapeLayoutTimeLimitMs` (30 s by default, so prints of 150 copies or more get the 30 s the
+ * engine's goal allows a 300-copy order): its first layouts alone take 1–3 s on 150–400
+ * copies, half the time then compacts the sheet's far end, and on the artwork benchmark (two
+ * threads, 2026-11-26) 30 s gave 0.849 of the rectangles' film where 10 s gave 0.853, 100 ms
+ * per copy 0.852 and 1 s 0.873 (docs/gangsheet.md), while prints of up to 10 copies stay as
+ * quick as before. Film is what the seller pays for; the layout is a small part of a job that
+ * renders for tens of seconds.
  */
 export function layoutBudget(
   designs: ReadonlyArray<{ quantity: number; mask?: unknown }>,

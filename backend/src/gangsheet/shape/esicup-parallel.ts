@@ -8,24 +8,15 @@
  * thread would: sparrow's records, too, are the best of many runs on 16 cores.
  */
 import { availableParallelism } from 'os';
-import { Worker } from 'worker_threads';
 import { EsicupInstance, EsicupSolution, nestEsicup, NestEsicupOptions } from './esicup';
+import { startEngineWorker } from './engine-worker';
 
 /** Seeds far apart, so the searches share no random sequence. */
 export const SEED_STRIDE = 7919;
 
-/**
- * The worker loads this module's compiled sibling; under ts-node or jest the sources are
- * TypeScript, so it registers ts-node first (a dev dependency, never needed by the build).
- */
-function workerSource(modulePath: string): string {
-  return `
-const { parentPort, workerData } = require('worker_threads');
-if (${JSON.stringify(modulePath)}.endsWith('.ts')) require('ts-node').register({ transpileOnly: true });
-const { nestEsicup } = require(${JSON.stringify(modulePath)});
-const { inst, opts, endAt } = workerData;
-parentPort.postMessage(nestEsicup(inst, { ...opts, timeLimitMs: Math.max(1, endAt - Date.now()) }));
-`;
+/** One worker's search (see `startEngineWorker`): its budget runs to the common deadline. */
+export function esicupWorker(d: { inst: EsicupInstance; opts: NestEsicupOptions; endAt: number }): EsicupSolution {
+  return nestEsicup(d.inst, { ...d.opts, timeLimitMs: Math.max(1, d.endAt - Date.now()) });
 }
 
 export interface ParallelOptions extends NestEsicupOptions {
@@ -40,9 +31,8 @@ export async function nestEsicupParallel(inst: EsicupInstance, opts: ParallelOpt
   if (threads === 1) return nestEsicup(inst, single);
   // one deadline for all: a worker's start-up (loading the engine) comes out of its own budget
   const endAt = Date.now() + single.timeLimitMs;
-  const source = workerSource(require.resolve('./esicup'));
   const workers = Array.from({ length: threads - 1 }, (_, i) => {
-    const w = new Worker(source, { eval: true, workerData: { inst, opts: { ...single, seed: seed + (i + 1) * SEED_STRIDE }, endAt } });
+    const w = startEngineWorker(__filename, 'esicupWorker', { inst, opts: { ...single, seed: seed + (i + 1) * SEED_STRIDE }, endAt });
     return new Promise<EsicupSolution>((resolve, reject) => {
       w.once('message', (sol: EsicupSolution) => resolve(sol));
       w.once('error', reject);

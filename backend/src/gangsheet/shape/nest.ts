@@ -17,9 +17,9 @@
  * product's shape layouts, `nestShapes`). Copies that do not fit a sheet of the maximum length
  * go to the next sheet.
  */
-import { Worker } from 'worker_threads';
 import { Rng } from '../pack/rng';
 import { CellMask, popcount } from './cells';
+import { startEngineWorker } from './engine-worker';
 import { compactStrip, CompactShape, gapOverlap, shiftRows } from './overlap';
 import { SharedStrip } from './race';
 
@@ -913,11 +913,6 @@ function checkedSheet(prepared: Prepared[][], copies: readonly number[], placeme
 function startRace(types: readonly NestType[], copies: readonly number[], cfg: NestConfig, searchEnd: number, deadline: number): SharedStrip {
   const race = SharedStrip.create(copies.length);
   const endAt = Date.now() + (deadline - performance.now());
-  const source = `
-const { workerData } = require('worker_threads');
-if (${JSON.stringify(__filename)}.endsWith('.ts')) require('ts-node').register({ transpileOnly: true });
-require(${JSON.stringify(__filename)}).raceHelper(workerData);
-`;
   for (let k = 1; k < (cfg.threads ?? 1); k++) {
     const data: RaceHelperData = {
       types: types as NestType[],
@@ -932,7 +927,7 @@ require(${JSON.stringify(__filename)}).raceHelper(workerData);
       cutTail: cfg.compactCutTail,
       endAt,
     };
-    const w = new Worker(source, { eval: true, workerData: data });
+    const w = startEngineWorker(__filename, 'raceHelper', data);
     w.on('error', () => undefined);
     w.unref();
   }
