@@ -144,7 +144,21 @@ const LATTICE_SLACK = 0.5;
 /** Added to the "lattice" rule's score of a spot off every lattice (above any height × width; the scores stay whole numbers). */
 const OFF_LATTICE = 2 ** 50;
 
+/**
+ * Preparations by orientation and their compaction shapes, made once per object: the race
+ * helper's search and its compaction share them, and so do a compaction and its check.
+ * (Masks are never changed after they are made.)
+ */
+const preparedOf = new WeakMap<NestOrientation, Prepared>();
+const compactOf = new WeakMap<Prepared, CompactShape>();
+
 function prepare(o: NestOrientation): Prepared {
+  let p = preparedOf.get(o);
+  if (!p) preparedOf.set(o, (p = prepareOrientation(o)));
+  return p;
+}
+
+function prepareOrientation(o: NestOrientation): Prepared {
   const m = o.mask;
   const { sw, shifted, lo, hi } = shiftRows(m.bits, m.words, m.h);
   // anchors: extreme ink cells and a few spread inside; each must be free for a fit, and
@@ -829,6 +843,12 @@ export function compactSheet(
 }
 
 function toCompactShape(p: Prepared): CompactShape {
+  let c = compactOf.get(p);
+  if (!c) compactOf.set(p, (c = compactShapeOf(p)));
+  return c;
+}
+
+function compactShapeOf(p: Prepared): CompactShape {
   const o = p.src;
   const d = o.dil === o.mask || o.pad === 0 ? null : shiftRows(o.dil.bits, o.dil.words, o.dil.h);
   return {
@@ -889,12 +909,7 @@ function compactLast(
  * cells miss the other's grown cells, in either direction (`gapOverlap`).
  */
 function checkedSheet(prepared: Prepared[][], copies: readonly number[], placements: readonly NestPlacement[], cfg: NestConfig): boolean {
-  const made = new Map<Prepared, CompactShape>();
-  const shapes = placements.map((p) => {
-    const pr = prepared[copies[p.copy]][p.orientation];
-    if (!made.has(pr)) made.set(pr, toCompactShape(pr));
-    return made.get(pr)!;
-  });
+  const shapes = placements.map((p) => toCompactShape(prepared[copies[p.copy]][p.orientation]));
   for (const [i, p] of placements.entries()) {
     const s = shapes[i];
     if (p.x < 0 || p.y < 0 || p.x + s.w > cfg.width || p.y + s.h > cfg.maxRows) return false;
@@ -967,6 +982,7 @@ export function raceHelper(d: RaceHelperData): void {
       );
   }
   const deadline = performance.now() + (d.endAt - Date.now());
+  // the same objects its search prepared, so nothing is prepared twice
   const shapes = d.types.map((t) => t.orientations.map((o) => toCompactShape(prepare(o))));
   race.waitForStart(d.endAt - Date.now());
   const start = race.best();

@@ -10,6 +10,7 @@ import { compareNesting, layoutSheets, LayoutResult } from '../pack/layout';
 import { renderSheets } from '../render/render-sheet';
 import { alphaBoundingBox, inspectDesign, DesignInfo } from '../trim';
 import { getCell } from './cells';
+import * as engineWorker from './engine-worker';
 import { alphaMask, INK_ALPHA_THRESHOLD } from './design-mask';
 import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon, searchCells } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
@@ -320,9 +321,15 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
   it('races a helper thread on the compaction (timed, 4.5 s: budgets under 3 s lay out alone): every copy placed, gap and margin hold on the rendered pixels, on one sheet and on several', async () => {
     const designs = [design('ring', 2, 6), design('star', 1.5, 8), design('heart', 1.5, 8), design('crescent', 1.5, 8), design('arrow', 2, 4), design('text', 2.5, 3)];
     const settings = { width: 8, gap: 0.25, margin: 0.2, dpi: 50, nesting: 'shape' as const };
+    const started = jest.spyOn(engineWorker, 'startEngineWorker');
+    // a preview-sized budget lays out alone
+    layoutSheets(designs, settings, { timeLimitMs: 1000, cellInches: 0.02, threads: 2 });
+    expect(started).not.toHaveBeenCalled();
     const t0 = performance.now();
     const raced = layoutSheets(designs, settings, { timeLimitMs: 4500, cellInches: 0.02, threads: 2 });
-    // the helper stops with the caller: the layout keeps its budget
+    // one helper thread, and it stops with the caller: the layout keeps its budget
+    expect(started.mock.calls.map((c) => c[1])).toEqual(['raceHelper']);
+    started.mockRestore();
     expect(performance.now() - t0).toBeLessThan(7000);
     expect(raced.sheets).toHaveLength(1);
     expect(raced.sheets[0].placements).toHaveLength(37);
