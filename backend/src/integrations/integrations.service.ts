@@ -9,6 +9,7 @@ import { HttpSettings, ShopClient, ShopError } from './clients/shop-client';
 import { normalizeBaseUrl, WooCommerceClient } from './clients/woocommerce.client';
 import { IntegrationBodyDto, SECRET_KEYS, WooAuthCallbackDto } from './dto/integration.dto';
 import { Integration, IntegrationSecrets, IntegrationType, KeyValue, keyOf } from './entities/integration.entity';
+import { BlockedAddressError, checkPublicHost } from './safe-http';
 import { SecretBox } from './secret-box';
 
 /** What the shop clients return and throw, for the order sync (orders/). */
@@ -142,6 +143,7 @@ export class IntegrationsService {
     if (i.type === IntegrationType.WordPress) {
       const baseUrl = keyOf(i.keys, 'baseUrl');
       if (!baseUrl) throw new BadRequestException(MSG.wooKeysMissing);
+      await this.assertPublicSite(baseUrl);
       i.shopKey = baseUrl;
       await this.assertNewShop(i);
       const consumerKey = keyOf(i.keys, 'consumerKey');
@@ -159,6 +161,23 @@ export class IntegrationsService {
     this.etsyApp(i); // fails early when Etsy is not set up
     await this.save(i);
     return { integration: i, connectUrl: await this.startAuth(i) };
+  }
+
+  /**
+   * A shop's site must be on the public internet when it is saved, not only when we first
+   * call it: without keys nothing is requested until the seller authorises, and the saved
+   * URL must not point at our own network meanwhile. Checked again on every connect.
+   */
+  private async assertPublicSite(baseUrl: string) {
+    try {
+      await checkPublicHost(baseUrl, this.config.shops.allowPrivateUrls);
+    } catch (e) {
+      const host = new URL(baseUrl).host;
+      if (e instanceof BlockedAddressError) {
+        throw new BadRequestException({ message: `The site URL must point to a public address; ${host} is a private or loopback address`, code: 'private_address' });
+      }
+      throw new BadRequestException({ message: `The site ${host} could not be found. Check the URL.`, code: 'shop_unreachable' });
+    }
   }
 
   private async verifyWoo(baseUrl: string, consumerKey: string, consumerSecret: string) {
@@ -205,6 +224,7 @@ export class IntegrationsService {
   /** GET /integrations/{id}/auth: a new connect URL (WooCommerce with keys is verified instead). */
   async connect(userId: string, id: string): Promise<{ connectUrl?: string; connected: boolean }> {
     const i = await this.get(userId, id);
+    if (i.type === IntegrationType.WordPress) await this.assertPublicSite(keyOf(i.keys, 'baseUrl')!);
     if (i.type === IntegrationType.WordPress && keyOf(i.keys, 'consumerKey') && this.secrets(i).consumerSecret) {
       await this.verifyWoo(keyOf(i.keys, 'baseUrl')!, keyOf(i.keys, 'consumerKey')!, this.secrets(i).consumerSecret!);
       i.connected = true;

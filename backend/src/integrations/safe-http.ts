@@ -3,30 +3,15 @@ import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import http, { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { isPublicAddress, urlHost } from '../common/public-address';
 
-/**
+/*
  * Outgoing HTTP to addresses a seller or a buyer chose (shop base URLs, design file links).
- * Every connection's resolved address is checked (so DNS rebinding cannot slip a private
- * address in after a check), bodies are size-limited, every request has a deadline.
+ * Only public addresses (isPublicAddress) are reached: every connection's resolved address is
+ * checked, so DNS rebinding cannot slip a private address in after a check. Bodies are
+ * size-limited, every request has a deadline.
  */
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
-
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return PRIVATE.check(mapped[1], 'ipv4');
-    return PRIVATE.check(address, 'ipv6');
-  }
-  return true;
-}
 
 export class BlockedAddressError extends Error {
   constructor(host: string) {
@@ -67,9 +52,26 @@ export function checkUrl(raw: string, allowPrivate: boolean): URL {
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new Error('Only https:// addresses are allowed');
   if (url.username || url.password) throw new Error('Addresses with credentials are not allowed');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isIP(host) && isPrivateAddress(host)) throw new BlockedAddressError(host);
+  const host = urlHost(url);
+  if (!allowPrivate && isIP(host) && !isPublicAddress(host)) throw new BlockedAddressError(host);
   return url;
+}
+
+/**
+ * For a URL about to be saved (a shop's base URL): every address its host stands for must be
+ * public, so nothing points at our own network even before the first request. Throws
+ * BlockedAddressError, or the resolver's error for a name that does not resolve.
+ */
+export async function checkPublicHost(raw: string, allowPrivate: boolean): Promise<void> {
+  const url = checkUrl(raw, allowPrivate);
+  const host = urlHost(url);
+  if (allowPrivate || isIP(host)) return;
+  const addresses = await dnsLookupAll(host);
+  if (addresses.some((a) => !isPublicAddress(a.address))) throw new BlockedAddressError(host);
+}
+
+function dnsLookupAll(host: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, list) => (err ? reject(err) : resolve(list))));
 }
 
 export async function safeRequest(raw: string, opts: SafeRequest): Promise<SafeResponse> {
@@ -92,7 +94,7 @@ function once(raw: string, opts: SafeRequest): Promise<SafeResponse> {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return cb(err);
       const list = addresses as unknown as LookupAddress[];
-      if (!opts.allowPrivate && list.some((a) => isPrivateAddress(a.address))) return cb(new BlockedAddressError(hostname));
+      if (!opts.allowPrivate && list.some((a) => !isPublicAddress(a.address))) return cb(new BlockedAddressError(hostname));
       if (options?.all) return cb(null, list);
       cb(null, list[0].address, list[0].family);
     });

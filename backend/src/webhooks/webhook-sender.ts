@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
+import { isPublicAddress, urlHost } from '../common/public-address';
 import { publicOnlyLookup } from './webhook-target';
 
 /**
@@ -30,6 +32,11 @@ export function sendWebhook(
 ): Promise<SendResult> {
   return new Promise((resolve) => {
     const u = new URL(url);
+    // A literal address never reaches the lookup below; an endpoint saved before a range was
+    // refused must not be delivered to either.
+    if (!opts.allowPrivate && isIP(urlHost(u)) && !isPublicAddress(urlHost(u))) {
+      return resolve({ ok: false, status: null, error: `${urlHost(u)} is not a public address` });
+    }
     const lib = u.protocol === 'https:' ? https : http;
     let settled = false;
     const done = (r: SendResult) => {
