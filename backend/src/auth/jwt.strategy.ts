@@ -4,7 +4,7 @@ import { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { SESSION_COOKIE, SessionPayload, SessionService } from '../session/session.service';
+import { jwtKey, SESSION_COOKIE, SessionPayload, SessionService } from '../session/session.service';
 
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy) {
@@ -14,7 +14,9 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromExtractors([(req: Request) => req?.cookies?.[SESSION_COOKIE] ?? null]),
-      secretOrKey: config.auth.jwtSecret,
+      // jsonwebtoken takes a KeyObject (see jwtKey); passport-jwt's types predate that.
+      secretOrKey: jwtKey(config) as unknown as Buffer,
+      algorithms: ['HS256'],
       ignoreExpiration: false,
     });
   }

@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { User } from '../users/entities/user.entity';
 import { Session } from './entities/session.entity';
-import { SessionService } from './session.service';
+import { jwtKey, SessionService } from './session.service';
 
 /** Sessions and cookies (see SessionService); exports the JWT signer for the other short-lived cookies. */
 @Module({
@@ -13,7 +13,7 @@ import { SessionService } from './session.service';
     TypeOrmModule.forFeature([Session, User]),
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ secret: config.auth.jwtSecret }),
+      useFactory: (config: AppConfig) => ({ secret: jwtKey(config), signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
   providers: [SessionService],
