@@ -454,7 +454,9 @@ export class PaymentsService {
     }
     const column = { purchaseDate: 'p.purchaseDate', price: 'p.price', credits: 'p.credits', status: 'p.status' }[q.sortBy ?? 'purchaseDate'] ?? 'p.purchaseDate';
     qb.orderBy(column, (q.sort ?? 'desc').toUpperCase() as 'ASC' | 'DESC').addOrderBy('p._id', 'ASC');
-    const [rows, total] = await qb.skip((page - 1) * limit).take(limit).getManyAndCount();
+    // The join is many-to-one (one user per payment), so LIMIT on the joined rows is a page
+    // of payments; skip/take would add TypeORM's DISTINCT pass over every matching payment.
+    const [rows, total] = await qb.offset((page - 1) * limit).limit(limit).getManyAndCount();
     return paginate(rows.map(toPaymentDto), total, limit);
   }
 

@@ -34,7 +34,7 @@ export class PrintPreviewService {
    * out again with those settings. Any other print gets the live layout of its items.
    */
   async preview(userId: string, printId: string, dto: ProcessPrintDto): Promise<PrintPreviewDto> {
-    const print = await this.prints.find(userId, printId);
+    const print = await this.prints.find(userId, printId, undefined, { withLayout: true });
     const rendered = print.status === PrintStatus.Completed && print.settings ? { settings: print.settings, layout: print.layout } : undefined;
     return this.previewItems(userId, print.items ?? [], dto, rendered);
   }

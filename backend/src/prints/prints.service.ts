@@ -37,29 +37,67 @@ export class PrintsService {
 
   // ---- reading ----
 
+  /**
+   * One page of the seller's prints with their items. The page is chosen on `prints` alone
+   * (an index in the sort order), then the items of those prints are read; paging over the
+   * join counted item rows against the limit and lost prints. The total comes from the
+   * trigger-kept `print_counts` unless a date range is given.
+   */
   async list(userId: string, q: PrintListQueryDto) {
     const page = q.page ?? 1;
     const limit = q.limit ?? 10;
-    const qb = this.db
+    const filtered = this.db
+      .getRepository(Print)
+      .createQueryBuilder('p')
+      .where('p.userId = :userId', { userId });
+    if (q.status) filtered.andWhere('p.status = :status', { status: q.status });
+    if (q.type) filtered.andWhere('p.type = :type', { type: q.type });
+    const dateCol = q.dateType === 'printedAt' ? 'p.printedAt' : 'p.createdAt';
+    if (q.startDate) filtered.andWhere(`${dateCol} >= :start`, { start: dayStart(q.startDate) });
+    if (q.endDate) filtered.andWhere(`${dateCol} < :end`, { end: dayEnd(q.endDate) });
+    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
+    const [ids, total] = await Promise.all([
+      filtered
+        .clone()
+        .select('p._id', 'id')
+        .orderBy(SORT_COLUMNS[q.sortBy ?? 'createdAt'], dir, 'NULLS LAST')
+        .addOrderBy('p._id', dir)
+        .offset((page - 1) * limit)
+        .limit(limit)
+        .getRawMany<{ id: string }>(),
+      q.startDate || q.endDate ? filtered.clone().select('count(*)::int', 'n').getRawOne<{ n: number }>().then((r) => r?.n ?? 0) : this.countFromCounters(userId, q),
+    ]);
+    const prints = await this.withItems(ids.map((r) => r.id));
+    return paginate(prints.map((p) => this.dto(p)), total, limit);
+  }
+
+  private async countFromCounters(userId: string, q: PrintListQueryDto): Promise<number> {
+    const params: unknown[] = [userId];
+    let sql = `SELECT coalesce(sum(prints), 0)::int AS n FROM print_counts WHERE user_id = $1`;
+    if (q.status) sql += ` AND status = $${params.push(q.status)}`;
+    if (q.type) sql += ` AND type = $${params.push(q.type)}`;
+    const [row] = await this.db.query(sql, params);
+    return row.n;
+  }
+
+  /** These prints (in this order) with their items, images and sizes. */
+  private async withItems(ids: string[]): Promise<Print[]> {
+    if (!ids.length) return [];
+    const rows = await this.withItemsQuery(this.db.manager).where('p._id IN (:...ids)', { ids }).getMany();
+    const byId = new Map(rows.map((p) => [p._id, p]));
+    return ids.map((id) => byId.get(id)).filter((p): p is Print => !!p);
+  }
+
+  /** Prints joined to their items in order; `prints.layout` is not selected (see the entity). */
+  private withItemsQuery(m: EntityManager) {
+    return m
       .getRepository(Print)
       .createQueryBuilder('p')
       .leftJoinAndSelect('p.items', 'i')
       .leftJoinAndSelect('i.image', 'img')
       .leftJoinAndSelect('i.size', 'sz')
-      .where('p.userId = :userId', { userId });
-    if (q.status) qb.andWhere('p.status = :status', { status: q.status });
-    if (q.type) qb.andWhere('p.type = :type', { type: q.type });
-    const dateCol = q.dateType === 'printedAt' ? 'p.printedAt' : 'p.createdAt';
-    if (q.startDate) qb.andWhere(`${dateCol} >= :start`, { start: dayStart(q.startDate) });
-    if (q.endDate) qb.andWhere(`${dateCol} < :end`, { end: dayEnd(q.endDate) });
-    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-    qb.orderBy(SORT_COLUMNS[q.sortBy ?? 'createdAt'], dir, 'NULLS LAST')
-      .addOrderBy('p._id', dir)
-      .addOrderBy('i.createdAt', 'ASC')
-      .skip((page - 1) * limit)
-      .take(limit);
-    const [rows, total] = await qb.getManyAndCount();
-    return paginate(rows.map((p) => this.dto(p)), total, limit);
+      .orderBy('i.createdAt', 'ASC')
+      .addOrderBy('i._id', 'ASC');
   }
 
   async listForUser(userId: string, q: PrintListQueryDto) {
@@ -67,18 +105,15 @@ export class PrintsService {
     return this.list(userId, q);
   }
 
-  /** One print with its items; `userId` null means any owner (an admin reading). */
-  async find(userId: string | null, id: string, m: EntityManager = this.db.manager): Promise<Print> {
-    const p = await m
-      .getRepository(Print)
-      .createQueryBuilder('p')
-      .leftJoinAndSelect('p.items', 'i')
-      .leftJoinAndSelect('i.image', 'img')
-      .leftJoinAndSelect('i.size', 'sz')
-      .where(userId ? 'p._id = :id AND p.userId = :userId' : 'p._id = :id', { id, userId })
-      .orderBy('i.createdAt', 'ASC')
-      .addOrderBy('i._id', 'ASC')
-      .getOne();
+  /**
+   * One print with its items; `userId` null means any owner (an admin reading). The stored
+   * layout (tens of KB) is read only when asked for (`withLayout`): the preview of a
+   * processed print uses it, nothing else that loads a print does.
+   */
+  async find(userId: string | null, id: string, m: EntityManager = this.db.manager, opts: { withLayout?: boolean } = {}): Promise<Print> {
+    const qb = this.withItemsQuery(m).where(userId ? 'p._id = :id AND p.userId = :userId' : 'p._id = :id', { id, userId });
+    if (opts.withLayout) qb.addSelect('p.layout');
+    const p = await qb.getOne();
     if (!p) throw new NotFoundException(MSG.notFound);
     return p;
   }

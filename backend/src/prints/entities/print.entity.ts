@@ -74,8 +74,12 @@ export class Print {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   files: PrintSheetFile[];
 
-  /** The layout the files were rendered from, set when the job completes (null before, and for older prints). */
-  @Column({ type: 'jsonb', nullable: true })
+  /**
+   * The layout the files were rendered from, set when the job completes (null before, and
+   * for older prints). Tens of KB: not selected unless asked for (`PrintsService.find`
+   * with `withLayout`), so lists and details do not parse it once per item row.
+   */
+  @Column({ type: 'jsonb', nullable: true, select: false })
   layout: StoredLayout | null;
 
   @Column({ name: 'files_deleted_at', type: 'timestamptz', nullable: true })

@@ -1,0 +1,160 @@
+import { DataSource } from 'typeorm';
+import { addDesign, addSize } from './prints.fixtures';
+import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+
+/**
+ * Every list pages over its parents, not over the rows of a join: a print with 12 items,
+ * an order with 12 items or a payment's user must count once against `limit`, and the
+ * totals must be the number of parents. Parents here have very different numbers of
+ * children, in an order where paging over the join would cut pages short.
+ */
+describe('Lists page over parents (e2e)', () => {
+  let t: TestApp;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  /** Walks every page of `limit`; returns the ids in order, checking each page's totals. */
+  async function walk(agent: any, path: string, limit: number, expectedTotal: number) {
+    const ids: string[] = [];
+    const pages = Math.ceil(expectedTotal / limit);
+    for (let page = 1; page <= pages + 1; page++) {
+      const sep = path.includes('?') ? '&' : '?';
+      const res = await agent.get(`${path}${sep}page=${page}&limit=${limit}`).expect(200);
+      expect(res.body.pagination).toEqual({ totalDocuments: expectedTotal, totalPages: pages });
+      const expectedOnPage = page <= pages ? Math.min(limit, expectedTotal - (page - 1) * limit) : 0;
+      expect(res.body.data).toHaveLength(expectedOnPage);
+      ids.push(...res.body.data.map((d: any) => d._id));
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    return ids;
+  }
+
+  describe('prints', () => {
+    let seller: Awaited<ReturnType<typeof signUpAndLogin>>;
+    const created: { id: string; items: number }[] = [];
+
+    beforeAll(async () => {
+      seller = await signUpAndLogin(t, 'manyitems');
+      const uid = seller.user._id;
+      const images = await Promise.all([0, 1, 2, 3].map((n) => addDesign(t, uid, { name: `d${n}`, width: 120, height: 90, border: 5 })));
+      const sizes = await Promise.all([1, 2, 3].map((n) => addSize(t, uid, `${n} in`, n)));
+      const combos = images.flatMap((img) => sizes.map((s) => ({ imageId: img._id, sizeId: s._id, quantity: 1 })));
+      // 1, 12, 3, 1, 12 items; created one after the other (newest first in the list)
+      for (const n of [1, 12, 3, 1, 12]) {
+        const res = await seller.agent.post('/api/print').send({ printItems: combos.slice(0, n) }).expect(201);
+        expect(res.body.data.printItems).toHaveLength(n);
+        created.push({ id: res.body.data._id, items: n });
+      }
+    });
+
+    it('GET /api/print: every page holds `limit` prints with all their items; the total is the number of prints', async () => {
+      const newestFirst = [...created].reverse().map((c) => c.id);
+      for (const limit of [1, 2, 3, 10]) expect(await walk(seller.agent, '/api/print', limit, 5)).toEqual(newestFirst);
+      const all = (await seller.agent.get('/api/print?limit=10').expect(200)).body.data;
+      expect(all.map((p: any) => p.printItems.length)).toEqual([...created].reverse().map((c) => c.items));
+      // ascending order is the same set reversed
+      expect(await walk(seller.agent, '/api/print?sort=asc', 2, 5)).toEqual(created.map((c) => c.id));
+    });
+
+    it('filters keep exact totals: status and type (counters), a date range (counted)', async () => {
+      await db.query(`UPDATE prints SET status = 'Completed', printed_at = now() WHERE id = ANY($1::uuid[])`, [[created[1].id, created[4].id]]);
+      expect(await walk(seller.agent, '/api/print?status=Completed', 1, 2)).toEqual([created[4].id, created[1].id]);
+      await walk(seller.agent, '/api/print?status=In%20Draft', 2, 3);
+      await walk(seller.agent, '/api/print?type=Manual', 4, 5);
+      await walk(seller.agent, '/api/print?type=Etsy', 4, 0);
+      const today = new Date().toISOString().slice(0, 10);
+      await walk(seller.agent, `/api/print?startDate=${today}&endDate=${today}`, 2, 5);
+      await walk(seller.agent, `/api/print?dateType=printedAt&startDate=${today}`, 1, 2);
+      await walk(seller.agent, '/api/print?startDate=2001-01-01&endDate=2001-01-02', 2, 0);
+    });
+
+    it('the admin sees the same pages for the seller (GET /api/print/user/:id); the dashboard counts agree', async () => {
+      const admin = await adminAgent(t);
+      await walk(admin, `/api/print/user/${seller.user._id}`, 2, 5);
+      const stats = (await seller.agent.get('/api/statistics').expect(200)).body.data;
+      expect(stats).toMatchObject({ totalPrints: 5, pendingPrints: 3 });
+    });
+
+    it('deleting a print (status Deleted) and removing it (force) move every total at once', async () => {
+      await seller.agent.delete(`/api/print/${created[0].id}`).expect(200);
+      await walk(seller.agent, '/api/print', 3, 5);
+      expect(await walk(seller.agent, '/api/print?status=Deleted', 3, 1)).toEqual([created[0].id]);
+      expect((await seller.agent.get('/api/statistics').expect(200)).body.data).toMatchObject({ totalPrints: 5, pendingPrints: 2 });
+      await seller.agent.delete(`/api/print/${created[0].id}/force`).expect(200);
+      await walk(seller.agent, '/api/print', 3, 4);
+      await walk(seller.agent, '/api/print?status=Deleted', 3, 0);
+      expect((await seller.agent.get('/api/statistics').expect(200)).body.data).toMatchObject({ totalPrints: 4, pendingPrints: 2 });
+    });
+
+    it('the detail has every item, and neither it nor the list carries the stored layout', async () => {
+      await db.query(`UPDATE prints SET layout = $2 WHERE id = $1`, [created[4].id, JSON.stringify({ sheets: [], marker: 'x'.repeat(1000) })]);
+      const detail = (await seller.agent.get(`/api/print/${created[4].id}`).expect(200)).body.data;
+      expect(detail.printItems).toHaveLength(12);
+      const list = (await seller.agent.get('/api/print?limit=1').expect(200)).text;
+      expect(list).not.toContain('marker');
+      expect(JSON.stringify(detail)).not.toContain('marker');
+    });
+  });
+
+  it('statistics: printed images follow used_in_print and deletion (trigger-kept counter)', async () => {
+    const s = await signUpAndLogin(t, 'printedimages');
+    const imgs = await Promise.all([0, 1, 2].map((n) => addDesign(t, s.user._id, { name: `p${n}`, width: 60, height: 60, border: 2 })));
+    const printed = async () => (await s.agent.get('/api/statistics').expect(200)).body.data.printedImages;
+    expect(await printed()).toBe(0);
+    await db.query(`UPDATE images SET used_in_print = used_in_print + 1 WHERE id = ANY($1::uuid[])`, [[imgs[0]._id, imgs[1]._id]]);
+    await db.query(`UPDATE images SET used_in_print = used_in_print + 1 WHERE id = $1`, [imgs[0]._id]);
+    expect(await printed()).toBe(2);
+    await db.query(`UPDATE images SET deleted_at = now() WHERE id = $1`, [imgs[1]._id]);
+    expect(await printed()).toBe(1);
+    const cats = await db.query(`INSERT INTO image_categories (user_id, name) VALUES ($1, 'Moved') RETURNING id`, [s.user._id]);
+    await db.query(`UPDATE images SET category_id = $2 WHERE id = $1`, [imgs[0]._id, cats[0].id]);
+    expect(await printed()).toBe(1);
+    expect((await s.agent.get('/api/images').expect(200)).body.pagination.totalDocuments).toBe(2);
+  });
+
+  it('GET /api/orders: orders with 1 and 12 items page by order', async () => {
+    const s = await signUpAndLogin(t, 'manyorders');
+    const [{ id: integrationId }] = await db.query(
+      `INSERT INTO integrations (user_id, name, type, connected) VALUES ($1, 'Shop', 'WordPress', true) RETURNING id`,
+      [s.user._id],
+    );
+    const orderIds: string[] = [];
+    for (let n = 0; n < 5; n++) {
+      const [{ id }] = await db.query(
+        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, integration_order_created_date)
+         VALUES ($1, $2, $3, $3, 'processing', now() - ($4 || ' hours')::interval) RETURNING id`,
+        [s.user._id, integrationId, String(100 + n), n],
+      );
+      orderIds.push(id);
+      const items = n % 2 === 0 ? 12 : 1;
+      await db.query(
+        `INSERT INTO order_items (order_id, user_id, external_id, title, quantity)
+         SELECT $1, $2, 'i' || g, 'Item ' || g, 1 FROM generate_series(1, $3::int) g`,
+        [id, s.user._id, items],
+      );
+    }
+    for (const limit of [1, 2, 4]) expect(await walk(s.agent, '/api/orders', limit, 5)).toEqual(orderIds);
+    const page = (await s.agent.get('/api/orders?limit=5').expect(200)).body.data;
+    expect(page.map((o: any) => o.orderItems.length)).toEqual([12, 1, 12, 1, 12]);
+  });
+
+  it('GET /api/completedTransfers (admin, payments joined to users) and GET /api/users page by parent', async () => {
+    const admin = await adminAgent(t);
+    const users = await db.query(`SELECT id FROM users ORDER BY created_at`);
+    for (const [n, u] of users.entries()) {
+      await db.query(
+        `INSERT INTO payments (user_id, package_sku, credits, price, currency, payment_method, status, purchase_date)
+         SELECT $1, 'pack', 10, 5, 'USD', 'admin', 'Completed', now() - (g || ' minutes')::interval FROM generate_series(1, $2::int) g`,
+        [u.id, n + 1],
+      );
+    }
+    const total = (users.length * (users.length + 1)) / 2;
+    for (const limit of [1, 3, 7]) await walk(admin, '/api/completedTransfers', limit, total);
+    await walk(admin, '/api/users', 2, users.length);
+  });
+});
