@@ -2,15 +2,16 @@ import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
+import type { NextFunction, Request, Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import helmet from 'helmet';
+import helmet, { strictTransportSecurity } from 'helmet';
 import { apiKeyMiddleware } from './api-keys/api-key.middleware';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { documentApiAccess } from './api-keys/openapi-security';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { originCheck } from './common/origin.middleware';
-import { createValidationPipe } from './common/validation';
+import { createValidationPipe, jsonDepthLimit } from './common/validation';
 import { APP_CONFIG } from './config/config.module';
 import { AppConfig } from './config/configuration';
 import { AppIoAdapter } from './realtime/redis-io.adapter';
@@ -36,13 +37,24 @@ export function configureApp(app: NestExpressApplication): AppConfig {
           upgradeInsecureRequests: null,
         },
       },
+      // Sent below, only where the browser really came over https.
       strictTransportSecurity: false,
       crossOriginEmbedderPolicy: false,
     }),
   );
+  // HSTS when the request came over TLS: through a TRUST_PROXY proxy that says so
+  // (X-Forwarded-Proto: https) or on a TLS socket. Over plain http (the embedded default,
+  // a LAN address) browsers ignore it, and an untrusted peer's header proves nothing.
+  // Not includeSubDomains: the parent domain's other hosts are not ours to pin to https.
+  const hsts = strictTransportSecurity({ maxAge: 365 * 24 * 3600, includeSubDomains: false });
+  app.use((req: Request, res: Response, next: NextFunction) => (req.secure ? hsts(req, res, next) : next()));
   app.use(cookieParser());
   app.use(apiKeyMiddleware(app.get(ApiKeysService)));
   app.use(originCheck(config.allowedOrigins));
+  // JSON is parsed here rather than by Nest's default (which then skips its own), so the
+  // depth limit runs right after it.
+  app.useBodyParser('json');
+  app.use(jsonDepthLimit());
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableCors({ origin: config.allowedOrigins, credentials: true });

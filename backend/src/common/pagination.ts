@@ -3,12 +3,17 @@ import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PaginationDto } from './responses';
 
+export const MAX_PAGE = 1_000_000;
+
 export class ListQueryDto {
-  @ApiPropertyOptional({ default: 1, minimum: 1 })
+  // Bounded: 1e308 or 99999999999999999999 are whole numbers to JavaScript, but not an
+  // offset PostgreSQL can take (they used to answer 500).
+  @ApiPropertyOptional({ default: 1, minimum: 1, maximum: MAX_PAGE })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'page must be a whole number' })
   @Min(1, { message: 'page must be at least 1' })
+  @Max(MAX_PAGE, { message: `page must be at most ${MAX_PAGE}` })
   page?: number;
 
   @ApiPropertyOptional({ default: 10, minimum: 1, maximum: 999 })

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 
 export const NUL_MESSAGE = 'Text must not contain NUL characters (\\u0000)';
 
@@ -13,6 +14,33 @@ export function containsNul(value: unknown, seen = new Set<object>()): boolean {
   seen.add(value);
   if (Buffer.isBuffer(value)) return false;
   return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v, seen));
+}
+
+/**
+ * How deep a JSON body may nest. Our own bodies nest a few levels and a provider's webhook
+ * about ten; thousands of levels only exhaust the stack of every recursive walker after the
+ * parser (class-transformer, the idempotency fingerprint) and used to answer 500.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether objects and arrays nest deeper than `max` levels; walked without recursion, so any depth is measured. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Runs right after the JSON parser: a body nested too deeply is refused before anything walks it. */
+export function jsonDepthLimit(max = MAX_JSON_DEPTH) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (!nestedDeeperThan(req.body, max)) return next();
+    next(new BadRequestException({ message: `The request body is nested too deeply (at most ${max} levels)`, code: 'too_deep' }));
+  };
 }
 
 /**

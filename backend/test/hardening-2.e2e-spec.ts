@@ -1,0 +1,85 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { MAX_JSON_DEPTH } from '../src/common/validation';
+import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+
+/** Issue 28, "Hardening, part 2": items 3, 6, 7, 8, 9 and 10. */
+describe('Hardening, part 2 (e2e)', () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof adminAgent>>;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    // Loopback is the trusted proxy, so a test can say which address and scheme a request came from.
+    t = await createTestApp({ TRUST_PROXY: 'loopback' });
+    admin = await adminAgent(t);
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  describe('6. page bounds and JSON nesting answer 400, never 500', () => {
+    it('page=1e308 and page=99999999999999999999 on every list', async () => {
+      const s = await signUpAndLogin(t, 'pager');
+      const hook = (await s.agent.post('/api/webhooks').send({ url: 'https://93.184.216.34/h', events: ['print.completed'] }).expect(201)).body.data;
+      const own = ['/api/images', '/api/image-categories', '/api/sizes', '/api/print', '/api/orders', '/api/notifications', '/api/payment', `/api/webhooks/${hook._id}/deliveries`];
+      const admins = ['/api/users', '/api/completedTransfers', `/api/print/user/${s.user._id}`];
+      for (const page of ['1e308', '99999999999999999999', '1000001']) {
+        for (const [agent, path] of [...own.map((p) => [s.agent, p] as const), ...admins.map((p) => [admin, p] as const)]) {
+          const res = await agent.get(path).query({ page });
+          expect({ path, page, status: res.status, body: res.body }).toEqual({ path, page, status: 400, body: { statusCode: 400, message: 'page must be at most 1000000' } });
+        }
+      }
+      for (const page of ['Infinity', 'NaN', '-1e308']) expect((await s.agent.get('/api/images').query({ page }).expect(400)).body.message).toMatch(/^page must be/);
+      // The largest page is still an answer (an empty one).
+      expect((await s.agent.get('/api/images').query({ page: '1000000', limit: '999' }).expect(200)).body.data).toEqual([]);
+    });
+
+    it('a body nested 5,000 deep (or one level too deep) → 400; the deepest allowed passes', async () => {
+      const s = await signUpAndLogin(t, 'nester');
+      const nest = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+      const tooDeep = { statusCode: 400, message: `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`, code: 'too_deep' };
+      for (const body of [nest(5000), nest(MAX_JSON_DEPTH + 1), '['.repeat(50_000) + ']'.repeat(50_000)]) {
+        const res = await s.agent.post('/api/sizes').set('Content-Type', 'application/json').send(body);
+        expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: tooDeep });
+      }
+      // With an Idempotency-Key the fingerprint would walk it too.
+      const keyed = await s.agent.post('/api/sizes').set('Idempotency-Key', 'deep-1').set('Content-Type', 'application/json').send(`{"name":"x","value":2,"extra":${nest(5000)}}`);
+      expect(keyed.status).toBe(400);
+      // An ordinary body several levels deep is fine (unknown fields are stripped).
+      await s.agent.post('/api/sizes').set('Content-Type', 'application/json').send(`{"name":"Ok","value":2,"extra":${nest(MAX_JSON_DEPTH - 1)}}`).expect(201);
+      expect(await db.query(`SELECT name FROM sizes WHERE user_id = $1`, [s.user._id])).toEqual([{ name: 'Ok' }]);
+    });
+  });
+
+  describe('7. HSTS when the request came over https through a trusted proxy', () => {
+    const http = () => request(t.app.getHttpServer());
+    it('sent for X-Forwarded-Proto: https from the trusted proxy; not over plain http', async () => {
+      const secure = await http().get('/api/auth/config').set('X-Forwarded-Proto', 'https').expect(200);
+      expect(secure.headers['strict-transport-security']).toBe('max-age=31536000');
+      const plain = await http().get('/api/auth/config').expect(200);
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+    });
+  });
+
+  describe('8. no embedded-IPv4 webhook targets; shop URLs checked when saved', () => {
+    it('webhook URLs with IPv4-compatible, NAT64, 6to4 and Teredo addresses are refused', async () => {
+      const s = await signUpAndLogin(t, 'hooker');
+      for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::a9fe:a9fe]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:3fff:fdd2]', '[::ffff:169.254.169.254]']) {
+        const res = await s.agent.post('/api/webhooks').send({ url: `http://${host}:3450/h`, events: ['print.completed'] });
+        expect({ host, status: res.status, code: res.body.code }).toEqual({ host, status: 400, code: 'invalid_webhook_url' });
+        expect(res.body.message).toMatch(/^Webhook URLs must point to a public address/);
+      }
+      expect((await s.agent.get('/api/webhooks').expect(200)).body.data).toEqual([]);
+    });
+
+    it('a WooCommerce site URL on a private or metadata address is refused before it is saved', async () => {
+      const s = await signUpAndLogin(t, 'shopper');
+      for (const baseUrl of ['https://10.0.0.1', 'https://169.254.169.254', 'https://[::ffff:a9fe:a9fe]', 'https://localhost']) {
+        const res = await s.agent.post('/api/integrations').send({ name: 'Shop', type: 'WordPress', keys: [{ key: 'baseUrl', value: baseUrl }] });
+        expect({ baseUrl, status: res.status, code: res.body.code }).toEqual({ baseUrl, status: 400, code: 'private_address' });
+        expect(res.body.message).toMatch(/^The site URL must point to a public address/);
+      }
+      expect(await db.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [s.user._id])).toEqual([{ n: 0 }]);
+    });
+  });
+});
