@@ -1,8 +1,10 @@
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import sharp from 'sharp';
 import { checkEsicupSolution } from '../../bench/nest-check';
+import { descendants } from '../../bench/proc-memory';
 import { artworkPng, makeArtwork } from '../../bench/artwork';
 import { buildJob } from '../gangsheet/build';
 import { Rng } from '../gangsheet/pack/rng';
@@ -60,4 +62,72 @@ describe('gangsheet build with "nesting": "shape"', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('the launcher (bin/gangsheet.js, what `npm run gangsheet` runs)', () => {
+  const LAUNCHER = path.resolve(__dirname, '../../bin/gangsheet.js');
+  const { compiledIsCurrent } = require(LAUNCHER) as { compiledIsCurrent(src: string, dist: string): boolean };
+
+  it('runs the compiled engine only while every source file has a compiled file at least as new', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-launch-'));
+    try {
+      const at = (file: string, seconds: number) => {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), '');
+        fs.utimesSync(path.join(root, file), seconds, seconds);
+      };
+      at('src/a.ts', 1000);
+      at('src/sub/b.ts', 1000);
+      at('dist/a.js', 2000);
+      at('dist/sub/b.js', 2000);
+      const current = () => compiledIsCurrent(path.join(root, 'src'), path.join(root, 'dist'));
+      expect(current()).toBe(true);
+      // specs are not built, so a newer spec does not make the build stale
+      at('src/sub/b.spec.ts', 3000);
+      expect(current()).toBe(true);
+      // a source changed after the build
+      at('src/sub/b.ts', 2500);
+      expect(current()).toBe(false);
+      at('dist/sub/b.js', 2500);
+      expect(current()).toBe(true);
+      // a source the build has not seen (or a build that stopped half-way)
+      at('src/c.ts', 1000);
+      expect(current()).toBe(false);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('runs the command in a child process started with the CPU workers\' environment (two malloc arenas)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-launch-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'pieces.txt'), '2\n10\n4 3\n5 2\n');
+      const env = { ...process.env, INIT_CWD: dir };
+      delete env.MALLOC_ARENA_MAX;
+      const child = spawn(process.execPath, [LAUNCHER, 'pack', 'pieces.txt'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      let running = true;
+      void exited.then(() => (running = false));
+      // what the command's process was started with, read while it runs
+      const seen = new Set<string>();
+      while (running) {
+        for (const pid of descendants(child.pid!)) {
+          try {
+            const vars = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+            seen.add(vars.find((v) => v.startsWith('MALLOC_ARENA_MAX=')) ?? 'unset');
+          } catch {
+            // gone meanwhile
+          }
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(await exited).toBe(0);
+      expect(JSON.parse(out).sheets).toHaveLength(1);
+      expect([...seen]).toEqual(['MALLOC_ARENA_MAX=2']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
