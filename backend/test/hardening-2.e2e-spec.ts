@@ -2,6 +2,70 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { MAX_JSON_DEPTH } from '../src/common/validation';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { resetCodeFrom } from './utils/mail-catcher';
+
+/** Waits until `count` mails to `to` match `subject`; returns them oldest first. */
+async function mails(t: TestApp, to: string, subject: RegExp, count: number) {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const found = t.mail.messages.filter((m) => m.to.includes(to) && subject.test(m.subject));
+    if (found.length >= count) return found;
+    if (Date.now() > until) throw new Error(`${found.length} of ${count} mails to ${to} matching ${subject}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Hardening, part 2: a stranger cannot block a password reset (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ TRUST_PROXY: 'loopback', RATE_LIMIT_PER_ACCOUNT: '3', RATE_LIMIT_PER_IP: '20' });
+  });
+  afterAll(() => t.close());
+
+  const forgot = (ip: string, email: string) => t.agent().post('/api/forgot-password').set('X-Forwarded-For', ip).send({ email });
+  const reset = (ip: string, email: string, resetToken: string, password: string) =>
+    t.agent().post('/api/reset-password').set('X-Forwarded-For', ip).send({ email, resetToken, password });
+
+  it("requests from other addresses neither spend the owner's budget nor cancel the code the owner holds", async () => {
+    const { email } = await signUpAndLogin(t, 'resetowner');
+    await forgot('198.51.100.4', email).expect(200);
+    const [first] = await mails(t, email, /reset code/, 1);
+    // A stranger asks for codes from ten addresses (more than the old per-account budget of 3) ...
+    for (let i = 1; i <= 10; i++) await forgot(`203.0.113.${i}`, email).expect(200);
+    const all = await mails(t, email, /reset code/, 11);
+    // ... the owner's address still has its own budget ...
+    await forgot('198.51.100.4', email).expect(200);
+    // ... and the code the owner already had still works, once.
+    await reset('198.51.100.4', email, resetCodeFrom(first), 'owner-new-pass').expect(200);
+    await reset('198.51.100.4', email, resetCodeFrom(first), 'again-new-pass').expect(400);
+    // The reset ends the other codes mailed meanwhile.
+    const stray = await reset('198.51.100.4', email, resetCodeFrom(all[5]), 'stranger-pass').expect(400);
+    expect(stray.body).toMatchObject({ code: 'invalid_token', message: 'Invalid or expired reset token' });
+    await t.agent().post('/api/login').send({ email, password: 'owner-new-pass' }).expect(200);
+  });
+
+  it('limited per (address, e-mail) and per address', async () => {
+    for (let i = 0; i < 3; i++) await forgot('192.0.2.50', 'pair@example.com').expect(200);
+    expect((await forgot('192.0.2.50', 'pair@example.com').expect(429)).body.message).toBe('Too many attempts. Please try again later.');
+    // The same e-mail from another address, and another e-mail from this one, still go through.
+    await forgot('192.0.2.51', 'pair@example.com').expect(200);
+    await forgot('192.0.2.50', 'other@example.com').expect(200);
+    // One address asking for many e-mails stops at the per-address limit (20).
+    for (let i = 0; i < 15; i++) await forgot('192.0.2.50', `many-${i}@example.com`).expect(200);
+    await forgot('192.0.2.50', 'one-more@example.com').expect(429);
+  });
+
+  it('several codes are valid at once, each single use', async () => {
+    const { email } = await signUpAndLogin(t, 'twocodes');
+    await forgot('198.51.100.20', email).expect(200);
+    await mails(t, email, /reset code/, 1);
+    await forgot('198.51.100.21', email).expect(200);
+    const [a, b] = await mails(t, email, /reset code/, 2);
+    expect(resetCodeFrom(a)).not.toBe(resetCodeFrom(b));
+    await reset('198.51.100.20', email, resetCodeFrom(a), 'first-new-pass').expect(200);
+    await t.agent().post('/api/login').send({ email, password: 'first-new-pass' }).expect(200);
+  });
+});
 
 /** Issue 28, "Hardening, part 2": items 3, 6, 7, 8, 9 and 10. */
 describe('Hardening, part 2 (e2e)', () => {

@@ -45,13 +45,11 @@ import { JwtStrategy } from './jwt.strategy';
               ttl: windowMs,
               limit: perAccount,
               skipIf: (ctx) => typeof ctx.switchToHttp().getRequest().body?.email !== 'string',
-              // forgot-password mails the owner, so it is limited per account (nobody floods a
-              // mailbox from many addresses); elsewhere per (account, IP), so a stranger's
-              // attempts never use up the owner's budget. Login has its own failure counter.
-              getTracker: (req, ctx) => {
-                const account = String(req.body.email).trim().toLowerCase();
-                return ctx.getHandler().name === 'forgotPassword' ? account : `${account}\n${req.ip}`;
-              },
+              // Per (account, IP), forgot-password included: a budget per account alone let a
+              // stranger spend the owner's (10 requests every window kept them out for good).
+              // A mailbox flood needs many addresses, each limited by the per-IP throttler.
+              // Login has its own failure counter.
+              getTracker: (req) => `${String(req.body.email).trim().toLowerCase()}\n${req.ip}`,
             },
           ],
         };

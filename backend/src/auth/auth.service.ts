@@ -168,6 +168,8 @@ export class AuthService {
     const user = await this.users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email: dto.email }).getOne();
     const row = user ? await this.consumeToken(dto.resetToken.toUpperCase(), AuthTokenKind.Reset, user._id) : null;
     if (!user || !row) throw new BadRequestException({ message: 'Invalid or expired reset token', code: 'invalid_token' });
+    // The other codes mailed meanwhile (by the owner or by anyone typing their address) are done with.
+    await this.db.getRepository(AuthToken).update({ userId: user._id, kind: AuthTokenKind.Reset, usedAt: IsNull() }, { usedAt: new Date() });
     // A new password ends every existing session.
     await this.users.update(
       { _id: user._id },
@@ -230,17 +232,15 @@ export class AuthService {
 
   private async createToken(userId: string, kind: AuthTokenKind, ttlMs: number, style: 'link' | 'code' = 'link') {
     // A reset code is typed by hand: 10 characters of Crockford base32 (50 bits) is plenty
-    // with per-account rate limiting and a 30-minute life.
+    // with rate-limited guesses and a 30-minute life, even with several codes live at once.
     const token =
       style === 'code'
         ? [...randomBytes(10)].map((b) => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[b & 31]).join('')
         : randomBytes(32).toString('base64url');
-    await this.db.transaction(async (m) => {
-      // Only the newest reset code is valid (a code is short, so fewer live ones is safer);
-      // verification links stay valid side by side, so an earlier mail still works.
-      if (kind === AuthTokenKind.Reset) await m.update(AuthToken, { userId, kind, usedAt: IsNull() }, { usedAt: new Date() });
-      await m.save(m.create(AuthToken, { userId, kind, tokenHash: this.hmac(token), expiresAt: new Date(Date.now() + ttlMs) }));
-    });
+    // A new token leaves the earlier ones valid: anyone may ask for a reset code, and a code
+    // that cancelled the last one let a stranger void the owner's code before they typed it.
+    // Each is single use; a successful reset ends the others.
+    await this.db.getRepository(AuthToken).insert({ userId, kind, tokenHash: this.hmac(token), expiresAt: new Date(Date.now() + ttlMs) });
     return token;
   }
 
