@@ -102,7 +102,7 @@ describe('the launcher (bin/gangsheet.js, what `npm run gangsheet` runs)', () =>
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gs-launch-'));
     try {
       fs.writeFileSync(path.join(dir, 'pieces.txt'), '2\n10\n4 3\n5 2\n');
-      const env = { ...process.env, INIT_CWD: dir };
+      const env: NodeJS.ProcessEnv = { ...process.env, INIT_CWD: dir };
       delete env.MALLOC_ARENA_MAX;
       const child = spawn(process.execPath, [LAUNCHER, 'pack', 'pieces.txt'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
