@@ -11,7 +11,8 @@
  * Settings: SOAK_SELLERS (20), SOAK_DRAIN_MINUTES (5: the most the end waits for prints still
  * Processing), SOAK_REDIS_DOWN_SECONDS (5), SOAK_HEALTH_P99_MS (1000), SOAK_CANCEL_SHARE (0.08
  * of processed prints are cancelled by their seller), SOAK_KEEP=1 (keep the database and data
- * folder), DATABASE_URL (the PostgreSQL server to create the soak's database on).
+ * folder), DATABASE_URL (the PostgreSQL server to create the soak's database on),
+ * SOAK_APP_<NAME> (passed to the app as <NAME>), SOAK_APP_DIR (run another backend's dist/).
  * Needs redis-server on PATH; the machine's own Redis is never touched. Writes its logs and
  * report to backend/bench-out/soak-<time>/. Exits 1 when a check fails.
  */
@@ -20,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execSync } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client as Pg } from 'pg';
 import { Rng } from '../src/gangsheet/pack/rng';
@@ -28,7 +30,7 @@ import { MailCatcher } from '../test/utils/mail-catcher';
 import { artworkPng, KINDS, makeArtwork } from './artwork';
 import { Check, inspectLedger, latencySummary, waitForProcessingToEnd } from './soak/checks';
 import { Client, Recorder, Sample } from './soak/http';
-import { BACKEND, ensureBuilt, freePort, Proc, startApi, startRedis, startWorker, stopProc } from './soak/processes';
+import { APP_DIR, BACKEND, ensureBuilt, freePort, Proc, startApi, startRedis, startWorker, stopProc } from './soak/processes';
 import { Design, Seller, SoakWorld } from './soak/seller';
 
 const num = (name: string, dflt: number) => {
@@ -141,6 +143,8 @@ async function main() {
     PAYPAL_API_URL: paypal.url,
     // the sellers' shops are local fake servers
     SHOPS_ALLOW_PRIVATE_URLS: 'true',
+    // SOAK_APP_<NAME>=v sets <NAME>=v for the API and the worker (e.g. SOAK_APP_PRINT_JOB_CONCURRENCY=2)
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SOAK_APP_') && k !== 'SOAK_APP_DIR').map(([k, v]) => [k.slice(9), v])),
   };
   const api = await startApi({ ...env, PROCESS_JOBS: 'false' }, join(runDir, 'api.log'));
   procs.push(api);
@@ -150,7 +154,7 @@ async function main() {
 
   const db = new Pg({ connectionString: dbUrl.toString() });
   await db.connect();
-  cleanups.unshift(() => db.end());
+  cleanups.push(() => db.end());
 
   const rec = new Recorder();
   const admin = new Client(appUrl, appUrl, rec, 'admin');
@@ -194,21 +198,26 @@ async function main() {
     }, 200);
     loop.enable();
     const processing = async () => (await db.query(`SELECT count(*)::int AS n FROM prints WHERE status = 'Processing'`)).rows[0].n;
+    const inFlight = async () => (await db.query(`SELECT id, attempt FROM prints WHERE status = 'Processing'`)).rows as InFlight[];
+    const atFault: Record<'workerKill' | 'redisStop', InFlight[]> = { workerKill: [], redisStop: [] };
 
     const faults = (async () => {
       await sleep(durationMs / 3);
       events.workerKill = rec.now();
       events.workerKillWall = Date.now();
-      log(`FAULT: kill -9 worker-1 (pid ${worker.child.pid}); ${await processing()} print(s) Processing`);
+      atFault.workerKill = await inFlight();
+      log(`FAULT: kill -9 worker-1 (pid ${worker.child.pid}); ${atFault.workerKill.length} print(s) Processing`);
       process.kill(worker.child.pid!, 'SIGKILL');
       await worker.exited;
       worker = await startWorker('worker-2', env, join(runDir, 'worker-2.log'));
       procs.push(worker);
-      log(`worker-2 started (pid ${worker.child.pid}) ${s(rec.now() - events.workerKill)} after the kill`);
+      events.workerUp = rec.now();
+      log(`worker-2 started (pid ${worker.child.pid}) ${s(events.workerUp - events.workerKill)} after the kill`);
 
       await sleep(Math.max(0, durationMs / 2 - rec.now()));
       events.redisStop = rec.now();
-      log(`FAULT: stopping redis-server (pid ${redis.child.pid}); ${await processing()} print(s) Processing`);
+      atFault.redisStop = await inFlight();
+      log(`FAULT: stopping redis-server (pid ${redis.child.pid}); ${atFault.redisStop.length} print(s) Processing`);
       await stopProc(redis, 5000);
       await sleep(REDIS_DOWN_MS);
       redis = await startRedis(redisPort, join(runDir, 'redis.log'));
@@ -237,9 +246,13 @@ async function main() {
 
     // ---- checks ----
     const ledger = await inspectLedger(db, loadStartDate, loadEndDate, new Date(events.redisUpWall));
-    const report = buildReport({ rec, events, sellers, ledger, drain, loadMs: events.loadEnd, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 });
+    const fates = {
+      'worker kill': await fateOf(db, atFault.workerKill, events.workerKillWall),
+      'Redis restart': await fateOf(db, atFault.redisStop, events.redisUpWall),
+    };
+    const report = buildReport({ rec, events, sellers, ledger, drain, fates, loadMs: events.loadEnd, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 });
     writeFileSync(join(runDir, 'report.txt'), report.text);
-    writeFileSync(join(runDir, 'report.json'), JSON.stringify({ events, ledger, checks: report.checks, sellers: sellers.map((x) => x.stats), unexpected: rec.unexpected }, null, 2));
+    writeFileSync(join(runDir, 'report.json'), JSON.stringify({ events, ledger, fates, checks: report.checks, sellers: sellers.map((x) => x.stats), unexpected: rec.unexpected }, null, 2));
     console.log('\n' + report.text);
     exitCode = report.checks.every((c) => c.pass) ? 0 : 1;
   } finally {
@@ -251,7 +264,30 @@ async function main() {
   process.exit(exitCode);
 }
 
+interface InFlight {
+  id: string;
+  attempt: number;
+}
+
+type Fate = Awaited<ReturnType<typeof fateOf>>;
+
+/** What became of the attempts that were Processing when a fault hit, and when. */
+async function fateOf(db: Pg, attempts: InFlight[], sinceWall: number) {
+  const out = { n: attempts.length, completed: 0, refunded: 0, other: [] as string[], lastCompletedS: 0 };
+  for (const a of attempts) {
+    const [p] = (await db.query(`SELECT status, attempt, printed_at FROM prints WHERE id = $1`, [a.id])).rows;
+    const [r] = (await db.query(`SELECT 1 FROM credit_transactions WHERE reason = 'refund' AND reference = $1`, [`print:${a.id}:${a.attempt}`])).rows;
+    if (p.status === 'Completed' && p.attempt === a.attempt) {
+      out.completed++;
+      out.lastCompletedS = Math.max(out.lastCompletedS, (new Date(p.printed_at).getTime() - sinceWall) / 1000);
+    } else if (r) out.refunded++;
+    else out.other.push(`${a.id} ${p.status} at attempt ${p.attempt}`);
+  }
+  return out;
+}
+
 interface ReportInput {
+  fates: Record<string, Fate>;
   rec: Recorder;
   events: Record<string, number>;
   sellers: Seller[];
@@ -260,6 +296,18 @@ interface ReportInput {
   loadMs: number;
   loopP99: number;
   loopMax: number;
+}
+
+/** The commit the soak ran on, and whether backend/src had uncommitted changes (others' work in progress is built too). */
+function gitState(): string {
+  if (APP_DIR !== BACKEND) return `SOAK_APP_DIR=${APP_DIR}`;
+  try {
+    const head = execSync('git rev-parse --short HEAD', { cwd: BACKEND, encoding: 'utf8' }).trim();
+    const dirty = execSync('git status --porcelain -- src', { cwd: BACKEND, encoding: 'utf8' }).split('\n').filter(Boolean).length;
+    return dirty ? `${head} + ${dirty} uncommitted file(s) in backend/src` : head;
+  } catch {
+    return 'unknown (no git)';
+  }
 }
 
 function windowOf(at: number, e: Record<string, number>): string {
@@ -281,7 +329,11 @@ function buildReport(r: ReportInput) {
   const hours = r.loadMs / 3_600_000;
 
   out(`SOAK REPORT — ${MINUTES} min of load, ${SELLERS} sellers, ${new Date().toISOString()}`);
-  out(`faults: worker SIGKILL at ${s(e.workerKill)}; Redis down ${s(e.redisStop)} → ${s(e.redisUp)} (restarted empty); load ended ${s(e.loadEnd)}, drain ${s(r.drain.waitedMs)}`);
+  const overrides = Object.keys(process.env).filter((k) => k.startsWith('SOAK_APP_') && k !== 'SOAK_APP_DIR');
+  out(`code: ${gitState()}; compiled dist/, NODE_ENV=production, API (PROCESS_JOBS=false) + one worker process${overrides.length ? `; app settings ${overrides.map((k) => `${k.slice(9)}=${process.env[k]}`).join(' ')}` : ''}`);
+  out(`faults: worker SIGKILL at ${s(e.workerKill)} (worker-2 up ${s(e.workerUp - e.workerKill)} later); Redis down ${s(e.redisStop)} → ${s(e.redisUp)} (restarted empty); load ended ${s(e.loadEnd)}, drain ${s(r.drain.waitedMs)}`);
+  for (const [fault, x] of Object.entries(r.fates))
+    out(`  in flight at the ${fault}: ${x.n} print(s) → ${x.completed} completed (the last ${x.lastCompletedS.toFixed(0)} s after the fault), ${x.refunded} refunded${x.other.length ? `, ${x.other.length} neither: ${x.other.join('; ')}` : ''}`);
   out();
   out('Prints (database, final state):');
   out(`  by status: ${Object.entries(l.byStatus).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
@@ -304,6 +356,8 @@ function buildReport(r: ReportInput) {
     const h = latencySummary(xs);
     out(`  ${w.padEnd(28)} ${String(h.n).padStart(6)} ${f0(h.p50).padStart(6)} ${f0(h.p95).padStart(6)} ${f0(h.p99).padStart(6)} ${f0(h.max).padStart(6)}  ${JSON.stringify(h.statuses)}`);
   }
+  const lastBad = health.filter((x) => x.at >= e.redisUp && x.status !== 200).pop();
+  out(`  after Redis came back, the last non-200 health answer was sent ${lastBad ? s(lastBad.at - e.redisUp) : '0 s'} after the restart`);
   out(`  the soak's own event loop (sellers + fakes + poller): p99 delay ${r.loopP99.toFixed(0)} ms, max ${r.loopMax.toFixed(0)} ms`);
   out();
   out('Answers by route (all sellers; ms):');

@@ -6,9 +6,14 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const BACKEND = join(__dirname, '..', '..');
+/**
+ * The backend whose dist/ the soak runs: this one, or SOAK_APP_DIR (e.g. an export of an older
+ * commit, to compare; it finds its node_modules when placed under this checkout).
+ */
+export const APP_DIR = resolve(process.env.SOAK_APP_DIR ?? BACKEND);
 
 export async function freePort(): Promise<number> {
   const srv = createServer();
@@ -36,13 +41,13 @@ function newestMtime(dir: string): number {
  * reported but does not stop the soak as long as main.js and worker.js exist.
  */
 export function ensureBuilt(log: (s: string) => void): string {
-  const main = join(BACKEND, 'dist', 'main.js');
-  const worker = join(BACKEND, 'dist', 'worker.js');
-  const stale = !existsSync(main) || !existsSync(worker) || statSync(main).mtimeMs < newestMtime(join(BACKEND, 'src'));
+  const main = join(APP_DIR, 'dist', 'main.js');
+  const worker = join(APP_DIR, 'dist', 'worker.js');
+  const stale = !existsSync(main) || !existsSync(worker) || statSync(main).mtimeMs < newestMtime(join(APP_DIR, 'src'));
   if (!stale) return 'dist/ is up to date';
   log('building backend/dist (tsc -p tsconfig.build.json) …');
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: BACKEND, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: APP_DIR, encoding: 'utf8' });
   if (!existsSync(main) || !existsSync(worker)) throw new Error(`build failed:\n${r.stdout}${r.stderr}`);
   const note = r.status === 0 ? '' : ` (tsc reported type errors, files emitted anyway:\n${(r.stdout + r.stderr).split('\n').slice(0, 10).join('\n')})`;
   return `built dist/ in ${((Date.now() - t0) / 1000).toFixed(0)} s${note}`;
@@ -56,7 +61,7 @@ export interface Proc {
 }
 
 function launch(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv, logFile: string, ready: RegExp, timeoutMs: number): Promise<Proc> {
-  const child = spawn(cmd, args, { cwd: BACKEND, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, args, { cwd: APP_DIR, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const log = createWriteStream(logFile, { flags: 'a' });
   const exited = new Promise<number | string | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
   let out = '';
