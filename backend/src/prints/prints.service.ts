@@ -60,7 +60,9 @@ export class PrintsService {
       filtered
         .clone()
         .select('p._id', 'id')
-        .orderBy(SORT_COLUMNS[q.sortBy ?? 'createdAt'], dir, 'NULLS LAST')
+        // NULLS LAST only where there are nulls: on a NOT NULL column PostgreSQL would still
+        // sort every print instead of reading the (user_id, created_at, id) index backwards.
+        .orderBy(SORT_COLUMNS[q.sortBy ?? 'createdAt'], dir, q.sortBy === 'printedAt' ? 'NULLS LAST' : undefined)
         .addOrderBy('p._id', dir)
         .offset((page - 1) * limit)
         .limit(limit)

@@ -56,6 +56,9 @@ export class PrintCounts1764000000000 implements MigrationInterface {
       INSERT INTO print_counts (user_id, status, type, prints)
       SELECT user_id, status, type, count(*) FROM prints GROUP BY 1, 2, 3`);
 
+    // "Printed date, newest first" keeps unprinted prints last: an index in exactly that order
+    // (the ascending one, prints_user_printed_idx, already puts nulls last).
+    await q.query(`CREATE INDEX prints_user_printed_desc_idx ON prints (user_id, printed_at DESC NULLS LAST, id DESC)`);
     await q.query(`ALTER TABLE image_library_counts ADD COLUMN printed integer NOT NULL DEFAULT 0`);
     await q.query(`DROP TRIGGER images_library_count ON images`);
     await q.query(`DROP FUNCTION image_library_count()`);
@@ -130,6 +133,7 @@ export class PrintCounts1764000000000 implements MigrationInterface {
     await q.query(`
       CREATE TRIGGER images_library_count AFTER INSERT OR DELETE OR UPDATE OF user_id, category_id, deleted_at ON images
       FOR EACH ROW EXECUTE FUNCTION image_library_count()`);
+    await q.query(`DROP INDEX prints_user_printed_desc_idx`);
     await q.query(`DROP TRIGGER prints_count ON prints`);
     await q.query(`DROP FUNCTION print_count()`);
     await q.query(`DROP FUNCTION print_count_bump(uuid, varchar, varchar, integer)`);
