@@ -68,10 +68,14 @@ const envSchema = z.object({
   // One limit for upload checks, previews and rendering (16384² was the engine's built-in limit).
   IMAGE_MAX_PIXELS: z.coerce.number().int().positive().default(16384 * 16384),
   IMAGE_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  // Each background step of an image (art bounds and ink, preview); slower → the image is Error.
+  IMAGE_STEP_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  IMAGE_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   CPU_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   FRONTEND_DIST: z.string().optional(),
   QUEUE_LOCK_DURATION_MS: z.coerce.number().int().min(500).optional(),
   QUEUE_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).optional(),
+  QUEUE_REPEAT_CHECK_SECONDS: z.coerce.number().min(0.1).default(60),
   PRINT_RETENTION_DAYS: z.coerce.number().positive().default(7),
   PRINT_RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   PRINT_JOB_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
@@ -86,6 +90,7 @@ const envSchema = z.object({
   PRINT_MIN_FREE_MB: z.coerce.number().min(0).default(1024),
   JOB_RECOVERY_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
   JOB_RECOVERY_GRACE_SECONDS: z.coerce.number().min(0).default(60),
+  JOB_STALL_SECONDS: z.coerce.number().min(1).default(300),
   SHEET_MAX_WIDTH_IN: z.coerce.number().min(1).max(120).default(64),
   SHEET_MAX_LENGTH_IN: z.coerce.number().min(1).max(1000).default(400),
   SHEET_MAX_DPI: z.coerce.number().int().min(72).max(1200).default(600),
@@ -154,8 +159,11 @@ export interface AppConfig {
     statementTimeoutMs: number;
     idleInTransactionTimeoutMs: number;
   };
-  /** lockDurationMs / stalledIntervalMs: Bull's stalled-job timing (Bull defaults when unset). */
-  redis: { url?: string; prefix: string; lockDurationMs?: number; stalledIntervalMs?: number };
+  /**
+   * lockDurationMs / stalledIntervalMs: Bull's stalled-job timing (Bull defaults when unset);
+   * repeatCheckMs: how often the repeating jobs are registered again (Redis may come back empty).
+   */
+  redis: { url?: string; prefix: string; lockDurationMs?: number; stalledIntervalMs?: number; repeatCheckMs: number };
   /** false in the API when dedicated workers do the jobs (scale-out). */
   processJobs: boolean;
   mail: { smtpUrl?: string; from: string };
@@ -171,6 +179,8 @@ export interface AppConfig {
   captcha: { provider: 'none' | 'recaptcha' | 'turnstile'; siteKey?: string; secret?: string; verifyUrl: string };
   /** maxPixels: the one pixel limit of uploads, inspection, previews and rendering. checkTimeoutMs bounds one file's checks. */
   uploads: { maxFileBytes: number; maxFiles: number; maxPixels: number; checkTimeoutMs: number };
+  /** The image library's background job: previews at once per process, and each step's time limit. */
+  images: { jobConcurrency: number; stepTimeoutMs: number };
   /**
    * Child processes doing the CPU-heavy work (image checks, previews, layout, rendering) off
    * the event loop; workerEnv is the whole environment they start with (see cpuWorkerEnv).
@@ -200,8 +210,12 @@ export interface AppConfig {
     /** How long a processing job waits for its images' inspection before failing the print. */
     imageWaitMs: number;
   };
-  /** The recovery sweep (lost jobs, stuck prints and images, leftover run folders). */
-  recovery: { intervalMs: number; graceMs: number };
+  /**
+   * The recovery sweep (lost jobs, stuck prints and images, leftover run folders). A running
+   * print job writes a heartbeat (the print's updated_at) every heartbeatMs; one without a
+   * heartbeat for stallMs is lost, whatever the queue says.
+   */
+  recovery: { intervalMs: number; graceMs: number; stallMs: number; heartbeatMs: number };
   /** Upper bounds of sheet settings (the DTO's absolute limits are wider). */
   sheetLimits: { maxWidth: number; maxLength: number; maxDpi: number };
   /**
@@ -353,6 +367,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       prefix: e.QUEUE_PREFIX,
       lockDurationMs: e.QUEUE_LOCK_DURATION_MS,
       stalledIntervalMs: e.QUEUE_STALLED_INTERVAL_MS,
+      repeatCheckMs: e.QUEUE_REPEAT_CHECK_SECONDS * 1000,
     },
     processJobs: e.PROCESS_JOBS,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
@@ -381,8 +396,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPixels: e.IMAGE_MAX_PIXELS,
       checkTimeoutMs: e.IMAGE_CHECK_TIMEOUT_MS,
     },
-    // one more than the print jobs that may render at once, so uploads are never queued behind renders only
-    cpu: { workers: e.CPU_WORKERS ?? e.PRINT_JOB_CONCURRENCY + 1, workerEnv: cpuWorkerEnv(source) },
+    images: { jobConcurrency: e.IMAGE_JOB_CONCURRENCY, stepTimeoutMs: e.IMAGE_STEP_TIMEOUT_MS },
+    // one per print job and image job that may run at once, so neither waits for the other's
+    // worker (a slow image holds one for up to IMAGE_STEP_TIMEOUT_MS); started when needed
+    cpu: { workers: e.CPU_WORKERS ?? e.PRINT_JOB_CONCURRENCY + e.IMAGE_JOB_CONCURRENCY, workerEnv: cpuWorkerEnv(source) },
     prints: {
       retentionDays: e.PRINT_RETENTION_DAYS,
       retentionIntervalMs: e.PRINT_RETENTION_INTERVAL_SECONDS * 1000,
@@ -398,7 +415,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       minFreeBytes: Math.round(e.PRINT_MIN_FREE_MB * 1024 * 1024),
       imageWaitMs: e.PRINT_IMAGE_WAIT_SECONDS * 1000,
     },
-    recovery: { intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000, graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000 },
+    recovery: {
+      intervalMs: e.JOB_RECOVERY_INTERVAL_SECONDS * 1000,
+      graceMs: e.JOB_RECOVERY_GRACE_SECONDS * 1000,
+      stallMs: e.JOB_STALL_SECONDS * 1000,
+      heartbeatMs: Math.min(30_000, (e.JOB_STALL_SECONDS * 1000) / 5),
+    },
     sheetLimits: { maxWidth: e.SHEET_MAX_WIDTH_IN, maxLength: e.SHEET_MAX_LENGTH_IN, maxDpi: e.SHEET_MAX_DPI },
     payments: {
       provider: paymentProvider,

@@ -16,7 +16,7 @@ import { BulkImageCategoryDto, ImageDto, ImageListQueryDto, toImageDto, UpdateIm
 import { ImageCategory } from './entities/image-category.entity';
 import { Image, ImageStatus } from './entities/image.entity';
 import { EXTENSION, ImageKind, MIME, UploadError } from './image-content';
-import { ImageInspectorService } from './image-inspector.service';
+import { ImageInspectorService, ImageStepError } from './image-inspector.service';
 import { PrintUsageService } from './print-usage.service';
 import { SpooledFile } from './upload-storage';
 
@@ -50,7 +50,9 @@ export class ImagesService implements OnModuleInit {
   ) {}
 
   onModuleInit() {
+    // Two at once (each seller at most concurrency − 1, see jobGroup): one slow file never takes every slot.
     this.jobs.process(JobName.ImagePreview, (job) => this.makePreview(job.data.imageId), {
+      concurrency: this.config.images.jobConcurrency,
       onFailed: (job, error) => this.previewFailed(job.data.imageId, error),
     });
   }
@@ -204,7 +206,7 @@ export class ImagesService implements OnModuleInit {
   /** Also used by the recovery sweep for an image whose job was lost. */
   async queuePreview(image: Image) {
     try {
-      await this.jobs.add(JobName.ImagePreview, { imageId: image._id }, { jobId: previewJobId(image._id), attempts: 2 });
+      await this.jobs.add(JobName.ImagePreview, { imageId: image._id, userId: image.userId }, { jobId: previewJobId(image._id), attempts: 2 });
     } catch (e) {
       this.logger.error(`queueing preview of ${image._id}: ${e}`);
       image.status = ImageStatus.Error;
@@ -213,21 +215,39 @@ export class ImagesService implements OnModuleInit {
     }
   }
 
-  /** The queue job: the art's bounds and ink mask, and the WebP preview. Returns what happened. */
-  async makePreview(imageId: string): Promise<'done' | 'skipped'> {
+  /**
+   * The queue job: the art's bounds and ink mask, and the WebP preview. Returns what happened.
+   * Each step has IMAGE_STEP_TIMEOUT_MS; one that runs out ends the image in Error with the
+   * reason at once (trying again would take as long again).
+   */
+  async makePreview(imageId: string): Promise<'done' | 'skipped' | 'failed'> {
     const image = await this.images.findOne({ where: { _id: imageId } });
-    if (!image || image.status === ImageStatus.Ready) return 'skipped';
+    // only a Processing image: one ended in Error (e.g. by the recovery sweep) stays so
+    if (!image || image.status !== ImageStatus.Processing) return 'skipped';
+    // our own record that the job runs (the recovery sweep judges a running job by it)
+    await this.images.update({ _id: imageId, status: ImageStatus.Processing }, { updatedAt: new Date() });
     const kind = KIND_BY_MIME[image.mime];
     const path = this.storage.path(image.fileKey);
     const width = image.width ?? 0;
     const height = image.height ?? 0;
-    const art = await this.inspector.measureArt(path, kind, width, height);
-    const webp = await this.inspector.preview(path, kind, width, height);
+    let art: Awaited<ReturnType<ImageInspectorService['measureArt']>>;
+    let webp: Buffer;
+    try {
+      art = await this.inspector.measureArt(path, kind, width, height);
+      webp = await this.inspector.preview(path, kind, width, height);
+    } catch (e) {
+      if (!(e instanceof ImageStepError)) throw e;
+      await this.previewFailed(imageId, e, e.message);
+      return 'failed';
+    }
     const previewKey = `users/${image.userId}/images/${image._id}.preview.webp`;
     await this.storage.write(previewKey, webp);
-    const result = await this.images.update({ _id: imageId }, { trim: art?.trim ?? null, mask: art?.mask ?? null, previewKey, status: ImageStatus.Ready, error: null });
+    const result = await this.images.update(
+      { _id: imageId, status: ImageStatus.Processing },
+      { trim: art?.trim ?? null, mask: art?.mask ?? null, previewKey, status: ImageStatus.Ready, error: null },
+    );
     if (!result.affected) {
-      // deleted while the job ran
+      // deleted (or ended by the recovery sweep) while the job ran
       await this.storage.delete(previewKey);
       return 'skipped';
     }
@@ -235,12 +255,13 @@ export class ImagesService implements OnModuleInit {
     return 'done';
   }
 
-  async previewFailed(imageId: string, error: Error) {
+  /** Ends the image in Error; `reason`: the seller's explanation, when there is one. */
+  async previewFailed(imageId: string, error: Error, reason?: string) {
     this.logger.warn(`preview of ${imageId} failed: ${error.message}`);
-    await this.images.update({ _id: imageId }, { status: ImageStatus.Error, error: 'The preview could not be made' });
+    await this.images.update({ _id: imageId }, { status: ImageStatus.Error, error: reason ?? 'The preview could not be made' });
     await this.notify(imageId);
     // notifications hook: inspection problem
-    const failed = await this.images.findOne({ where: { _id: imageId } }); if (failed) await this.notifications.notify(failed.userId, { type: 'image', message: `The image "${failed.name}" could not be prepared. Delete it and upload it again.`, attachmentId: imageId, dedupeKey: `image.failed:${imageId}` });
+    const failed = await this.images.findOne({ where: { _id: imageId } }); if (failed) await this.notifications.notify(failed.userId, { type: 'image', message: `The image "${failed.name}" could not be prepared. ${reason ?? 'Delete it and upload it again.'}`, attachmentId: imageId, dedupeKey: `image.failed:${imageId}` });
   }
 
   private async notify(imageId: string) {

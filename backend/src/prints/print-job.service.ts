@@ -92,6 +92,13 @@ export class PrintJobService {
       );
     }, this.config.prints.cancelPollMs);
     poll.unref();
+    // The heartbeat: our own record that this attempt is running (the recovery sweep takes a
+    // running job without one for JOB_STALL_SECONDS as lost, whatever the queue says).
+    const beat = () =>
+      this.db.query(`UPDATE prints SET updated_at = now() WHERE id = $1 AND status = 'Processing' AND attempt = $2`, [printId, attempt]).catch(() => undefined);
+    await beat();
+    const heartbeat = setInterval(() => void beat(), this.config.recovery.heartbeatMs);
+    heartbeat.unref();
     const timings: StageTimings = { trim: 0, layout: 0, render: 0, store: 0 };
     let t = performance.now();
     const lap = (stage: keyof StageTimings) => {
@@ -174,6 +181,7 @@ export class PrintJobService {
       // The one place a run's files are removed (completed, failed, cancelled or retried);
       // runs killed with their process are removed by the recovery sweep.
       clearInterval(poll);
+      clearInterval(heartbeat);
       unregister();
       await this.storage.deletePrefix(runKey).catch(() => undefined);
     }

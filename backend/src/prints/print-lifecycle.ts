@@ -11,10 +11,13 @@ export type ProcessJobData = JobPayload<JobName.ProcessPrint>;
 
 export const printJobId = (printId: string, attempt: number) => `print:${printId}:${attempt}`;
 
-/** The processing job of one attempt (the same options whether enqueued at once or resumed). */
-export const processJob = (printId: string, attempt: number, attempts: number): OutboxJob<JobName.ProcessPrint> => ({
+/**
+ * The processing job of one attempt (the same options whether enqueued at once or resumed);
+ * the owner is its fairness group (see jobGroup).
+ */
+export const processJob = (printId: string, attempt: number, attempts: number, userId: string): OutboxJob<JobName.ProcessPrint> => ({
   name: JobName.ProcessPrint,
-  data: { printId, attempt },
+  data: { printId, attempt, userId },
   jobId: printJobId(printId, attempt),
   attempts,
   backoffMs: 2000,

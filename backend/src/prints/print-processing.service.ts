@@ -105,7 +105,7 @@ export class PrintProcessingService {
       }
       // The job is part of the charge: if this process dies before the enqueue below, the
       // recovery sweep finds the row and enqueues it (see docs/prints.md).
-      await this.outbox.write(m, processJob(printId, attempt, this.config.prints.jobAttempts));
+      await this.outbox.write(m, processJob(printId, attempt, this.config.prints.jobAttempts, user._id));
       return { attempt };
     });
     const jobId = printJobId(printId, attempt);

@@ -19,6 +19,7 @@ export interface SweepReport {
   resumed: number;
   refunded: number;
   imagesResumed: number;
+  imagesFailed: number;
   runFoldersRemoved: number;
 }
 
@@ -26,7 +27,10 @@ export interface SweepReport {
  * The recovery sweep, at start and every JOB_RECOVERY_INTERVAL_SECONDS: every print in
  * Processing has a live job, or is resumed (its job enqueued again, at most PRINT_MAX_RESUMES
  * times), or is refunded; images stuck "processing" get their preview job again; run folders
- * of killed jobs are removed. Every step is guarded in the database (outbox rows, conditional
+ * of killed jobs are removed. A job counts as live while it waits in the queue, or runs with
+ * a heartbeat in our own records (the print's or image's updated_at) younger than
+ * JOB_STALL_SECONDS: what the queue says about a job it holds is not enough (a Redis that
+ * lost its data leaves records of jobs that run nowhere). Every step is guarded in the database (outbox rows, conditional
  * UPDATEs, the refund's unique ledger reference), so sweeps on several nodes at once, or a
  * sweep racing the job it looks at, still end each attempt exactly once.
  */
@@ -46,25 +50,35 @@ export class PrintRecoveryService {
 
   async sweep(): Promise<SweepReport> {
     const graceS = this.config.recovery.graceMs / 1000;
-    const report: SweepReport = { dispatched: 0, resumed: 0, refunded: 0, imagesResumed: 0, runFoldersRemoved: 0 };
+    const stallS = this.config.recovery.stallMs / 1000;
+    const report: SweepReport = { dispatched: 0, resumed: 0, refunded: 0, imagesResumed: 0, imagesFailed: 0, runFoldersRemoved: 0 };
     // (b) a charge whose enqueue never happened (the API died after the commit)
     report.dispatched = await this.outbox.dispatchPending(this.config.recovery.graceMs);
 
-    const prints: Array<{ id: string; attempt: number; resumes: number }> = await this.db.query(
-      `SELECT id, attempt, resumes FROM prints WHERE status = 'Processing' AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT 500`,
-      [graceS],
+    const prints: Array<{ id: string; user_id: string; attempt: number; resumes: number; stalled: boolean }> = await this.db.query(
+      `SELECT id, user_id, attempt, resumes, updated_at < now() - make_interval(secs => $2) AS stalled
+         FROM prints WHERE status = 'Processing' AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT 500`,
+      [graceS, stallS],
     );
     for (const p of prints) {
       const jobId = printJobId(p.id, p.attempt);
       const state = await this.jobs.state(JobName.ProcessPrint, jobId);
-      if (state === 'live' || (await this.outbox.pending(jobId))) continue;
+      if (state === 'waiting' || (state === 'running' && !p.stalled) || (await this.outbox.pending(jobId))) continue;
+      if (state === 'running') {
+        // (d) held by a worker that shows no life: it cannot be queued again while the queue
+        // holds it, so the attempt ends here (a late run finds it no longer Processing)
+        await this.printJobs.fail(p.id, p.attempt, 'Processing stopped responding. Your credits were refunded; please try again.');
+        report.refunded++;
+        continue;
+      }
       if (state === 'failed') {
         // (c) failed for good, but its failure handler never ran (e.g. it died with its process)
         await this.printJobs.fail(p.id, p.attempt, 'Processing failed');
         report.refunded++;
         continue;
       }
-      // (a) the job is gone (in-process jobs after a restart) or finished without ending the print
+      // (a) the job is gone (in-process jobs after a restart, a Redis that lost its data) or
+      // finished without ending the print
       if (p.resumes >= this.config.prints.maxResumes) {
         await this.printJobs.fail(p.id, p.attempt, 'Processing was interrupted too many times. Your credits were refunded; please try again.');
         report.refunded++;
@@ -77,7 +91,7 @@ export class PrintRecoveryService {
         ),
       );
       if (!won.length) continue; // another sweep got there first, or the print ended meanwhile
-      const job = processJob(p.id, p.attempt, this.config.prints.jobAttempts);
+      const job = processJob(p.id, p.attempt, this.config.prints.jobAttempts, p.user_id);
       await this.jobs.add(job.name, job.data, { jobId: job.jobId, attempts: job.attempts, backoffMs: job.backoffMs });
       this.logger.warn(`print ${p.id} attempt ${p.attempt}: job lost (${state}), resumed (${p.resumes + 1}/${this.config.prints.maxResumes})`);
       report.resumed++;
@@ -92,8 +106,14 @@ export class PrintRecoveryService {
       .getMany();
     for (const img of images) {
       const state = await this.jobs.state(JobName.ImagePreview, previewJobId(img._id));
-      if (state === 'live') continue;
-      if (state === 'failed') await this.images.previewFailed(img._id, new Error('preview job failed'));
+      if (state === 'waiting') continue;
+      if (state === 'running') {
+        // the job marks the image when it starts; its steps are time-limited, so one running
+        // far longer than that is held by a worker that shows no life
+        if (Date.now() - img.updatedAt.getTime() < this.config.recovery.stallMs) continue;
+        await this.images.previewFailed(img._id, new Error('preview job stopped responding'));
+        report.imagesFailed++;
+      } else if (state === 'failed') await this.images.previewFailed(img._id, new Error('preview job failed'));
       else {
         await this.images.queuePreview(img);
         report.imagesResumed++;

@@ -1,12 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { JobName, JobPayload } from './jobs';
+import { jobGroup, JobName, JobPayload } from './jobs';
 import { AddJobOptions, FailedHandler, JobHandler, JobRunner, JobState, ProcessOptions } from './queue.types';
 
 interface Registered {
   handler: JobHandler<any>;
   concurrency: number;
+  groupCap: number;
   running: number;
+  /** Per fairness group: its running jobs and when it last started one (for round-robin). */
+  groups: Map<string, { running: number; lastStart: number }>;
   onFailed?: FailedHandler<any>;
 }
 
@@ -17,6 +20,7 @@ interface PendingJob {
   attempts: number;
   attemptsMade: number;
   backoffMs: number;
+  group?: string;
 }
 
 /**
@@ -28,9 +32,13 @@ export class InProcessRunner implements JobRunner {
   private readonly logger = new Logger('Jobs');
   private readonly handlers = new Map<string, Registered>();
   private readonly waiting: PendingJob[] = [];
+  /** Ids of the jobs waiting, running or between attempts (a second add of one is a no-op). */
   private readonly active = new Set<string>();
+  private readonly running = new Set<string>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
+  /** Counts job starts: a group's lastStart orders the round-robin. */
+  private starts = 0;
 
   /** processJobs false: only enqueues (a test app standing in for an API node). */
   constructor(private readonly processJobs = true) {}
@@ -39,14 +47,14 @@ export class InProcessRunner implements JobRunner {
     const id = opts.jobId ?? randomUUID();
     if (this.active.has(id)) return { id, added: false };
     this.active.add(id);
-    this.waiting.push({ id, name, data, attempts: opts.attempts ?? 1, attemptsMade: 0, backoffMs: opts.backoffMs ?? 1000 });
+    this.waiting.push({ id, name, data, attempts: opts.attempts ?? 1, attemptsMade: 0, backoffMs: opts.backoffMs ?? 1000, group: jobGroup(name, data) });
     setImmediate(() => this.drain());
     return { id, added: true };
   }
 
-  process<N extends JobName>(name: N, handler: JobHandler<JobPayload<N>>, { concurrency = 1, onFailed }: ProcessOptions<JobPayload<N>> = {}) {
+  process<N extends JobName>(name: N, handler: JobHandler<JobPayload<N>>, { concurrency = 1, groupCap, onFailed }: ProcessOptions<JobPayload<N>> = {}) {
     if (!this.processJobs) return;
-    this.handlers.set(name, { handler, concurrency, running: 0, onFailed });
+    this.handlers.set(name, { handler, concurrency, groupCap: groupCap ?? Math.max(1, concurrency - 1), running: 0, groups: new Map(), onFailed });
     setImmediate(() => this.drain());
   }
 
@@ -59,7 +67,8 @@ export class InProcessRunner implements JobRunner {
 
   async state(_name: JobName, jobId: string): Promise<JobState> {
     // Only this process runs jobs, and it forgets finished ones.
-    return this.active.has(jobId) ? 'live' : 'missing';
+    if (this.running.has(jobId)) return 'running';
+    return this.active.has(jobId) ? 'waiting' : 'missing';
   }
 
   async health() {
@@ -71,19 +80,44 @@ export class InProcessRunner implements JobRunner {
     this.timers.forEach(clearInterval);
   }
 
+  /**
+   * Starts waiting jobs while their handlers have free slots. Of the jobs that may start, the
+   * one whose group has the fewest running jobs goes first, then the group that started one
+   * least recently (round-robin), then the oldest; a group at its cap waits.
+   */
   private drain() {
     if (this.closed) return;
-    for (let i = 0; i < this.waiting.length; ) {
-      const job = this.waiting[i];
-      const reg = this.handlers.get(job.name);
-      if (!reg || reg.running >= reg.concurrency) {
-        i++;
-        continue;
+    for (;;) {
+      let best = -1;
+      let bestKey: [number, number] = [Infinity, Infinity];
+      for (let i = 0; i < this.waiting.length; i++) {
+        const job = this.waiting[i];
+        const reg = this.handlers.get(job.name);
+        if (!reg || reg.running >= reg.concurrency) continue;
+        const g = job.group === undefined ? undefined : reg.groups.get(job.group);
+        if (g && g.running >= reg.groupCap) continue;
+        const key: [number, number] = [g?.running ?? 0, g?.lastStart ?? 0];
+        if (key[0] < bestKey[0] || (key[0] === bestKey[0] && key[1] < bestKey[1])) {
+          best = i;
+          bestKey = key;
+        }
       }
-      this.waiting.splice(i, 1);
+      if (best < 0) return;
+      const [job] = this.waiting.splice(best, 1);
+      const reg = this.handlers.get(job.name)!;
+      let g: { running: number; lastStart: number } | undefined;
+      if (job.group !== undefined) {
+        g = reg.groups.get(job.group) ?? { running: 0, lastStart: 0 };
+        reg.groups.set(job.group, g);
+        g.running++;
+        g.lastStart = ++this.starts;
+      }
       reg.running++;
+      this.running.add(job.id);
       void this.run(job, reg).finally(() => {
         reg.running--;
+        if (g) g.running--;
+        this.running.delete(job.id);
         this.drain();
       });
     }

@@ -34,8 +34,9 @@ export enum JobName {
 
 /** The payload of each job; a repeating job has none. */
 export interface JobPayloads {
-  [JobName.ImagePreview]: { imageId: string };
-  [JobName.ProcessPrint]: { printId: string; attempt: number };
+  /** userId: the owner, the job's fairness group (absent in jobs queued before groups existed). */
+  [JobName.ImagePreview]: { imageId: string; userId?: string };
+  [JobName.ProcessPrint]: { printId: string; attempt: number; userId?: string };
   [JobName.PrintRetention]: Record<string, never>;
   [JobName.JobRecovery]: Record<string, never>;
   [JobName.PaymentReconcile]: Record<string, never>;
@@ -66,3 +67,19 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.IdempotencyCleanup]: QueueName.Maintenance,
   [JobName.SendMail]: QueueName.Mail,
 };
+
+/**
+ * The fairness group of a job: the seller whose work it is. On a queue shared by all sellers
+ * a job of a group with fewer jobs queued or running goes first, and one group never runs
+ * more than the queue's group cap at once (see ProcessOptions.groupCap), so one seller's
+ * slow file or long backlog cannot hold up another seller's small job. Derived from the
+ * payload, so a job enqueued through the outbox or again by the recovery sweep keeps it.
+ */
+const JOB_GROUP: { readonly [N in JobName]?: (data: JobPayload<N>) => string | undefined } = {
+  [JobName.ImagePreview]: (d) => d.userId,
+  [JobName.ProcessPrint]: (d) => d.userId,
+};
+
+export function jobGroup<N extends JobName>(name: N, data: JobPayload<N>): string | undefined {
+  return (JOB_GROUP[name] as ((d: JobPayload<N>) => string | undefined) | undefined)?.(data) ?? undefined;
+}

@@ -20,7 +20,7 @@ export { JOB_RUNNER };
           ? new BullRunner(config.redis.url, config.redis.prefix, {
               ...(config.redis.lockDurationMs ? { lockDuration: config.redis.lockDurationMs, lockRenewTime: config.redis.lockDurationMs / 2 } : {}),
               ...(config.redis.stalledIntervalMs ? { stalledInterval: config.redis.stalledIntervalMs } : {}),
-            }, config.processJobs)
+            }, config.processJobs, { repeatCheckMs: config.redis.repeatCheckMs })
           : new InProcessRunner(config.processJobs),
     },
     OutboxService,

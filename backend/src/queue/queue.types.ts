@@ -37,12 +37,22 @@ export interface AddJobOptions {
  */
 export type FailedHandler<T = unknown> = (job: JobContext<T>, error: Error) => Promise<void>;
 
-/** Where a job is: `live` (waiting, delayed or running), finished, or unknown to the runner. */
-export type JobState = 'live' | 'completed' | 'failed' | 'missing';
+/**
+ * Where a job is: `waiting` (queued or delayed for a retry), `running` (a worker holds it),
+ * finished, or `missing`: unknown to the runner, or in no state it can run from (Bull's
+ * `stuck`: a bare job record left when Redis lost its data under a running job).
+ */
+export type JobState = 'waiting' | 'running' | 'completed' | 'failed' | 'missing';
 
 export interface ProcessOptions<T> {
   /** Jobs of this name run at once in this process (default 1). */
   concurrency?: number;
+  /**
+   * Jobs with a fairness group (jobGroup in jobs.ts): at most this many of one group run at
+   * once (with Bull: on all nodes together), so other groups always find a free slot.
+   * Default: concurrency − 1, at least 1.
+   */
+  groupCap?: number;
   onFailed?: FailedHandler<T>;
 }
 

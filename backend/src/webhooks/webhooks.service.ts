@@ -280,7 +280,8 @@ export class WebhooksService implements OnModuleInit {
         await this.giveUp(r.id, 'retry window passed');
         continue;
       }
-      if ((await this.jobs.state(JobName.WebhookDelivery, deliveryJobId(r.id))) !== 'live') {
+      const state = await this.jobs.state(JobName.WebhookDelivery, deliveryJobId(r.id));
+      if (state !== 'waiting' && state !== 'running') {
         await this.dispatch([r.id]);
         n++;
       }
