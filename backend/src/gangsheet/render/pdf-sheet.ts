@@ -67,7 +67,7 @@ async function putChannels(
   opts: DeflateOptions,
   put: (data: Buffer) => Promise<void>,
 ): Promise<void> {
-  const { width, height, fd } = raster;
+  const { width, height, fd, offset } = raster;
   const bpp = channels === 'rgb' ? 3 : 1;
   await put(ZLIB_HEADER);
   const deflater = new BandDeflater(width, height, bpp, opts, put);
@@ -80,7 +80,7 @@ async function putChannels(
       const len = rows * width * 4;
       let got = 0;
       while (got < len) {
-        const n = fs.readSync(fd, src, got, len - got, y0 * width * 4 + got);
+        const n = fs.readSync(fd, src, got, len - got, offset + y0 * width * 4 + got);
         if (n === 0) throw new Error('raster file is shorter than expected');
         got += n;
       }

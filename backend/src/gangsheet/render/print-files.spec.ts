@@ -217,7 +217,7 @@ describe('PDF print files', () => {
       ];
       const copies = boxes.map((b) => ({ image: 0, x: b.x, y: b.y, turn: b.turn, width: b.turn % 180 ? ih : iw, height: b.turn % 180 ? iw : ih }));
       const file = path.join(out, 'turns.pdf');
-      await writeSheetPdf(file, { widthPx: 17, heightPx: 17, dpi: 72, images: [{ width: iw, height: ih, fd }], copies });
+      await writeSheetPdf(file, { widthPx: 17, heightPx: 17, dpi: 72, images: [{ width: iw, height: ih, fd, offset: 0 }], copies });
       const img = await popplerRgba(file, 72);
       const at = (x: number, y: number) => [...img.data.subarray((y * 17 + x) * 4, (y * 17 + x) * 4 + 4)];
       const src = (u: number, v: number) => [...upright.subarray((v * iw + u) * 4, (v * iw + u) * 4 + 4)];

@@ -7,11 +7,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Writable } from 'stream';
 import { CellMask } from '../shape/cells';
 import { DesignMask } from '../shape/design-mask';
 import { inkClip } from '../shape/shape-layout';
-import { compositeOverTransparentLut, DecodeLimits, resampleToStream } from './sharp-io';
+import { compositeOverTransparentLut, DecodeLimits, resampleToFile } from './sharp-io';
 
 export interface RasterSource {
   id: string;
@@ -33,68 +32,51 @@ export interface Raster {
   width: number;
   height: number;
   fd: number;
+  /** Byte offset of the first pixel in the file (a resampled raster keeps libvips' header). */
+  offset: number;
 }
 
-/** Writable that applies the composite LUT (and the ink clip) to RGBA bytes and writes them to fd. */
-class NormalizingSink extends Writable {
-  private carry = Buffer.alloc(0);
-  private filePos = 0;
+/** Bytes normalised per read/write of a resampled raster (whole pixels, well under fs's 2^31 - 1 per call). */
+const NORMALIZE_BYTES = 8 << 20;
 
-  constructor(
-    private readonly fd: number,
-    private readonly lut: Uint8Array,
-    private readonly clip?: CellMask,
-  ) {
-    super();
-  }
-
-  _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
-    try {
-      // sharp hands over whole output buffers it no longer uses: normalise them in place
-      // rather than copying (a 10 in design at 300 DPI is ~30 MB)
-      let buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
-      const usable = buf.length - (buf.length % 4);
-      this.carry = Buffer.from(buf.subarray(usable));
-      buf = buf.subarray(0, usable);
-      const lut = this.lut;
-      const clip = this.clip;
-      // pixel position of the chunk's first pixel, for the clip
-      let x = 0;
-      let row = 0;
-      if (clip) {
-        const q = this.filePos / 4;
-        x = q % clip.w;
-        row = ((q - x) / clip.w) * clip.words;
+/**
+ * Applies the composite LUT (and the ink clip) in place to RGBA bytes whose first pixel is
+ * pixel number `first` of a raster `width` pixels wide.
+ */
+function normalize(buf: Buffer, first: number, width: number, lut: Uint8Array, clip?: CellMask): void {
+  let x = first % width;
+  let row = clip ? ((first - x) / width) * clip.words : 0;
+  for (let i = 0; i < buf.length; i += 4) {
+    if (clip) {
+      const keep = (clip.bits[row + (x >>> 5)] >>> (x & 31)) & 1;
+      if (++x === width) {
+        x = 0;
+        row += clip.words;
       }
-      for (let i = 0; i < usable; i += 4) {
-        if (clip) {
-          const keep = (clip.bits[row + (x >>> 5)] >>> (x & 31)) & 1;
-          if (++x === clip.w) {
-            x = 0;
-            row += clip.words;
-          }
-          if (!keep) {
-            buf.writeUInt32LE(0, i);
-            continue;
-          }
-        }
-        const a = buf[i + 3] << 8;
-        buf[i] = lut[a | buf[i]];
-        buf[i + 1] = lut[a | buf[i + 1]];
-        buf[i + 2] = lut[a | buf[i + 2]];
+      if (!keep) {
+        buf.writeUInt32LE(0, i);
+        continue;
       }
-      let written = 0;
-      while (written < usable) written += fs.writeSync(this.fd, buf, written, usable - written, this.filePos + written);
-      this.filePos += usable;
-      cb();
-    } catch (e) {
-      cb(e as Error);
     }
+    const a = buf[i + 3] << 8;
+    buf[i] = lut[a | buf[i]];
+    buf[i + 1] = lut[a | buf[i + 1]];
+    buf[i + 2] = lut[a | buf[i + 2]];
   }
+}
 
-  get bytesWritten(): number {
-    return this.filePos;
+function readFully(fd: number, buf: Buffer, len: number, position: number): void {
+  let got = 0;
+  while (got < len) {
+    const n = fs.readSync(fd, buf, got, len - got, position + got);
+    if (n === 0) throw new Error('raster file is shorter than expected');
+    got += n;
   }
+}
+
+function writeFully(fd: number, buf: Buffer, len: number, position: number): void {
+  let written = 0;
+  while (written < len) written += fs.writeSync(fd, buf, written, len - written, position + written);
 }
 
 export class RasterCache {
@@ -153,28 +135,36 @@ export class RasterCache {
   private async halfTurn(up: Raster): Promise<Raster> {
     const W = up.width;
     const H = up.height;
-    const fd = this.newFile();
+    const { fd } = this.newFile();
     const line = Buffer.alloc(W * 4);
     const px = new Uint32Array(line.buffer, line.byteOffset, W);
     for (let y = 0; y < H; y++) {
-      fs.readSync(up.fd, line, 0, W * 4, (H - 1 - y) * W * 4);
+      readFully(up.fd, line, W * 4, up.offset + (H - 1 - y) * W * 4);
       px.reverse();
       fs.writeSync(fd, line, 0, W * 4, y * W * 4);
     }
-    return { width: W, height: H, fd };
+    return { width: W, height: H, fd, offset: 0 };
   }
 
-  private newFile(): number {
-    const fd = fs.openSync(path.join(this.dir, `r${this.seq++}.rgba`), 'w+');
+  private newFile(): { fd: number } {
+    return { fd: this.openFile(path.join(this.dir, `r${this.seq++}.rgba`), 'w+') };
+  }
+
+  private openFile(file: string, flags: string): number {
+    const fd = fs.openSync(file, flags);
     this.fds.push(fd);
     return fd;
   }
 
+  /**
+   * Resamples into a libvips ".v" file (streamed to disk by libvips, see resampleToFile),
+   * then applies the composite LUT and the ink clip in place, a few MB at a time.
+   */
   private async resample(src: RasterSource, width: number, height: number): Promise<Raster> {
     const lut = await compositeOverTransparentLut();
-    const fd = this.newFile();
-    const sink = new NormalizingSink(fd, lut, src.mask ? inkClip(src.mask, width, height, src.trim.width) : undefined);
-    await resampleToStream(
+    // opened once libvips has written it (it may replace the file rather than write into it)
+    const file = path.join(this.dir, `r${this.seq++}.v`);
+    const offset = await resampleToFile(
       {
         file: src.file,
         label: src.id,
@@ -186,10 +176,20 @@ export class RasterCache {
         width,
         height,
       },
-      sink,
+      file,
     );
-    if (sink.bytesWritten !== width * height * 4) throw new Error(`design ${src.id}: resampled size mismatch`);
-    return { width, height, fd };
+    const fd = this.openFile(file, 'r+');
+    const clip = src.mask ? inkClip(src.mask, width, height, src.trim.width) : undefined;
+    const total = width * height * 4;
+    const buf = Buffer.alloc(Math.min(total, NORMALIZE_BYTES));
+    for (let at = 0; at < total; at += buf.length) {
+      const len = Math.min(buf.length, total - at);
+      const chunk = buf.subarray(0, len);
+      readFully(fd, chunk, len, offset + at);
+      normalize(chunk, at / 4, width, lut, clip);
+      writeFully(fd, chunk, len, offset + at);
+    }
+    return { width, height, fd, offset };
   }
 
   /**
@@ -200,14 +200,14 @@ export class RasterCache {
     const W = up.width;
     const H = up.height;
     // rotated image: width H, height W; rotated(x', y') = upright(x = y', y = H - 1 - x')
-    const fd = this.newFile();
+    const { fd } = this.newFile();
     const block = Math.max(1, Math.min(H, Math.floor((8 << 20) / (W * 4))));
     // Buffer.alloc never hands out a pooled slice, so the Uint32Array views stay aligned
     const src = Buffer.alloc(block * W * 4);
     const dst = Buffer.alloc(block * W * 4);
     for (let r0 = 0; r0 < H; r0 += block) {
       const rows = Math.min(block, H - r0);
-      fs.readSync(up.fd, src, 0, rows * W * 4, r0 * W * 4);
+      readFully(up.fd, src, rows * W * 4, up.offset + r0 * W * 4);
       const s32 = new Uint32Array(src.buffer, src.byteOffset, rows * W);
       const d32 = new Uint32Array(dst.buffer, dst.byteOffset, rows * W);
       // dst holds, for every rotated row y' (= upright column), the `rows` pixels coming
@@ -220,7 +220,7 @@ export class RasterCache {
       const xStart = H - r0 - rows; // rotated x of upright row r0+rows-1
       for (let y = 0; y < W; y++) fs.writeSync(fd, dst, y * rows * 4, rows * 4, (y * H + xStart) * 4);
     }
-    return { width: H, height: W, fd };
+    return { width: H, height: W, fd, offset: 0 };
   }
 
   /** Closes and deletes every raster file. */

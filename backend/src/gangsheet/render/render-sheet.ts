@@ -410,7 +410,7 @@ async function composeSheet(
         if (scratch.length < len) scratch = Buffer.alloc(len);
         let got = 0;
         while (got < len) {
-          const n = fs.readSync(j.raster.fd, scratch, got, len - got, r0 * rowBytes + got);
+          const n = fs.readSync(j.raster.fd, scratch, got, len - got, j.raster.offset + r0 * rowBytes + got);
           if (n === 0) throw new Error('raster file is shorter than expected');
           got += n;
         }

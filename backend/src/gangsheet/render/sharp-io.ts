@@ -2,6 +2,7 @@
  * The only file of the engine that imports sharp. Everything that decodes or encodes an
  * image goes through here, with pixel limits and strict failure on corrupt data.
  */
+import { promises as fsp } from 'fs';
 import { pipeline } from 'stream/promises';
 import sharp from 'sharp';
 
@@ -90,11 +91,23 @@ export interface ResampleRequest {
   height: number;
 }
 
+/** Byte offset of the pixels in a libvips ".v" file (its fixed header). */
+export const VIPS_HEADER_BYTES = 64;
+/** libvips' magic for little-endian pixel data, stored as these four bytes in this order. */
+const VIPS_MAGIC_INTEL = 0xb6a6f208;
+
 /**
- * Streams the design, trimmed and resampled once with lanczos3 to exactly width x height,
- * converted to sRGB RGBA 8-bit, into `sink` (raw rows, top to bottom).
+ * Writes the design, trimmed and resampled once with lanczos3 to exactly width x height,
+ * converted to sRGB RGBA 8-bit, to `outPath` as a libvips ".v" file: a 64-byte header, then
+ * the raw RGBA rows top to bottom (then libvips' metadata, which we ignore). libvips streams
+ * it to disk in strips, so memory stays flat however large the raster. Sharp's raw output,
+ * used before, is one buffer of the whole raster: 3.5 GB for a 60 x 40 in design at 600 DPI,
+ * past what one fs write takes (2^31 - 1 bytes) and, from 4 GiB, past a Node Buffer.
+ * The pixels are byte-identical to that raw output (raster-cache.spec.ts). Returns the
+ * byte offset of the first pixel. `outPath` must end in ".v" (sharp picks the format by it).
  */
-export async function resampleToStream(req: ResampleRequest, sink: NodeJS.WritableStream): Promise<void> {
+export async function resampleToFile(req: ResampleRequest, outPath: string): Promise<number> {
+  if (!outPath.endsWith('.v')) throw new Error(`resampleToFile writes a .v file, not ${outPath}`);
   try {
     let img: ReturnType<typeof sharp>;
     let { left, top, width, height } = req.trim;
@@ -115,14 +128,31 @@ export async function resampleToStream(req: ResampleRequest, sink: NodeJS.Writab
       img = open(req.file, req.limits);
       if (!(left === 0 && top === 0 && width === req.sourceWidth && height === req.sourceHeight)) img = img.extract({ left, top, width, height });
     }
-    const out = img
+    await img
       .resize(req.width, req.height, { fit: 'fill', kernel: 'lanczos3' })
       .toColourspace('srgb')
       .ensureAlpha()
-      .raw();
-    await pipeline(out, sink);
+      .toFile(outPath);
   } catch (e) {
     throw explain(e, req.label);
+  }
+  await checkVipsHeader(outPath, req.width, req.height);
+  return VIPS_HEADER_BYTES;
+}
+
+/** The ".v" file holds what the raster code reads: width x height pixels of 4 uchar bands. */
+async function checkVipsHeader(file: string, width: number, height: number): Promise<void> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const h = Buffer.alloc(VIPS_HEADER_BYTES);
+    await fh.read(h, 0, h.length, 0);
+    const magic = h.readUInt32BE(0);
+    const [w, ht, bands, format, coding] = [4, 8, 12, 20, 24].map((o) => h.readInt32LE(o));
+    // format 0: uchar; coding 0: plain pixels
+    if (magic !== VIPS_MAGIC_INTEL || w !== width || ht !== height || bands !== 4 || format !== 0 || coding !== 0)
+      throw new Error(`resampled raster has an unexpected layout (${w}x${ht}, ${bands} bands, format ${format}, coding ${coding})`);
+  } finally {
+    await fh.close();
   }
 }
 
