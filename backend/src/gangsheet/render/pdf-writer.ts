@@ -7,6 +7,14 @@
  */
 import * as fs from 'fs';
 
+/**
+ * The largest byte offset a classic cross-reference table can hold (ten digits per entry).
+ * A page whose images compress badly could pass it (about 2.5 gigapixels of distinct
+ * incompressible art); the writer then stops with an error instead of writing a file no
+ * reader can open.
+ */
+export const PDF_MAX_OFFSET = 9_999_999_999;
+
 export class PdfWriter {
   /** Byte offset of every object, by object number (0 is the free-list head). */
   private readonly offsets: number[] = [0];
@@ -43,6 +51,7 @@ export class PdfWriter {
 
   private begin(num: number): Buffer {
     if (this.offsets[num] !== -1) throw new Error(`PDF object ${num} is not reserved or already written`);
+    if (this.pos > PDF_MAX_OFFSET) throw new Error(`PDF passes ${PDF_MAX_OFFSET} bytes, the largest offset its cross-reference table can hold`);
     this.offsets[num] = this.pos;
     return Buffer.from(`${num} 0 obj\n`, 'latin1');
   }
