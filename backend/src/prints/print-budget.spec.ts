@@ -1,6 +1,6 @@
 import { layoutSheets } from '../gangsheet';
 import { DEFAULT_SHEET_SETTINGS } from '../sheet-settings/entities/sheet-settings.entity';
-import { estimateWork, layoutBudget } from './print-budget';
+import { budgetProblem, estimateWork, layoutBudget } from './print-budget';
 
 describe('estimateWork', () => {
   const cases = [
@@ -34,6 +34,35 @@ describe('estimateWork', () => {
   it("the issue's request (1000 copies of a 20 in design at 600 DPI on 64 in film) is tens of gigapixels", () => {
     const est = estimateWork([{ trim: { width: 500, height: 300 }, widthIn: 20, quantity: 1000 }], { ...DEFAULT_SHEET_SETTINGS, width: 64, maxLength: 400, dpi: 600 });
     expect(est.pixels).toBeGreaterThan(50e9);
+  });
+});
+
+describe('estimateWork disk space', () => {
+  const item = { trim: { width: 1000, height: 500 }, widthIn: 10, quantity: 3 };
+  const raster = 10 * 300 * 5 * 300 * 4;
+  it('counts every orientation the raster cache may keep, and the PDF images', () => {
+    const base = { ...DEFAULT_SHEET_SETTINGS, dpi: 300 };
+    const files = (s: typeof base) => estimateWork([item], s).pixels * 0.5;
+    const bytes = (s: typeof base) => estimateWork([item], s).bytes;
+    expect(bytes({ ...base, rotate: false })).toBeCloseTo(raster + files({ ...base, rotate: false }), -1);
+    expect(bytes({ ...base, nesting: 'box' })).toBeCloseTo(2 * raster + files({ ...base, nesting: 'box' }), -1);
+    expect(bytes({ ...base, nesting: 'shape' })).toBeCloseTo(4 * raster + files(base), -1);
+    expect(bytes({ ...base, nesting: 'shape', formats: ['png', 'pdf'] })).toBeCloseTo(5 * raster + files(base), -1);
+  });
+});
+
+describe('budgetProblem', () => {
+  it('is null within the budget and a bound ("at least") over it', () => {
+    expect(budgetProblem({ pixels: 4e9, bytes: 0 }, 4e9)).toBeNull();
+    expect(budgetProblem({ pixels: 5.5e9, bytes: 0 }, 4e9)).toBe(
+      'This print would render at least 5.50 gigapixels; the limit is 4.00. Lower the DPI, use fewer copies or split it into several prints.',
+    );
+  });
+  it('says which images are counted at full size while they are still being inspected', () => {
+    expect(budgetProblem({ pixels: 9.1e9, bytes: 0 }, 4e9, ['band', 'logo'])).toBe(
+      'This print would render about 9.10 gigapixels; the limit is 4.00. "band", "logo" are still being inspected and counted at full size; ' +
+        'if the art has transparent edges, try again once it is ready. Lower the DPI, use fewer copies or split it into several prints.',
+    );
   });
 });
 

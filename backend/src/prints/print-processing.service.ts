@@ -14,9 +14,8 @@ import { SheetSettingsService } from '../sheet-settings/sheet-settings.service';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
 import { ProcessPrintDto } from './dto/print.dto';
-import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintStatus } from './entities/print.entity';
-import { estimateWork, gigapixels } from './print-budget';
+import { BudgetItem, budgetProblem, estimateWork } from './print-budget';
 import { PrintCancellations } from './print-cancellations';
 import { chargeReference, endAttemptWithRefund, printJobId, processJob } from './print-lifecycle';
 import { assertStatus, itemProblem, MSG, PROCESSABLE } from './prints.rules';
@@ -62,15 +61,25 @@ export class PrintProcessingService {
       if (!items.length) throw new BadRequestException({ message: MSG.noItems, code: 'no_items' });
       // --- public API (issue 13): an image still being inspected does not stop processing; the
       // job waits for it (print-job waitForImages) and checks its fit then. A failed one does.
-      const inspected: PrintItem[] = [];
+      // The budget counts it at its whole size from the upload header (issue 28).
+      const measured: BudgetItem[] = [];
+      const pending: string[] = [];
       for (const it of items) {
         const problem = itemProblem(it, settings);
-        if (problem?.code === 'image_not_ready' && it.image!.status !== ImageStatus.Error) continue;
+        const img = it.image;
+        if (problem?.code === 'image_not_ready' && img!.status !== ImageStatus.Error) {
+          // No pixel size yet (an image stored before uploads read it): nothing to check the
+          // budget with, so it waits for its inspection rather than being charged blind.
+          if (!img!.width || !img!.height) throw new BadRequestException({ message: MSG.imageProcessing(img!.name), code: 'image_not_ready' });
+          measured.push({ trim: { width: img!.width, height: img!.height }, widthIn: it.size!.value, quantity: it.quantity });
+          pending.push(img!.name);
+          continue;
+        }
         // The refusal's code for a design too large is design_too_large (the preview's warning says too_large).
         if (problem) throw new BadRequestException({ message: problem.message, code: problem.code === 'too_large' ? 'design_too_large' : problem.code });
-        inspected.push(it);
+        measured.push({ trim: img!.trim!, widthIn: it.size!.value, quantity: it.quantity });
       }
-      this.checkBudget(inspected, settings, free);
+      this.checkBudget(measured, settings, free, [...new Set(pending)]);
       // --- end public API
       const cost = items.reduce((a, i) => a + i.quantity, 0);
       const rows = returned<{ attempt: number }>(
@@ -121,20 +130,14 @@ export class PrintProcessingService {
   }
 
   /**
-   * Bounded work, before anything is charged: the print's pixels (a lower bound from its items)
-   * within PRINT_MAX_PIXELS, and room for its temporary rasters and files on DATA_DIR.
+   * Bounded work, before anything is charged: the print's pixels (a lower bound from its items,
+   * an estimate while some images are still being inspected: `pending`) within
+   * PRINT_MAX_PIXELS, and room for its temporary rasters and files on DATA_DIR.
    */
-  private checkBudget(items: PrintItem[], settings: SheetSettingsValues, free: number) {
-    const work = estimateWork(
-      items.map((i) => ({ trim: i.image!.trim!, widthIn: i.size!.value, quantity: i.quantity })),
-      settings,
-    );
-    const max = this.config.prints.maxPixels;
-    if (work.pixels > max)
-      throw new BadRequestException({
-        message: `This print would render at least ${gigapixels(work.pixels)} gigapixels; the limit is ${gigapixels(max)}. Lower the DPI, use fewer copies or split it into several prints.`,
-        code: 'print_too_large',
-      });
+  private checkBudget(items: BudgetItem[], settings: SheetSettingsValues, free: number, pending: string[]) {
+    const work = estimateWork(items, settings);
+    const tooLarge = budgetProblem(work, this.config.prints.maxPixels, pending);
+    if (tooLarge) throw new BadRequestException({ message: tooLarge, code: 'print_too_large' });
     if (free < this.config.prints.minFreeBytes + work.bytes) {
       this.logger.error(`not enough disk space for print: ${free} bytes free, ${work.bytes} needed + ${this.config.prints.minFreeBytes} reserve`);
       throw new ServiceUnavailableException({ message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' });
