@@ -64,6 +64,11 @@ export interface LayoutOptions {
   compactMoves?: number;
   /** "shape" nesting: threads that race on compacting the far end (default 1; see nest.ts). */
   threads?: number;
+  /**
+   * "shape" nesting: stop once the layout has stopped getting shorter, before the time limit
+   * (default true; false runs to the time limit, as before 2026-11-27; see nest.ts CONVERGENCE).
+   */
+  converge?: boolean;
 }
 
 export interface PixelRect {
@@ -243,7 +248,7 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
         shapes,
         owner.map((o) => o.design),
         { ...cfg, cellPx },
-        { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves, threads: opts.threads },
+        { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves, threads: opts.threads, converge: opts.converge },
       ).map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
     } catch (e) {
       if (e instanceof NestPieceTooLargeError) throw tooLarge(e.copy, e.reason);

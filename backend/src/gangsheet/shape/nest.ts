@@ -70,6 +70,14 @@ export interface NestConfig {
    * races (counted moves stay deterministic).
    */
   threads?: number;
+  /**
+   * Stop before the time limit once the layout has stopped getting shorter (`CONVERGENCE`):
+   * the bottom-left search, then the compaction, each when it has found nothing shorter for
+   * long enough. Timed runs only (counted ones stay deterministic); the time limit stays the
+   * upper bound. Default false (run to the time limit); the product's shape layouts turn it
+   * on (`nestShapes`).
+   */
+  converge?: boolean;
 }
 
 export interface NestPlacement {
@@ -536,6 +544,22 @@ const FILL_DRAWS = 0.5;
  */
 const RACE_MIN_MS = 3000;
 
+/**
+ * When a converging layout (`NestConfig.converge`) stops. Improvements come ever more rarely
+ * (a search that found its last shorter layout after t ms rarely finds another soon), so
+ * each phase waits in proportion to how long its last gain took:
+ * - the bottom-left search ends (and the compaction starts) once it has found no shorter
+ *   layout for max(`searchMinMs`, `share` × the time to its last one) and made
+ *   `searchEvaluations` evaluations since (about 30 fill draws and sequence moves: on
+ *   60-copy orders its last gain came within 40 evaluations of the start);
+ * - the compaction ends once no thread has found a shorter strip for max(`compactMinMs`,
+ *   `share` × the time it took to find its last one), `compactFailures` attempts of its own
+ *   have failed since (each failure shrinks the step: it has tried smaller ones), and no
+ *   racing helper's own search can still publish a start.
+ * Measured on the artwork benchmark and 60-copy prints: docs/gangsheet.md, "Convergence".
+ */
+export const CONVERGENCE = { searchMinMs: 1000, searchEvaluations: 30, compactMinMs: 1500, compactFailures: 3, share: 1 } as const;
+
 interface Evaluated {
   sheets: NestSheet[];
   /** (sheets - 1) * bigM + total used rows: fewer sheets first, then less film. */
@@ -754,6 +778,19 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const race = racing ? startRace(types, copies, cfg, start + searchMs, start + cfg.timeLimitMs) : undefined;
   const outOfTime = () =>
     cfg.maxEvaluations !== undefined ? evaluations >= cfg.maxEvaluations : performance.now() - start >= searchMs;
+  const converging = cfg.converge === true && cfg.maxEvaluations === undefined;
+  // the search's last shorter layout (fewer rows or sheets): when, and after how many evaluations
+  let gainAt = 0;
+  let gainEvaluations = 0;
+  const stalled = () =>
+    converging &&
+    evaluations - gainEvaluations >= CONVERGENCE.searchEvaluations &&
+    performance.now() - gainAt >= Math.max(CONVERGENCE.searchMinMs, CONVERGENCE.share * (gainAt - start));
+  const gained = (e: Evaluated, old: Evaluated) => {
+    if (Math.floor(e.cost) >= Math.floor(old.cost)) return;
+    gainAt = performance.now();
+    gainEvaluations = evaluations;
+  };
   let best: Evaluated | null = null;
   let bestSeq: number[] = starts[0];
   let bestRule: Rule = rule;
@@ -780,16 +817,20 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     }
   rule = bestRule;
   if (!best) throw new Error('internal: no layout');
+  gainAt = performance.now();
+  gainEvaluations = evaluations;
   // local search over the sequence, and over the fill rule's parameters
   const n = bestSeq.length;
-  while (!outOfTime() && n > 1) {
+  while (!outOfTime() && !stalled() && n > 1) {
     if (designs > 1 && rules.includes('fill') && rng.next() < FILL_DRAWS) {
       const drawn: FillParams = { window: [3, 4, 6, designs][rng.int(4)], tolerance: 0.1 + 0.25 * rng.next(), prefer: rng.next() < 0.5 ? 'area' : 'width' };
       const [keepRule, keepFill] = [rule, fill];
       [rule, fill] = ['fill', drawn];
       const e = evaluate(bestSeq, best.cost);
-      if (e && e.cost <= best.cost) best = e;
-      else [rule, fill] = [keepRule, keepFill];
+      if (e && e.cost <= best.cost) {
+        gained(e, best);
+        best = e;
+      } else [rule, fill] = [keepRule, keepFill];
       continue;
     }
     const seq = [...bestSeq];
@@ -810,6 +851,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     }
     const e = evaluate(seq, best.cost);
     if (e && e.cost <= best.cost) {
+      gained(e, best);
       best = e;
       bestSeq = seq;
     }
@@ -818,7 +860,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   // with a counted search (tests) the compaction runs only with counted moves too
   if (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined)) {
     const last = sheets[sheets.length - 1];
-    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race);
+    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging);
     if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
   }
   race?.stop();
@@ -882,6 +924,7 @@ function compactLast(
   firstStep?: number,
   cutTail?: number,
   race?: SharedStrip,
+  converge = false,
 ): NestSheet | null {
   if (sheet.placements.length < 2) return null;
   const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
@@ -891,7 +934,8 @@ function compactLast(
   const order = race ? [...sheet.placements].sort((a, b) => a.copy - b.copy) : sheet.placements;
   const start = order.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y }));
   race?.publish(start, sheet.rows);
-  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race });
+  const patience = converge ? { minMs: CONVERGENCE.compactMinMs, share: CONVERGENCE.share, failures: CONVERGENCE.compactFailures } : undefined;
+  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience });
   if (race) {
     // a helper may have found a shorter strip after this thread's last look
     race.stop();
@@ -926,7 +970,7 @@ function checkedSheet(prepared: Prepared[][], copies: readonly number[], placeme
  * help: the calling thread compacts on its own.
  */
 function startRace(types: readonly NestType[], copies: readonly number[], cfg: NestConfig, searchEnd: number, deadline: number): SharedStrip {
-  const race = SharedStrip.create(copies.length);
+  const race = SharedStrip.create(copies.length, (cfg.threads ?? 1) - 1);
   const endAt = Date.now() + (deadline - performance.now());
   for (let k = 1; k < (cfg.threads ?? 1); k++) {
     const data: RaceHelperData = {
@@ -941,9 +985,12 @@ function startRace(types: readonly NestType[], copies: readonly number[], cfg: N
       firstStep: cfg.compactFirstStep,
       cutTail: cfg.compactCutTail,
       endAt,
+      helper: k,
+      converge: cfg.converge,
     };
     const w = startEngineWorker(__filename, 'raceHelper', data);
-    w.on('error', () => undefined);
+    // a helper that fails publishes nothing: a converging compaction need not wait for it
+    w.on('error', () => race.searchDone(k));
     w.unref();
   }
   return race;
@@ -963,6 +1010,10 @@ interface RaceHelperData {
   cutTail?: number;
   /** Date.now() deadline (clocks of performance.now() differ between threads). */
   endAt: number;
+  /** Which helper this is (1-based), for `SharedStrip.searchDone`. */
+  helper?: number;
+  /** The caller converges: so does this helper's search (the caller ends the race). */
+  converge?: boolean;
 }
 
 /** A helper thread's work (see `startRace`). */
@@ -972,14 +1023,18 @@ export function raceHelper(d: RaceHelperData): void {
   // is the one both compact. Only on one endless sheet: with a maximum length the caller
   // compacts its last sheet, which holds other copies than a whole layout of the order.
   const searchMs = d.searchEndAt - Date.now();
-  if (searchMs > 0 && !Number.isFinite(d.maxRows)) {
-    const res = nestSheets(d.types, d.copies, { width: d.width, maxRows: d.maxRows, timeLimitMs: searchMs, seed: d.seed, rules: d.rules });
-    const sheet = res.sheets[0];
-    if (res.sheets.length === 1 && !race.over())
-      race.publish(
-        [...sheet.placements].sort((a, b) => a.copy - b.copy).map((p) => ({ type: d.copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
-        sheet.rows,
-      );
+  try {
+    if (searchMs > 0 && !Number.isFinite(d.maxRows)) {
+      const res = nestSheets(d.types, d.copies, { width: d.width, maxRows: d.maxRows, timeLimitMs: searchMs, seed: d.seed, rules: d.rules, converge: d.converge });
+      const sheet = res.sheets[0];
+      if (res.sheets.length === 1 && !race.over())
+        race.publish(
+          [...sheet.placements].sort((a, b) => a.copy - b.copy).map((p) => ({ type: d.copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
+          sheet.rows,
+        );
+    }
+  } finally {
+    if (d.helper !== undefined) race.searchDone(d.helper);
   }
   const deadline = performance.now() + (d.endAt - Date.now());
   // the same objects its search prepared, so nothing is prepared twice

@@ -64,6 +64,13 @@ export interface CompactOptions {
   cutTail?: number;
   /** Other threads compacting the same strip (race.ts): successes are shared both ways. */
   race?: CompactRace;
+  /**
+   * Stop before the deadline once no shorter strip has been found (here or by a racing thread)
+   * for max(`minMs`, `share` × the time this compaction took to find its last one), `failures`
+   * attempts have failed since, and no racing helper's own search may still publish a start.
+   * Unset: run to the deadline.
+   */
+  converge?: { minMs: number; share: number; failures: number };
 }
 
 /** What `compactStrip` needs of threads racing on one strip (race.ts's SharedStrip). */
@@ -75,6 +82,8 @@ export interface CompactRace {
   take(rows: number): { pieces: CompactPiece[]; rows: number } | null;
   /** The race is over: stop. */
   over(): boolean;
+  /** A helper's own search may still publish a start. */
+  searching(): boolean;
 }
 
 /**
@@ -228,7 +237,15 @@ export function compactStrip(
   let L = 0;
   // dropped (this thread goes on alone) if the race ever shares a layout of other copies
   let race = opts.race;
-  const outOfTime = () => (opts.maxMoves !== undefined ? moves >= opts.maxMoves : performance.now() >= opts.deadline) || (opts.race !== undefined && opts.race.over());
+  // a converging compaction's clock: since its start, and since its last shorter strip
+  const t0 = performance.now();
+  let gainAt = t0;
+  let failures = 0;
+  const conv = opts.maxMoves === undefined ? opts.converge : undefined;
+  const converged = () =>
+    conv !== undefined && failures >= conv.failures && performance.now() - gainAt >= Math.max(conv.minMs, conv.share * (gainAt - t0)) && !opts.race?.searching();
+  const outOfTime = () =>
+    (opts.maxMoves !== undefined ? moves >= opts.maxMoves : performance.now() >= opts.deadline) || (opts.race !== undefined && opts.race.over()) || converged();
 
   const load = (ps: readonly CompactPiece[]) => {
     for (let i = 0; i < n; i++) {
@@ -446,6 +463,8 @@ export function compactStrip(
         best = theirs.pieces;
         bestRows = theirs.rows;
         failed = false;
+        gainAt = performance.now();
+        failures = 0;
       } else race = undefined;
     }
     const remove = Math.max(MIN_STEP_ROWS, Math.floor(bestRows * step));
@@ -497,8 +516,13 @@ export function compactStrip(
     if (ok) {
       best = Array.from({ length: n }, (_, i) => ({ type: ts[i], orientation: os[i], x: xs[i], y: ys[i] }));
       bestRows = usedRows(shapes, best);
+      gainAt = performance.now();
+      failures = 0;
       race?.publish(best, bestRows);
-    } else step *= 0.6;
+    } else {
+      step *= 0.6;
+      failures++;
+    }
   }
   return { pieces: best, rows: bestRows, moves, attempts };
 }

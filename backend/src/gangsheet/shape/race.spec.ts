@@ -1,6 +1,6 @@
 import { Rng } from '../pack/rng';
 import { emptyMask, markRect, CellMask } from './cells';
-import { NestType, raceHelper } from './nest';
+import { nestSheets, NestType, raceHelper } from './nest';
 import { compactStrip, CompactPiece, CompactShape, gapOverlap, shiftRows, usedRows } from './overlap';
 import { SharedStrip } from './race';
 
@@ -99,5 +99,48 @@ describe('racing threads on one strip (SharedStrip)', () => {
     expect(best.rows).toBe(12);
     expect(overlapFree(best.pieces)).toBe(true);
     expect(best.pieces.every((p) => p.x >= 0 && p.x + 4 <= 10 && p.y >= 0)).toBe(true);
+  });
+
+  it('counts a helper as searching until it says it is done', () => {
+    const race = SharedStrip.create(4, 2);
+    const helper = new SharedStrip(race.buffer);
+    expect(race.searching()).toBe(true);
+    helper.searchDone(2);
+    expect(race.searching()).toBe(true);
+    helper.searchDone(1);
+    helper.searchDone(1);
+    expect(race.searching()).toBe(false);
+    expect(SharedStrip.create(4).searching()).toBe(false);
+  });
+});
+
+describe('convergence', () => {
+  // a 2 x 2 square of 4 x 4 squares in a strip 8 wide: no shorter strip exists, every attempt fails
+  const patience = { minMs: 100, share: 1, failures: 2 };
+
+  it('a converging compaction stops once its attempts fail and nothing was found for a while, not at its deadline', () => {
+    const t0 = performance.now();
+    const res = compactStrip(shapes, square, { width: 8, deadline: t0 + 15000, rng: new Rng(1), firstStep: 0.25, converge: patience });
+    expect(res.rows).toBe(8);
+    expect(res.attempts).toBeGreaterThanOrEqual(2);
+    expect(performance.now() - t0).toBeLessThan(14000);
+  });
+
+  it('while a racing helper may still publish its own search, it goes on (to its deadline here)', () => {
+    const race = SharedStrip.create(4, 1);
+    const t0 = performance.now();
+    compactStrip(shapes, square, { width: 8, deadline: t0 + 1200, rng: new Rng(1), firstStep: 0.25, converge: patience, race });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(1190);
+  });
+
+  it('a converging layout ends long before its time limit when no shorter one turns up', () => {
+    // six 4 x 4 squares in a strip 10 wide: 3 rows of two (12 rows) is the shortest there is
+    const types: NestType[] = [{ orientations: [{ rotation: 0, mask: squareMask(4), dil: squareMask(4), pad: 0 }] }];
+    const t0 = performance.now();
+    const res = nestSheets(types, [0, 0, 0, 0, 0, 0], { width: 10, maxRows: Infinity, timeLimitMs: 20000, compactShare: 0.5, converge: true });
+    expect(res.sheets[0].rows).toBe(12);
+    // the search stops after 30 evaluations and 1 s without a gain, the compaction after 3
+    // failed attempts and 1.5 s (attempts are slower under jest than in node)
+    expect(performance.now() - t0).toBeLessThan(15000);
   });
 });

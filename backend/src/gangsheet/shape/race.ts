@@ -8,8 +8,9 @@
  * reach each shorter strip when the *first* of them does. This is the shared state: the
  * shortest strip found so far, in a SharedArrayBuffer, behind a spin lock.
  *
- * Layout of the Int32Array: GEN (bumped on every publish), ROWS, LOCK, STOP, COUNT, then
- * four ints per piece (type, orientation, x, y).
+ * Layout of the Int32Array: GEN (bumped on every publish), ROWS, LOCK, STOP, COUNT, SEARCHING
+ * (one bit per helper whose own bottom-left search may still publish a start), then four ints
+ * per piece (type, orientation, x, y).
  */
 import type { CompactPiece, CompactRace } from './overlap';
 
@@ -18,7 +19,8 @@ const ROWS = 1;
 const LOCK = 2;
 const STOP = 3;
 const COUNT = 4;
-const HEAD = 5;
+const SEARCHING = 5;
+const HEAD = 6;
 
 export class SharedStrip implements CompactRace {
   private readonly a: Int32Array;
@@ -28,11 +30,22 @@ export class SharedStrip implements CompactRace {
     this.a = new Int32Array(buffer);
   }
 
-  /** Room for `pieces` copies. */
-  static create(pieces: number): SharedStrip {
+  /** Room for `pieces` copies; helpers 1..`helpers` count as searching until `searchDone`. */
+  static create(pieces: number, helpers = 0): SharedStrip {
     const s = new SharedStrip(new SharedArrayBuffer((HEAD + 4 * pieces) * 4));
     s.a[ROWS] = 0x7fffffff;
+    s.a[SEARCHING] = helpers > 0 ? (2 ** helpers - 1) | 0 : 0;
     return s;
+  }
+
+  /** Helper `k` (1-based) has published its search's layout or will not (done, failed, gone). */
+  searchDone(k: number): void {
+    Atomics.and(this.a, SEARCHING, ~(1 << (k - 1)));
+  }
+
+  /** Whether a helper's bottom-left search may still publish a start (a converging compaction waits for it). */
+  searching(): boolean {
+    return Atomics.load(this.a, SEARCHING) !== 0;
   }
 
   private lock(): void {

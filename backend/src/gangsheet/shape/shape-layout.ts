@@ -216,7 +216,7 @@ export function nestShapes(
   designs: readonly ShapeDesign[],
   copies: readonly number[],
   cfg: ShapeConfig,
-  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number; threads?: number },
+  opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number; threads?: number; converge?: boolean },
 ): ShapeSheet[] {
   const start = performance.now();
   if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');
@@ -240,7 +240,15 @@ export function nestShapes(
     };
   });
   // the time limit covers turning the masks into cells too
-  const res = nestSheets(types, copies, { width: cols, maxRows, ...SHAPE_COMPACTION, ...opts, timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)) });
+  // the product's layouts stop once they have converged (the time limit is the upper bound)
+  const res = nestSheets(types, copies, {
+    width: cols,
+    maxRows,
+    ...SHAPE_COMPACTION,
+    ...opts,
+    converge: opts.converge ?? true,
+    timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)),
+  });
   return res.sheets.map((s) => {
     let bottom = 0;
     const placements = s.placements.map((p): ShapePlacement => {
