@@ -15,6 +15,11 @@
  * 3. Time to the final layout of a 300-copy order at 2 s / 10 s / 30 s budgets.
  * 4. Single-design orders (one artwork of each kind, 30 / 50 / 80 copies at 3 / 4 / 2.5 in):
  *    shape vs box at SINGLE_MS (default 2 s), the shop's "one logo, many copies" order.
+ * 5. `converge` (not in the default parts): the artwork orders at the product's budget with the
+ *    layout stopping once converged (the product) and running to its budget (`converge: false`,
+ *    before 2026-11-27), the two alternating in one run (seed by seed, which goes first
+ *    alternating too) so both see the same load: film and wall time per order, and their means.
+ *    CONVERGE_COPIES rescales every order to that many copies (the pipeline's 60-copy prints).
  *
  * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
  * ART_THREADS (threads per artwork layout, parts 2–4; default the product's, 2 where there are
@@ -193,12 +198,63 @@ async function runSingle(): Promise<void> {
   console.log(`mean shape/box ${(sum / n).toFixed(3)}`);
 }
 
+/** An artwork order's designs with the quantities scaled to `copies` in all (each at least 1). */
+function scaled(designs: LayoutDesign[], copies: number): LayoutDesign[] {
+  const total = designs.reduce((a, d) => a + d.quantity, 0);
+  let left = copies;
+  return designs.map((d, i) => {
+    const quantity = i === designs.length - 1 ? Math.max(1, left) : Math.max(1, Math.round((copies * d.quantity) / total));
+    left -= quantity;
+    return { ...d, quantity };
+  });
+}
+
+async function runConverge(): Promise<void> {
+  const settings = { width: 22, gap: 0.25, margin: 0, dpi: 300, nesting: 'shape' as const };
+  const copiesTo = process.env.CONVERGE_COPIES ? Number(process.env.CONVERGE_COPIES) : undefined;
+  const limits = { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 30000 };
+  console.log(
+    `\n## convergence: ${ART_ORDERS} artwork orders${copiesTo ? ` scaled to ${copiesTo} copies` : ''}, the product's budget (${SHAPE_LAYOUT_MS_PER_COPY} ms per copy, 2–30 s), ${ART_THREADS} thread(s), seeds ${ART_SEEDS.join(', ')}; "to budget" = converge: false`,
+  );
+  console.log(`${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('budget s', 8)} ${pad('to budget in', 12)} ${pad('s', 5)} ${pad('converged in', 12)} ${pad('s', 5)} ${pad('film', 7)} ${pad('time', 6)}`);
+  const sum = { off: 0, on: 0, offMs: 0, onMs: 0 };
+  let runs = 0;
+  const orders = artworkOrders(ART_ORDERS);
+  for (const order of orders) {
+    let designs = await artworkDesigns(order);
+    if (copiesTo) designs = scaled(designs, copiesTo);
+    const copies = designs.reduce((a, d) => a + d.quantity, 0);
+    const budget = layoutBudget([{ quantity: copies, mask: true }], { nesting: 'shape' }, limits);
+    const row = { off: 0, on: 0, offMs: 0, onMs: 0 };
+    const each: string[] = [];
+    for (const [k, seed] of ART_SEEDS.entries()) {
+      for (const converge of k % 2 ? [true, false] : [false, true]) {
+        const t0 = performance.now();
+        const r = compareNesting(designs, settings, { timeLimitMs: budget, cellInches: CELL_IN, seed, threads: ART_THREADS, converge });
+        const ms = performance.now() - t0;
+        row[converge ? 'on' : 'off'] += r.shape.totalLength / ART_SEEDS.length;
+        row[converge ? 'onMs' : 'offMs'] += ms / ART_SEEDS.length;
+        each.push(`s${seed} ${converge ? 'conv' : 'full'} ${r.shape.totalLength.toFixed(2)} in ${(ms / 1000).toFixed(1)} s`);
+      }
+    }
+    for (const k of ['off', 'on', 'offMs', 'onMs'] as const) sum[k] += row[k];
+    runs++;
+    console.log(
+      `${order.name.padEnd(7)} ${pad(copies, 6)} ${pad((budget / 1000).toFixed(1), 8)} ${pad(row.off.toFixed(2), 12)} ${pad((row.offMs / 1000).toFixed(1), 5)} ${pad(row.on.toFixed(2), 12)} ${pad((row.onMs / 1000).toFixed(1), 5)} ${pad(((100 * (row.on - row.off)) / row.off).toFixed(2) + '%', 7)} ${pad((row.onMs / row.offMs).toFixed(2) + 'x', 6)}  (${each.join('; ')})`,
+    );
+  }
+  console.log(
+    `mean film: to budget ${(sum.off / runs).toFixed(2)} in, converged ${(sum.on / runs).toFixed(2)} in (${((100 * (sum.on - sum.off)) / sum.off).toFixed(2)} %); mean time ${(sum.offMs / runs / 1000).toFixed(1)} s → ${(sum.onMs / runs / 1000).toFixed(1)} s (${(sum.onMs / sum.offMs).toFixed(2)}x)`,
+  );
+}
+
 async function main(): Promise<void> {
   const parts = (process.env.NEST_PARTS ?? 'esicup,artwork,budgets,single').split(',');
   if (parts.includes('esicup')) await runEsicup();
   if (parts.includes('artwork')) await runArtwork();
   if (parts.includes('budgets')) await runBudgets();
   if (parts.includes('single')) await runSingle();
+  if (parts.includes('converge')) await runConverge();
 }
 
 main().catch((e) => {

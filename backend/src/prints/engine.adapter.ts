@@ -113,10 +113,11 @@ export const engineInProcess = {
     const info = await inspectDesign(file, { root, limits: { maxPixels } });
     return { widthPx: info.widthPx, heightPx: info.heightPx, trim: info.trim, vector: info.vector, mask: info.mask ?? null };
   },
-  // threads: what one "shape" layout may use (PRINT_LAYOUT_THREADS)
-  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1): Promise<LayoutResult> {
+  // threads: what one "shape" layout may use (PRINT_LAYOUT_THREADS); converge: stop a "shape"
+  // layout once it has converged (the product always does; bench:pipeline compares with false)
+  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1, converge = true): Promise<LayoutResult> {
     if (settings.nesting === 'shape' && !hasInk(designs)) return layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
-    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs, threads });
+    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs, threads, converge });
   },
   async compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1): Promise<NestingComparison> {
     if (!hasInk(designs)) {
@@ -141,11 +142,11 @@ export const engineInProcess = {
 };
 
 /** The app's engine: every heavy call in the CPU pool, with the one configured pixel limit. */
-export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1): PrintEngine {
+export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1, converge = true): PrintEngine {
   const errors = PERMANENT_ERRORS;
   return {
     inspect: (file, root, opts) => pool.run('engineInspect', [file, root, maxPixels], { signal: opts?.signal, errors }),
-    layout: (designs, settings, timeLimitMs, opts) => pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreads], { signal: opts?.signal, errors }),
+    layout: (designs, settings, timeLimitMs, opts) => pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreads, converge], { signal: opts?.signal, errors }),
     compare: (designs, settings, timeLimitMs, opts) => pool.run('engineCompare', [designs, settings, timeLimitMs, layoutThreads], { signal: opts?.signal, errors }),
     report: (designs) => designReport(designs.map((d) => ({ id: d.id, trim: d.trim, width: d.width, quantity: d.quantity, vector: d.vector }))),
     render: (req) =>

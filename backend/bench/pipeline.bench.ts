@@ -1,0 +1,162 @@
+/**
+ * `npm run bench:pipeline`: prints per hour through the real job pipeline (HTTP request, Bull
+ * queue, the print job's layout in the CPU pool, render, store) on this machine, for a shop's
+ * mix: prints of 60 copies (PIPE_COPIES) of realistic artwork (bench/artwork.ts: 3–8 designs
+ * each, uploaded through the API, so their ink masks are measured at upload), half nested by
+ * true shape and half as rectangles, with the product's sheet settings otherwise.
+ *
+ * One app, one print worker (PRINT_JOB_CONCURRENCY, default 1) and its CPU pool. The prints
+ * run in batches, one batch per arm: the product as it is ("converged": a true-shape layout
+ * stops once it has converged) and the layout running to its whole budget ("to budget",
+ * `converge: false`, the behaviour before 2026-11-27). Arms alternate round by round
+ * (PIPE_ROUNDS, default 2: A B, then B A), so both see the same load. A batch's prints are
+ * all submitted at once and the batch's time runs from the first request to the last print
+ * Completed; prints per hour = prints / that time.
+ *
+ *   npm run bench:pipeline     (needs the local PostgreSQL and Redis, like the e2e tests)
+ *   PIPE_ORDERS=4 PIPE_ROUNDS=2 PIPE_COPIES=60 PIPE_ARMS=both|converged|budget
+ */
+import 'reflect-metadata';
+import Bull from 'bull';
+import { CpuPool } from '../src/cpu/cpu-pool';
+import { PRINT_ENGINE, PrintEngine, workerEngine } from '../src/prints/engine.adapter';
+import { addSize, setCredits, waitDone, waitFor } from '../test/prints.fixtures';
+import { adminAgent, createTestApp, signUpAndLogin } from '../test/utils/create-test-app';
+import { REDIS_URL } from '../test/utils/test-env';
+import { artworkOrders, artworkPng } from './artwork';
+
+const ORDERS = Number(process.env.PIPE_ORDERS ?? 4);
+const ROUNDS = Number(process.env.PIPE_ROUNDS ?? 2);
+const COPIES = Number(process.env.PIPE_COPIES ?? 60);
+const ARMS = process.env.PIPE_ARMS ?? 'both';
+
+type Arm = 'converged' | 'budget';
+type Nesting = 'shape' | 'box';
+
+interface Done {
+  arm: Arm;
+  order: string;
+  nesting: Nesting;
+  film: number;
+  timings: Record<string, number>;
+}
+
+/** Quantities of an order's designs scaled to `copies` in all (each at least 1). */
+function scaled(quantities: number[], copies: number): number[] {
+  const total = quantities.reduce((a, b) => a + b, 0);
+  let left = copies;
+  return quantities.map((q, i) => {
+    const n = i === quantities.length - 1 ? Math.max(1, left) : Math.max(1, Math.round((copies * q) / total));
+    left -= n;
+    return n;
+  });
+}
+
+async function main() {
+  const t = await createTestApp({ PRINT_JOB_CONCURRENCY: process.env.PRINT_JOB_CONCURRENCY ?? '1' });
+  try {
+    const admin = await adminAgent(t);
+    const s = await signUpAndLogin(t, 'pipeline');
+    await setCredits(t, admin, s.user._id, 100000);
+    // the designs, uploaded as a seller uploads them (the upload measures trim and ink mask)
+    const orders = artworkOrders(ORDERS);
+    const items: Array<{ name: string; items: Array<{ imageId: string; sizeId: string; quantity: number }> }> = [];
+    const sizes = new Map<number, string>();
+    for (const order of orders) {
+      const req = s.agent.post('/api/images/bulk-upload');
+      for (const d of order.designs) req.attach('files', await artworkPng(d.art), `${d.id}.png`);
+      const uploaded = (await req.expect(201)).body.data as Array<{ _id: string; name: string }>;
+      for (const u of uploaded)
+        await waitFor(async () => {
+          const d = (await s.agent.get(`/api/images/${u._id}`).expect(200)).body.data;
+          if (d.status === 'failed') throw new Error(`upload ${u.name} failed`);
+          return d.status === 'ready' ? d : null;
+        });
+      const quantities = scaled(
+        order.designs.map((d) => d.quantity),
+        COPIES,
+      );
+      const list = [];
+      for (const [k, d] of order.designs.entries()) {
+        if (!sizes.has(d.width)) sizes.set(d.width, (await addSize(t, s.user._id, `${d.width} in`, d.width))._id);
+        const u = uploaded.find((x) => x.name === d.id || x.name === `${d.id}.png`)!;
+        list.push({ imageId: u._id, sizeId: sizes.get(d.width)!, quantity: quantities[k] });
+      }
+      items.push({ name: order.name, items: list });
+    }
+
+    // the arm switch: the job's engine object, its layout taken from the product's engine or
+    // from one whose true-shape layouts run to their budget (same CPU pool, same threads)
+    const engine = t.app.get<PrintEngine>(PRINT_ENGINE);
+    const pool = t.app.get(CpuPool);
+    const arms: Record<Arm, PrintEngine> = {
+      converged: workerEngine(pool, t.config.uploads.maxPixels, t.config.prints.layoutThreads, true),
+      budget: workerEngine(pool, t.config.uploads.maxPixels, t.config.prints.layoutThreads, false),
+    };
+    let arm: Arm = 'converged';
+    engine.layout = (...a) => arms[arm].layout(...a);
+
+    const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
+    const results: Done[] = [];
+    const batches: Array<{ arm: Arm; prints: number; ms: number }> = [];
+    const runBatch = async (which: Arm) => {
+      arm = which;
+      const created: Array<{ id: string; order: string; nesting: Nesting }> = [];
+      for (const o of items)
+        for (const nesting of ['shape', 'box'] as const) created.push({ id: (await s.agent.post('/api/print').send({ printItems: o.items }).expect(201)).body.data._id, order: o.name, nesting });
+      const t0 = performance.now();
+      for (const c of created) await s.agent.post(`/api/print/${c.id}/process`).send({ settings: { nesting: c.nesting } }).expect(201);
+      for (const c of created) {
+        const done = await waitDone(s.agent, c.id, 60 * 60_000);
+        if (done.status !== 'Completed') throw new Error(`print ended ${done.status}: ${done.error}`);
+        const film = done.fileId
+          .filter((f: any, i: number, all: any[]) => all.findIndex((g) => g.sheet === f.sheet) === i)
+          .reduce((a: number, f: any) => a + f.lengthIn, 0);
+        const job = await waitFor(async () => {
+          const j = await q.getJob(`print:${c.id}:1`);
+          return j && (await j.getState()) === 'completed' ? j : null;
+        });
+        results.push({ arm: which, order: c.order, nesting: c.nesting, film, timings: job.returnvalue?.timingsMs ?? {} });
+      }
+      const ms = performance.now() - t0;
+      batches.push({ arm: which, prints: created.length, ms });
+      console.log(`batch ${batches.length} (${which}): ${created.length} prints in ${(ms / 1000).toFixed(1)} s = ${Math.round((created.length * 3600_000) / ms)} prints/hour`);
+    };
+    const order: Arm[] = ARMS === 'both' ? ['budget', 'converged'] : [ARMS === 'budget' ? 'budget' : 'converged'];
+    console.log(
+      `## pipeline: ${ORDERS} orders × (shape, box) of ${COPIES} copies per batch, ${ROUNDS} round(s), job concurrency ${t.config.prints.jobConcurrency}, CPU workers ${t.config.cpu.workers}, layout threads ${t.config.prints.layoutThreads}`,
+    );
+    for (let r = 0; r < ROUNDS; r++) for (const a of r % 2 ? [...order].reverse() : order) await runBatch(a);
+    await q.close();
+
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    console.log(`\n${'arm'.padEnd(10)} ${'prints/h'.padStart(8)}  ${'shape film in'.padStart(13)} ${'box film in'.padStart(11)}  ${'shape layout s'.padStart(14)} ${'shape render s'.padStart(14)} ${'box layout s'.padStart(12)} ${'box render s'.padStart(12)}`);
+    const perHour: Partial<Record<Arm, number>> = {};
+    const film: Partial<Record<Arm, number>> = {};
+    for (const a of order) {
+      const bs = batches.filter((b) => b.arm === a);
+      perHour[a] = (bs.reduce((x, b) => x + b.prints, 0) * 3600_000) / bs.reduce((x, b) => x + b.ms, 0);
+      const rs = results.filter((x) => x.arm === a);
+      const of = (n: Nesting) => rs.filter((x) => x.nesting === n);
+      film[a] = mean(of('shape').map((x) => x.film));
+      console.log(
+        `${a.padEnd(10)} ${perHour[a]!.toFixed(0).padStart(8)}  ${film[a]!.toFixed(2).padStart(13)} ${mean(of('box').map((x) => x.film)).toFixed(2).padStart(11)}  ${(mean(of('shape').map((x) => x.timings.layout ?? 0)) / 1000).toFixed(1).padStart(14)} ${(mean(of('shape').map((x) => x.timings.render ?? 0)) / 1000).toFixed(1).padStart(14)} ${(mean(of('box').map((x) => x.timings.layout ?? 0)) / 1000).toFixed(1).padStart(12)} ${(mean(of('box').map((x) => x.timings.render ?? 0)) / 1000).toFixed(1).padStart(12)}`,
+      );
+    }
+    console.log('\nfilm per print (in), per arm in batch order:');
+    for (const o of items)
+      for (const n of ['shape', 'box'] as const)
+        console.log(`  ${o.name} ${n.padEnd(5)} ${order.map((a) => `${a}: ${results.filter((x) => x.arm === a && x.order === o.name && x.nesting === n).map((x) => x.film.toFixed(2)).join(', ')}`).join('   ')}`);
+    if (perHour.budget && perHour.converged)
+      console.log(
+        `\nconverged / to budget: ${(perHour.converged / perHour.budget).toFixed(2)}x prints per hour; true-shape film ${((100 * (film.converged! - film.budget!)) / film.budget!).toFixed(2)} % (mean per shape print)`,
+      );
+  } finally {
+    await t.close();
+  }
+}
+
+void main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
