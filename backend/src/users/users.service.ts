@@ -160,8 +160,12 @@ export class UsersService {
   async setStatus(id: string, status: UserStatus, actor: User): Promise<User> {
     const user = await this.get(id);
     if (user._id === actor._id && status === UserStatus.Inactive) throw new BadRequestException('You cannot deactivate your own account');
-    // Deactivation also ends the user's sessions (checked on their next request).
-    await this.users.update({ _id: id }, { status, ...(status === UserStatus.Inactive ? { sessionVersion: user.sessionVersion + 1 } : {}) });
+    // Deactivation also ends the user's sessions (checked on their next request) and revokes
+    // their API keys: reactivating the account must not bring back keys issued before it.
+    await this.users.manager.transaction(async (m) => {
+      await m.update(User, { _id: id }, { status, ...(status === UserStatus.Inactive ? { sessionVersion: user.sessionVersion + 1 } : {}) });
+      if (status === UserStatus.Inactive) await m.query(`UPDATE api_keys SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [id]);
+    });
     if (status === UserStatus.Inactive) await this.sessions.endAllSessions(id);
     return this.get(id);
   }
