@@ -22,6 +22,9 @@ import { SpoolStorage } from './upload-storage';
       useFactory: (config: AppConfig) => ({
         storage: new SpoolStorage(join(config.dataDir, 'tmp', 'uploads'), config.uploads.maxFileBytes),
         limits: { files: config.uploads.maxFiles, fields: 20, fieldSize: 64 * 1024, parts: config.uploads.maxFiles + 20 },
+        // Browsers send a file name's UTF-8 bytes as they are (filename="é.png"); busboy's
+        // default, latin1, stored them garbled ("Ã©.png").
+        defParamCharset: 'utf8',
       }),
     }),
   ],
