@@ -180,6 +180,9 @@ export class PaymentsService {
       if (capture.captureId) await this.db.getRepository(Payment).update({ _id: payment._id }, { captureId: capture.captureId });
       return { result: 'Pending', paymentId: payment._id };
     }
+    // The return needs no session, so anyone with the order id can open it: before the buyer
+    // approves it must change nothing (it used to cancel the checkout the buyer was still on).
+    if (capture.state === 'unapproved') return { result: 'Pending', paymentId: payment._id };
     this.logger.warn(`Payment ${payment._id} declined: ${capture.reason}`);
     await this.cancel(payment._id);
     const now = await this.db.getRepository(Payment).findOneByOrFail({ _id: payment._id });

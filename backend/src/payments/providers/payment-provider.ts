@@ -23,7 +23,12 @@ export type CaptureResult =
   | { state: 'completed'; captureId: string; amount: string; currency: string; customId?: string }
   /** Money not taken yet (e.g. under review): the webhook finishes it. */
   | { state: 'pending'; captureId?: string }
-  /** The buyer's payment failed or was never approved. */
+  /**
+   * The buyer has not approved the order (yet): the return URL was opened before approval,
+   * by hand or by anyone holding the order id. Nothing changes; the buyer may still approve.
+   */
+  | { state: 'unapproved' }
+  /** The buyer's payment failed. */
   | { state: 'declined'; reason: string };
 
 /** A checkout provider: PayPal Orders v2, or the built-in test checkout. */

@@ -99,6 +99,13 @@ export class PayPalProvider implements PaymentProvider {
   }
 
   async capture(orderId: string, paymentId: string): Promise<CaptureResult> {
+    // Only an approved order is captured. The return URL needs no session and may be opened
+    // before the buyer approves; a capture then fails (ORDER_NOT_APPROVED) under this
+    // payment's PayPal-Request-Id, and PayPal may answer the buyer's real return with it again.
+    const before = await this.lookup(orderId);
+    if (before.state === 'open') return { state: 'unapproved' };
+    if (before.state === 'gone') return { state: 'declined', reason: 'ORDER_NOT_FOUND' };
+    if (before.state !== 'approved') return before;
     const path = `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`;
     const { status, body } = await this.request<PayPalOrder & PayPalError>('POST', path, {
       requestId: `capture-${paymentId}`,
@@ -112,6 +119,7 @@ export class PayPalProvider implements PaymentProvider {
       const order = await this.request<PayPalOrder>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`);
       if (order.status === 200) return this.captureOf(order.body);
     }
+    if (issue === 'ORDER_NOT_APPROVED') return { state: 'unapproved' };
     if (status === 422 || status === 404) return { state: 'declined', reason: issue };
     throw new ProviderError(`capture answered ${status}: ${describe(body)}`);
   }
