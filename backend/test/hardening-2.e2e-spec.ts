@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { MAX_JSON_DEPTH } from '../src/common/validation';
+import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, FakePayPal } from './fakes/paypal.fake';
+import { transparentPng } from './fixtures/images';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { resetCodeFrom } from './utils/mail-catcher';
 
@@ -145,5 +147,72 @@ describe('Hardening, part 2 (e2e)', () => {
       }
       expect(await db.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [s.user._id])).toEqual([{ n: 0 }]);
     });
+  });
+
+  describe('10. smaller items', () => {
+    const http = () => request(t.app.getHttpServer());
+
+    it('reactivating a user does not bring back their API keys', async () => {
+      const s = await signUpAndLogin(t, 'keyholder');
+      const secret = (await s.agent.post('/api/api-keys').send({ name: 'script', scope: 'read' }).expect(201)).body.data.secret as string;
+      await http().get('/api/profile').set('Authorization', `Bearer ${secret}`).expect(200);
+      await admin.put(`/api/users/${s.user._id}/status`).send({ status: 'inactive' }).expect(200);
+      await admin.put(`/api/users/${s.user._id}/status`).send({ status: 'active' }).expect(200);
+      const res = await http().get('/api/profile').set('Authorization', `Bearer ${secret}`).expect(401);
+      expect(res.body).toMatchObject({ code: 'invalid_api_key', message: 'This API key has been revoked.' });
+      // A key made after the reactivation works.
+      const again = t.agent();
+      await again.post('/api/login').send({ email: s.email, password: s.password }).expect(200);
+      const fresh = (await again.post('/api/api-keys').send({ name: 'new', scope: 'read' }).expect(201)).body.data.secret as string;
+      await http().get('/api/profile').set('Authorization', `Bearer ${fresh}`).expect(200);
+    });
+
+    it('a multipart file name in UTF-8 is stored as sent', async () => {
+      const s = await signUpAndLogin(t, 'unicoder');
+      const res = await s.agent.post('/api/images/bulk-upload').attach('files', await transparentPng(), 'é∂ƒ 日本.png').expect(201);
+      expect(res.body.data.map((i: { name: string }) => i.name)).toEqual(['é∂ƒ 日本']);
+      expect(await db.query(`SELECT name FROM images WHERE user_id = $1`, [s.user._id])).toEqual([{ name: 'é∂ƒ 日本' }]);
+    });
+  });
+});
+
+describe('Hardening, part 2: PayPal return before approval (e2e, fake PayPal)', () => {
+  let t: TestApp;
+  let paypal: FakePayPal;
+  beforeAll(async () => {
+    paypal = await new FakePayPal().start();
+    t = await createTestApp({
+      PAYMENT_PROVIDER: 'paypal',
+      PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
+      PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
+      PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
+      PAYPAL_API_URL: paypal.url,
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await paypal.stop();
+  });
+
+  it('an unauthenticated return before approval changes nothing; the approved return still completes', async () => {
+    const s = await signUpAndLogin(t, 'earlybird');
+    const started = (await s.agent.post('/api/buyCredits').send({ sku: 'credits500' }).expect(200)).body.data;
+    const orderId = new URL(started.link).searchParams.get('token')!;
+    // Someone who knows the order id opens the return without a session, twice.
+    for (let i = 0; i < 2; i++) {
+      const early = await request(t.app.getHttpServer()).get(`/api/checkout/return?token=${orderId}`).expect(302);
+      expect(early.headers.location).toBe('/dashboard?PaymentResult=Pending');
+    }
+    expect((await s.agent.get(`/api/payment/${started.paymentId}`).expect(200)).body.data.status).toBe('Pending');
+    expect(paypal.requests.filter((r) => r.path.endsWith(`/${orderId}/capture`))).toEqual([]);
+    // The buyer approves at PayPal and comes back: captured and credited.
+    expect((await s.agent.get(paypal.approve(orderId)).expect(302)).headers.location).toBe('/dashboard?PaymentResult=Completed');
+    expect((await s.agent.get(`/api/payment/${started.paymentId}`).expect(200)).body.data.status).toBe('Completed');
+    expect((await s.agent.get('/api/profile').expect(200)).body.data.credit.availableCredits).toBe(500);
+  });
+
+  it('without TRUST_PROXY a forwarded https scheme gets no HSTS', async () => {
+    const res = await request(t.app.getHttpServer()).get('/api/auth/config').set('X-Forwarded-Proto', 'https').expect(200);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 });
