@@ -30,6 +30,8 @@ import {
 
 export type { SheetOutput, LayoutResult, RenderedSheet, RenderProgress, TrimBox, DesignReportEntry, DesignMask, NestingComparison };
 export { LOW_DPI_THRESHOLD, designFit };
+// the permanent errors, for the job to word them for the seller
+export { DesignDecodeError, DesignTooLargeError, UnsafePathError };
 export type { FitSheet };
 
 export interface EngineDesign {

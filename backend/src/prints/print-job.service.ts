@@ -13,7 +13,7 @@ import { LivePrintStage } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
-import { EngineDesign, isPermanentEngineError, PRINT_ENGINE, PrintEngine } from './engine.adapter';
+import { DesignDecodeError, DesignTooLargeError, EngineDesign, isPermanentEngineError, PRINT_ENGINE, PrintEngine, UnsafePathError } from './engine.adapter';
 import { isAbortError } from '../cpu/cpu-pool';
 import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
@@ -37,6 +37,30 @@ export const RUN_PREFIX = '.run-';
 
 /** A failure that retrying cannot fix; the print fails at once instead of after every attempt. */
 export class PermanentPrintError extends Error {}
+
+/** A failure that is retried, whose message is written for the seller (the internals are logged). */
+export class TransientPrintError extends Error {}
+
+/** What a seller reads when the engine fails: never ids, stacks or Node's own messages. */
+export const RENDER_FAILED = {
+  internal: 'The sheet could not be rendered (an error on our side). Your credits were refunded; please process the print again.',
+  disk: 'The sheet could not be rendered (the server ran short of disk space). Your credits were refunded; please process the print again later.',
+  interrupted: 'The sheet could not be rendered (processing was interrupted). Your credits were refunded; please process the print again.',
+  unreadable: (name?: string) => `The sheet could not be rendered: ${name ? `the file of design "${name}"` : 'a design file'} could not be read. Please replace the design.`,
+  overLimit: (name: string) => `The sheet could not be rendered: design "${name}" has more pixels than allowed. Please upload a smaller file.`,
+  misplaced: 'The sheet could not be rendered: a design file could not be found. Please upload the design again.',
+};
+
+/**
+ * The seller-facing text of a job failure that reached the queue's final failure handler:
+ * the job's own errors are already worded for the seller; anything else (the queue's
+ * "job stalled more than allowable limit" after its worker died twice, a database error
+ * before the run started) gets the generic text.
+ */
+export function failureText(e: unknown): string {
+  if (e instanceof TransientPrintError || e instanceof PermanentPrintError) return e.message;
+  return RENDER_FAILED.interrupted;
+}
 
 export type StageTimings = { trim: number; layout: number; render: number; store: number };
 
@@ -127,7 +151,10 @@ export class PrintJobService {
       await this.storage.prepare(`${runKey}/.tmp/x`);
       const free = await this.storage.freeBytes();
       // Not enough room now is not the print's fault: a retry (Bull's backoff) may find it.
-      if (free < this.config.prints.minFreeBytes + pixels * OUTPUT_BYTES_PER_PIXEL) throw new Error(`not enough disk space to render (${free} bytes free)`);
+      if (free < this.config.prints.minFreeBytes + pixels * OUTPUT_BYTES_PER_PIXEL) {
+        this.logger.error(`print ${printId}: not enough disk space to render (${free} bytes free)`);
+        throw new TransientPrintError(RENDER_FAILED.disk);
+      }
       // The formats the seller chose (prints processed before the choice existed: PNG).
       const formats = normalizeFormats(settings.formats);
       const rendered = await this.engine.render({
@@ -173,10 +200,14 @@ export class PrintJobService {
     } catch (e) {
       if (abort.signal.aborted && (e === abort.signal.reason || isAbortError(e))) return { outcome: 'skipped', reason: 'cancelled while rendering' };
       if (e instanceof PermanentPrintError || isPermanentEngineError(e)) {
-        await this.fail(printId, attempt, (e as Error).message);
-        return { outcome: 'failed', reason: (e as Error).message };
+        const text = await this.sellerText(printId, e as Error);
+        await this.fail(printId, attempt, text);
+        return { outcome: 'failed', reason: text };
       }
-      throw e;
+      if (e instanceof TransientPrintError) throw e;
+      // Retried; the internals go to the log, the seller reads only what the sheet suffered.
+      this.logger.error(`print ${printId} attempt ${attempt} failed: ${(e as Error)?.stack ?? e}`);
+      throw new TransientPrintError(RENDER_FAILED.internal, { cause: e });
     } finally {
       // The one place a run's files are removed (completed, failed, cancelled or retried);
       // runs killed with their process are removed by the recovery sweep.
@@ -185,6 +216,26 @@ export class PrintJobService {
       unregister();
       await this.storage.deletePrefix(runKey).catch(() => undefined);
     }
+  }
+
+  /**
+   * The print's error text for a permanent failure. Engine errors name designs by their
+   * print item id and quote libvips; the seller gets the design's name and the cause in
+   * plain words, the log keeps the original.
+   */
+  private async sellerText(printId: string, e: Error): Promise<string> {
+    if (e instanceof PermanentPrintError) return e.message;
+    this.logger.warn(`print ${printId}: ${e.name}: ${e.message}`);
+    const rows: Array<{ id: string; name: string }> = await this.db.query(
+      `SELECT i.id, img.name FROM print_items i JOIN images img ON img.id = i.image_id WHERE i.print_id = $1`,
+      [printId],
+    );
+    const named = rows.find((r) => e.message.includes(r.id));
+    if (e instanceof DesignTooLargeError && named) return e.message.replace(`"${named.id}"`, `"${named.name}"`);
+    if (e instanceof DesignDecodeError && named) return /pixel limit/.test(e.message) ? RENDER_FAILED.overLimit(named.name) : RENDER_FAILED.unreadable(named.name);
+    if (e instanceof DesignDecodeError) return RENDER_FAILED.unreadable(rows.length === 1 ? rows[0].name : undefined);
+    if (e instanceof UnsafePathError) return RENDER_FAILED.misplaced;
+    return RENDER_FAILED.internal;
   }
 
   /** Removes the run folders of an attempt that is over (left by runs killed with their process). */

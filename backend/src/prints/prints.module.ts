@@ -13,7 +13,7 @@ import { PRINT_ENGINE, workerEngine } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { Print } from './entities/print.entity';
 import { PrintCancellations } from './print-cancellations';
-import { PrintJobService } from './print-job.service';
+import { failureText, PrintJobService } from './print-job.service';
 import { PrintRecoveryService } from './print-recovery.service';
 import { PrintsController } from './prints.controller';
 import { PrintDraftsService } from './print-drafts.service';
@@ -51,7 +51,7 @@ export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
   async onModuleInit() {
     this.jobs.process(JobName.ProcessPrint, (job) => this.printJobs.run(job), {
       concurrency: this.config.prints.jobConcurrency,
-      onFailed: (job, error) => this.printJobs.fail(job.data.printId, job.data.attempt, error.message),
+      onFailed: (job, error) => this.printJobs.fail(job.data.printId, job.data.attempt, failureText(error)),
     });
     this.jobs.process(JobName.PrintRetention, () => this.printJobs.expireFiles());
     await this.jobs.repeat(JobName.PrintRetention, this.config.prints.retentionIntervalMs);
