@@ -176,6 +176,19 @@ test("prints: build from the library, live layout, process, download, delete and
   await page.waitForURL(/printSuccessModal=true/, { timeout: 90_000 });
   await page.locator(".ant-modal").filter({ hasText: "Print processed" }).getByRole("button", { name: "Close" }).last().click();
 
+  // Duplicate (a reprint): a new draft with the same items opens; the processed print stays.
+  const itemRows = await page.locator(".ant-table-row").count();
+  await page.getByRole("button", { name: "Duplicate" }).click();
+  await expectToast(page, "Print duplicated");
+  await page.waitForURL((u) => /\/prints\/[0-9a-f-]{36}$/.test(u.pathname) && !u.pathname.endsWith(printId));
+  const dupId = new URL(page.url()).pathname.split("/").pop();
+  await page.getByTestId("print-status").getByText("In Draft").waitFor();
+  await page.locator(".ant-table-row").nth(itemRows - 1).waitFor();
+  if ((await page.locator(".ant-table-row").count()) !== itemRows) throw new Error(`the duplicate should have ${itemRows} items`);
+  await shot("duplicate");
+  const removed = await api("DELETE", `/print/${dupId}/force`);
+  if (removed.status !== 200) throw new Error(`force delete of the duplicate: ${removed.status}`);
+
   // The list: Completed, 'Already Processed' disabled, retention in green.
   await page.goto("/prints?status=Completed");
   const listRow = page.locator(".ant-table-row").filter({ hasText: printId.slice(0, 8).toUpperCase() });

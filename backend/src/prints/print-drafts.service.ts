@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Image } from '../images/entities/image.entity';
@@ -50,6 +50,26 @@ export class PrintDraftsService {
       return print._id;
     });
     return this.prints.find(userId, id);
+  }
+
+  /**
+   * A new Manual draft with the items (image, size, quantity) and sheet settings of one of
+   * the seller's prints, whatever its status: reprints are a daily job. Items whose design
+   * was deleted or whose size is gone are left out and counted; with none left it is 409.
+   * Shop order links are not copied: the new draft is a reprint, and the orders' statuses
+   * keep following the print that fulfilled them.
+   */
+  async duplicate(userId: string, printId: string): Promise<{ print: Print; leftOut: number }> {
+    const source = await this.prints.find(userId, printId);
+    const items = source.items ?? [];
+    const usable = items.filter((i) => i.imageId && i.sizeId && i.image && !i.image.deletedAt && i.size);
+    if (!usable.length) throw new ConflictException({ message: MSG.nothingToDuplicate, code: 'nothing_to_duplicate' });
+    const id = await this.db.transaction(async (m) => {
+      const print = await m.save(m.create(Print, { userId, type: PrintType.Manual, status: PrintStatus.InDraft, files: [], settings: source.settings }));
+      for (const i of usable) await this.addOrMerge(m, print._id, { imageId: i.imageId!, sizeId: i.sizeId!, quantity: i.quantity });
+      return print._id;
+    });
+    return { print: await this.prints.find(userId, id), leftOut: items.length - usable.length };
   }
 
   async addItem(userId: string, printId: string, dto: PrintItemInput): Promise<Print> {

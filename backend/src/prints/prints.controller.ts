@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Idempotent } from '../idempotency/idempotency.decorators';
@@ -68,6 +68,19 @@ export class PrintsController {
   @ApiOkResponse({ type: PrintResponse })
   async createPrint(@CurrentUser() user: User, @Body() dto: CreatePrintDto) {
     return { data: this.prints.dto(await this.drafts.create(user._id, dto)), message: 'Print created successfully' };
+  }
+
+  @Post(':id/duplicate')
+  @Idempotent()
+  @ApiOperation({ summary: 'A new draft (Manual) with the items and sheet settings of this print, any status; items whose design or size was deleted are left out' })
+  @ApiCreatedResponse({ type: PrintResponse })
+  @ApiConflictResponse({ description: 'Every design or size of the print was deleted (code nothing_to_duplicate)' })
+  async duplicatePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
+    const { print, leftOut } = await this.drafts.duplicate(user._id, id);
+    const message = leftOut
+      ? `Print duplicated. ${leftOut} item${leftOut === 1 ? ' was' : 's were'} left out: the design or size was deleted.`
+      : 'Print duplicated';
+    return { data: this.prints.dto(print), message };
   }
 
   @Post(':id/printItem')

@@ -17,6 +17,7 @@ export function assertStatus(status: PrintStatus, allowed: PrintStatus[], messag
 
 export const MSG = {
   notFound: 'Print not found',
+  nothingToDuplicate: 'Nothing to duplicate: every design or size of this print has been deleted',
   itemNotFound: 'Print item not found',
   imageMissing: 'Image is missing. Please add the missing item.',
   sizeMissing: 'Size is missing. Please add the missing item.',

@@ -1076,6 +1076,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/print/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new draft (Manual) with the items and sheet settings of this print, any status; items whose design or size was deleted are left out
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $(uuidgen)" $GS/api/print/$ID/duplicate
+         *     ```
+         */
+        post: operations["duplicatePrint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/print/{id}/files/{n}": {
         parameters: {
             query?: never;
@@ -7378,6 +7402,131 @@ export interface operations {
                      * @example {
                      *       "message": "Not found",
                      *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    duplicatePrint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Every design or size of the print was deleted (code nothing_to_duplicate) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

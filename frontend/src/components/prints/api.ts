@@ -144,7 +144,12 @@ export function usePrintActions(printId: string | undefined) {
     mutationFn: () => call(api.DELETE("/api/print/{id}/force", { params: { path } })),
     onSuccess: () => invalidate({ resource: "print", invalidates: ["list"] }),
   });
-  return { addItem, updateItem, deleteItem, process, cancel, removeFiles, forceDelete, refresh };
+  // A reprint: a new draft with this print's items and settings (the caller opens it).
+  const duplicate = useMutation({
+    mutationFn: async () => call(api.POST("/api/print/{id}/duplicate", { params: { path } })),
+    onSuccess: () => invalidate({ resource: "print", invalidates: ["list"] }),
+  });
+  return { addItem, updateItem, deleteItem, process, cancel, removeFiles, forceDelete, duplicate, refresh };
 }
 
 /** Creates a draft print from the manual-create lines; returns the new print. */

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Table, Tooltip, Typography } from "antd";
-import { DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { useOne } from "@refinedev/core";
 import dayjs from "dayjs";
 import { useNavigate, useParams } from "react-router";
@@ -41,9 +41,13 @@ export function PrintDetailPage() {
 
   const saved = useSheetSettings();
   const [settings, setSettings] = useState<SheetSettings>();
+  // Another print (e.g. the draft "Duplicate" opened) starts again from its own settings.
+  useEffect(() => setSettings(undefined), [id]);
+  const carried = print?.settings;
   useEffect(() => {
-    if (saved.data && !settings) setSettings(saved.data);
-  }, [saved.data, settings]);
+    // A draft that carries settings (a duplicate) starts from them, the rest from the seller's.
+    if (saved.data && print && !settings) setSettings({ ...saved.data, ...(carried ?? {}) });
+  }, [saved.data, print, carried, settings]);
 
   const printItems = print?.printItems;
   const items = useMemo(() => printItems ?? [], [printItems]);
@@ -146,6 +150,20 @@ export function PrintDetailPage() {
           <Tooltip title={canProcess(print.status) ? blocked : null}>
             <Button type="primary" icon={<ThunderboltOutlined />} disabled={!canProcess(print.status) || busy || !!blocked} onClick={startProcess}>Process Print</Button>
           </Tooltip>
+          <Button
+            icon={<CopyOutlined />}
+            disabled={items.length === 0 || busy}
+            onClick={() =>
+              actions.duplicate.mutate(undefined, {
+                onSuccess: (res) => {
+                  toast.success(res.message ?? "Print duplicated");
+                  navigate(`/prints/${res.data._id}`);
+                },
+              })
+            }
+          >
+            Duplicate
+          </Button>
           <Button danger icon={<DeleteOutlined />} disabled={!canDelete(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "deletePrint", print._id))}>Delete</Button>
         </Space>
       }
