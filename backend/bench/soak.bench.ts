@@ -362,7 +362,10 @@ function buildReport(r: ReportInput) {
   out();
   out('Answers by route (all sellers; ms):');
   const byRoute = new Map<string, Sample[]>();
-  for (const x of rest) byRoute.set(x.route, [...(byRoute.get(x.route) ?? []), x]);
+  for (const x of rest) {
+    if (!byRoute.has(x.route)) byRoute.set(x.route, []);
+    byRoute.get(x.route)!.push(x);
+  }
   out(`  ${'route'.padEnd(44)} ${'n'.padStart(6)} ${'2xx'.padStart(6)} ${'3xx'.padStart(5)} ${'4xx'.padStart(5)} ${'5xx'.padStart(5)} ${'none'.padStart(5)} ${'p50'.padStart(6)} ${'p99'.padStart(6)}`);
   for (const [route, xs] of [...byRoute].sort((a, b) => b[1].length - a[1].length)) {
     const c = (lo: number, hi: number) => xs.filter((x) => x.status >= lo && x.status < hi).length;
