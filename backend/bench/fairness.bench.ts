@@ -21,6 +21,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
@@ -106,7 +107,8 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main() {
   const mode = REDIS ? 'PostgreSQL + Redis (Bull)' : 'embedded (PGlite, in-process jobs)';
-  const bench = REDIS ? await startBenchApp(`gs_bench_fair_${process.pid}`, { REDIS_URL: process.env.REDIS_URL!, QUEUE_PREFIX: `gs_bench_fair_${process.pid}`, ...passThrough() }) : await startEmbedded();
+  const prefix = `gs_bench_fair_${process.pid}`;
+  const bench = REDIS ? await startBenchApp(prefix, { REDIS_URL: process.env.REDIS_URL!, QUEUE_PREFIX: prefix, ...passThrough() }) : await startEmbedded();
   const db = bench.app.get(DataSource);
   try {
     const hash = await hashPassword(PASSWORD);
@@ -177,6 +179,22 @@ async function main() {
     console.log(JSON.stringify(result));
   } finally {
     await bench.close();
+    if (REDIS) await dropKeys(prefix);
+  }
+}
+
+/** The run's queue keys (Redis is shared with other runs and tests). */
+async function dropKeys(prefix: string) {
+  const redis = new Redis(process.env.REDIS_URL!);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -32,7 +32,7 @@ describe('Queue fairness with Bull (e2e)', () => {
       async (job) => {
         const entry: (typeof log)[number] = { id: job.data.imageId, node: n, start: Date.now() };
         log.push(entry);
-        await sleep(job.data.imageId.startsWith('a') ? 1500 : 50);
+        await sleep(job.data.imageId.startsWith('a') ? 3000 : 50);
         entry.end = Date.now();
       },
       { concurrency },
@@ -48,7 +48,7 @@ describe('Queue fairness with Bull (e2e)', () => {
     await sleep(400);
     const bAdded = Date.now();
     await n1.add(JobName.ImagePreview, { imageId: 'b1', userId: 'B' }, { jobId: 'fair1:b1', attempts: 1 });
-    const deadline = Date.now() + 40_000;
+    const deadline = Date.now() + 45_000;
     while (log.filter((e) => e.end).length < 7 && Date.now() < deadline) await sleep(100);
 
     const b = log.find((e) => e.id === 'b1')!;
