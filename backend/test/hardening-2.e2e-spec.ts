@@ -149,6 +149,55 @@ describe('Hardening, part 2 (e2e)', () => {
     });
   });
 
+  describe('9. changing the e-mail on the profile tells nobody whether an address is registered', () => {
+    it('the same answer for a taken and a free address; the change waits for the link; the taken address gets a notice', async () => {
+      const taker = await signUpAndLogin(t, 'taker');
+      const holder = await signUpAndLogin(t, 'holder');
+      const body = { firstName: 'Tak', lastName: 'Er1' };
+      const taken = await taker.agent.put('/api/profile').send({ ...body, email: holder.email, currentPassword: taker.password });
+      const free = await taker.agent.put('/api/profile').send({ ...body, email: 'taker-new@example.com', currentPassword: taker.password });
+      const shape = (r: request.Response, email: string) => ({ status: r.status, message: r.body.message.replace(email, '<new>'), data: { ...r.body.data, updatedAt: 'x' } });
+      expect(shape(taken, holder.email)).toEqual(shape(free, 'taker-new@example.com'));
+      expect(taken.status).toBe(200);
+      expect(taken.body.message).toBe(`Profile Updated Successfully. We sent a link to ${holder.email}: your e-mail address changes when you open it.`);
+      // Nothing changes until the link is opened: the account keeps its verified address.
+      expect(taken.body.data).toMatchObject({ email: taker.email, emailVerified: true, lastName: 'Er1' });
+      // The holder of the taken address hears of it; no link goes there.
+      const notice = await t.mail.waitFor(holder.email, /Someone asked to use your e-mail address/);
+      expect(notice.text).toContain('nothing was changed');
+      const link = await t.mail.waitFor('taker-new@example.com', /Verify/);
+      expect(t.mail.messages.filter((m) => m.to.includes(holder.email) && /Verify/.test(m.subject))).toHaveLength(1); // the sign-up mail only
+      // Opening the link applies the address, verified; the old address is told; sign-in uses the new one.
+      const token = link.text.match(/\/verify\?token=([A-Za-z0-9_-]+)/)![1];
+      expect((await t.agent().get(`/api/verify?token=${token}`).expect(200)).body).toEqual({ message: 'Email address changed', alreadyVerified: false });
+      expect((await taker.agent.get('/api/profile').expect(200)).body.data).toMatchObject({ email: 'taker-new@example.com', emailVerified: true });
+      expect((await t.mail.waitFor(taker.email, /e-mail address was changed/)).text).toContain('taker-new@example.com');
+      await t.agent().post('/api/login').send({ email: 'taker-new@example.com', password: taker.password }).expect(200);
+      await t.agent().post('/api/login').send({ email: taker.email, password: taker.password }).expect(401);
+    });
+
+    it('a link whose address was registered meanwhile → 409 to its holder; the account keeps its address', async () => {
+      const s = await signUpAndLogin(t, 'slowclick');
+      await s.agent.put('/api/profile').send({ firstName: 'Slo', lastName: 'Wclick', email: 'raced@example.com', currentPassword: s.password }).expect(200);
+      const token = (await t.mail.waitFor('raced@example.com', /Verify/)).text.match(/\/verify\?token=([A-Za-z0-9_-]+)/)![1];
+      // Someone signs up with that address before the link is opened.
+      await t.agent().post('/api/register').send({ firstName: 'Rac', lastName: 'Ed1', username: 'raced', email: 'raced@example.com', password: 'password-123' }).expect(201);
+      expect((await t.agent().get(`/api/verify?token=${token}`).expect(409)).body).toMatchObject({ code: 'email_taken' });
+      expect((await s.agent.get('/api/profile').expect(200)).body.data.email).toBe(s.email);
+    });
+
+    it('the current password is still required, and links are limited to 5 an hour', async () => {
+      const s = await signUpAndLogin(t, 'manychanges');
+      const body = { firstName: 'Man', lastName: 'Ychanges' };
+      expect((await s.agent.put('/api/profile').send({ ...body, email: 'mc-0@example.com' }).expect(400)).body.code).toBe('current_password_required');
+      for (let i = 1; i <= 5; i++) await s.agent.put('/api/profile').send({ ...body, email: `mc-${i}@example.com`, currentPassword: s.password }).expect(200);
+      const res = await s.agent.put('/api/profile').send({ ...body, email: 'mc-6@example.com', currentPassword: s.password }).expect(429);
+      expect(res.body).toEqual({ statusCode: 429, message: 'Too many attempts. Please try again later.', code: 'too_many_attempts' });
+      // Other fields still save.
+      await s.agent.put('/api/profile').send({ ...body, firstName: 'Renamed', email: s.email }).expect(200);
+    });
+  });
+
   describe('10. smaller items', () => {
     const http = () => request(t.app.getHttpServer());
 
@@ -172,6 +221,8 @@ describe('Hardening, part 2 (e2e)', () => {
       const res = await s.agent.post('/api/images/bulk-upload').attach('files', await transparentPng(), 'é∂ƒ 日本.png').expect(201);
       expect(res.body.data.map((i: { name: string }) => i.name)).toEqual(['é∂ƒ 日本']);
       expect(await db.query(`SELECT name FROM images WHERE user_id = $1`, [s.user._id])).toEqual([{ name: 'é∂ƒ 日本' }]);
+      // Let the preview job finish before the app closes.
+      for (let i = 0; i < 100 && (await s.agent.get(`/api/images/${res.body.data[0]._id}`)).body.data.status === 'processing'; i++) await new Promise((r) => setTimeout(r, 200));
     });
   });
 });

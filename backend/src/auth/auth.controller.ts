@@ -55,8 +55,9 @@ export class AuthController {
   @ApiOkResponse({ type: VerifyResultDto })
   async verify(@Query('token') token: string) {
     if (typeof token !== 'string' || !token) throw new BadRequestException('Email verification failed');
-    const { alreadyVerified } = await this.auth.verifyEmail(token);
-    return { message: alreadyVerified ? 'Email already verified' : 'Email verified successfully', alreadyVerified };
+    const { alreadyVerified, emailChanged } = await this.auth.verifyEmail(token);
+    const message = alreadyVerified ? 'Email already verified' : emailChanged ? 'Email address changed' : 'Email verified successfully';
+    return { message, alreadyVerified };
   }
 
   @Public()
@@ -124,9 +125,16 @@ export class AuthController {
 
   @Put('profile')
   @ApiCookieAuth()
+  @ApiOperation({
+    summary:
+      'Saves the profile. A new e-mail needs currentPassword and changes only when the link mailed to it is opened; the answer is the same whether or not the address has an account',
+  })
   @ApiOkResponse({ type: UserResponse })
   async updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto, @Req() req: Request) {
-    const updated = await this.auth.updateProfile(user, dto, req.ip);
-    return { data: toUserDto(updated), message: 'Profile Updated Successfully' };
+    const { user: updated, pendingEmail } = await this.auth.updateProfile(user, dto, req.ip);
+    const message = pendingEmail
+      ? `Profile Updated Successfully. We sent a link to ${pendingEmail}: your e-mail address changes when you open it.`
+      : 'Profile Updated Successfully';
+    return { data: toUserDto(updated), message };
   }
 }

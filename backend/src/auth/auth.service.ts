@@ -25,6 +25,8 @@ import { checkPassword, hashPassword } from '../common/password';
 import { ProfileService } from '../users/profile.service';
 
 const TOO_MANY = 'Too many attempts. Please try again later.';
+/** Links to a new e-mail address a user may ask for in an hour. */
+const EMAIL_CHANGES_PER_HOUR = 5;
 
 // Compared against when the account does not exist, so both paths take as long.
 let dummyHash: Promise<string> | undefined;
@@ -80,19 +82,24 @@ export class AuthService {
     );
   }
 
-  async sendVerification(user: User) {
-    const token = await this.createToken(user._id, AuthTokenKind.Verify, this.config.auth.verifyTokenTtlMs);
+  /** Mails a verification link to `user.email` (a new one, or `token` when given). */
+  async sendVerification(user: User, token?: string) {
+    token ??= await this.createToken(user._id, AuthTokenKind.Verify, this.config.auth.verifyTokenTtlMs);
     const link = `${this.config.appUrl}/verify?token=${token}`;
     if (!this.config.mail.smtpUrl) this.logger.log(`Verification link for ${user.email}: ${link}`);
     await this.mail.send({ to: user.email, ...mailTemplates.verification(user, link, this.config.auth.verifyTokenTtlMs) });
   }
 
   /** Returns true when the link had been used already and the address is verified (a second click). */
-  async verifyEmail(token: string): Promise<{ alreadyVerified: boolean }> {
-    const row = await this.consumeToken(token, AuthTokenKind.Verify);
+  async verifyEmail(token: string): Promise<{ alreadyVerified: boolean; emailChanged: boolean }> {
+    const row = await this.consumeToken(token, [AuthTokenKind.Verify, AuthTokenKind.EmailChange]);
+    if (row?.kind === AuthTokenKind.EmailChange) {
+      await this.applyEmailChange(row.userId, row.email!);
+      return { alreadyVerified: false, emailChanged: true };
+    }
     if (row) {
       await this.users.update({ _id: row.userId }, { emailVerifiedAt: new Date() });
-      return { alreadyVerified: false };
+      return { alreadyVerified: false, emailChanged: false };
     }
     // Only whoever holds the (unguessable) link learns this, so it reveals nothing new.
     const used =
@@ -101,13 +108,13 @@ export class AuthService {
         .getRepository(AuthToken)
         .createQueryBuilder('t')
         .innerJoin(User, 'u', 'u.id = t.user_id')
-        .where('t.token_hash = :hash AND t.kind = :kind AND t.used_at IS NOT NULL AND u.email_verified_at IS NOT NULL', {
+        .where('t.token_hash = :hash AND t.kind IN (:...kinds) AND t.used_at IS NOT NULL AND u.email_verified_at IS NOT NULL', {
           hash: this.hmac(token),
-          kind: AuthTokenKind.Verify,
+          kinds: [AuthTokenKind.Verify, AuthTokenKind.EmailChange],
         })
         .getExists());
     if (!used) throw new BadRequestException({ message: 'Email verification failed', code: 'invalid_token' });
-    return { alreadyVerified: true };
+    return { alreadyVerified: true, emailChanged: false };
   }
 
   // ---- login and sessions ------------------------------------------------------------
@@ -208,20 +215,61 @@ export class AuthService {
 
   // ---- profile -----------------------------------------------------------------------
 
-  /** The write and its uniqueness rule belong to users; auth proves the password and mails. */
-  async updateProfile(user: User, dto: UpdateProfileDto, ip?: string): Promise<User> {
+  /**
+   * Saves the profile. A new e-mail address waits for the link mailed to it (verifyEmail
+   * applies it); the answer is the same whether or not the address already has an account,
+   * so the profile cannot be used to learn who has one. The owner of a taken address gets a
+   * notice instead of a link. Changing the address needs the current password.
+   */
+  async updateProfile(user: User, dto: UpdateProfileDto, ip?: string): Promise<{ user: User; pendingEmail: string | null }> {
     const emailChanged = this.profiles.emailChanges(user, dto.email);
-    if (emailChanged) await this.assertCurrentPassword(user, dto.currentPassword, ip);
-    return this.profiles.update(user, dto, (updated) => {
-      this.background('Verification mail', () => this.sendVerification(updated));
-      // The old address hears of it, so an unnoticed change can still be challenged.
-      this.background('E-mail changed notice', () =>
-        this.notice(user.email, 'Your e-mail address was changed', [
-          `The e-mail address of your GangSheet Studio account "${user.username}" was changed from ${user.email} to ${updated.email}.`,
-          'If this was not you, someone who knows your password did it: contact the administrator of this site at once.',
+    if (emailChanged) {
+      await this.assertCurrentPassword(user, dto.currentPassword, ip);
+      await this.assertEmailChangeBudget(user);
+    }
+    const updated = await this.profiles.update(user, dto);
+    if (!emailChanged) return { user: updated, pendingEmail: null };
+    const email = dto.email;
+    // Created either way (the same work and the same budget); mailed only to a free address.
+    const token = await this.createToken(user._id, AuthTokenKind.EmailChange, this.config.auth.verifyTokenTtlMs, 'link', email);
+    const owner = await this.accounts.findByEmail(email);
+    if (!owner) {
+      this.background('E-mail change link', () => this.sendVerification({ ...updated, email }, token));
+    } else {
+      this.background('E-mail change notice', () =>
+        this.notice(email, 'Someone asked to use your e-mail address', [
+          'Someone signed in to another GangSheet Studio account asked to change its e-mail address to this one.',
+          'This address already belongs to your account, so nothing was changed and you need not do anything.',
         ]),
       );
-    });
+    }
+    await this.profiles.emailChangeRequested(user._id, email);
+    return { user: updated, pendingEmail: email };
+  }
+
+  /** At most EMAIL_CHANGES_PER_HOUR links (each one a mail to an address the user typed). */
+  private async assertEmailChangeBudget(user: User) {
+    const recent = await this.db
+      .getRepository(AuthToken)
+      .createQueryBuilder('t')
+      .where(`t.userId = :id AND t.kind = :kind AND t.createdAt > now() - interval '1 hour'`, { id: user._id, kind: AuthTokenKind.EmailChange })
+      .getCount();
+    if (recent >= EMAIL_CHANGES_PER_HOUR) throw new HttpException({ message: TOO_MANY, code: 'too_many_attempts' }, HttpStatus.TOO_MANY_REQUESTS);
+  }
+
+  /** The link to a new address was opened: the address replaces the account's, and the old one is told. */
+  private async applyEmailChange(userId: string, email: string) {
+    const before = await this.users.findOneByOrFail({ _id: userId });
+    const updated = await this.profiles.applyEmail(userId, email);
+    // Any other pending change is void: the address just confirmed is the account's now.
+    await this.db.getRepository(AuthToken).update({ userId, kind: AuthTokenKind.EmailChange, usedAt: IsNull() }, { usedAt: new Date() });
+    // The old address hears of it, so an unnoticed change can still be challenged.
+    this.background('E-mail changed notice', () =>
+      this.notice(before.email, 'Your e-mail address was changed', [
+        `The e-mail address of your GangSheet Studio account "${updated.username}" was changed from ${before.email} to ${updated.email}.`,
+        'If this was not you, someone who knows your password did it: contact the administrator of this site at once.',
+      ]),
+    );
   }
 
   // ---- tokens ------------------------------------------------------------------------
@@ -230,7 +278,7 @@ export class AuthService {
     return createHmac('sha256', this.config.auth.jwtSecret).update(token).digest('hex');
   }
 
-  private async createToken(userId: string, kind: AuthTokenKind, ttlMs: number, style: 'link' | 'code' = 'link') {
+  private async createToken(userId: string, kind: AuthTokenKind, ttlMs: number, style: 'link' | 'code' = 'link', email: string | null = null) {
     // A reset code is typed by hand: 10 characters of Crockford base32 (50 bits) is plenty
     // with rate-limited guesses and a 30-minute life, even with several codes live at once.
     const token =
@@ -240,20 +288,22 @@ export class AuthService {
     // A new token leaves the earlier ones valid: anyone may ask for a reset code, and a code
     // that cancelled the last one let a stranger void the owner's code before they typed it.
     // Each is single use; a successful reset ends the others.
-    await this.db.getRepository(AuthToken).insert({ userId, kind, tokenHash: this.hmac(token), expiresAt: new Date(Date.now() + ttlMs) });
+    await this.db.getRepository(AuthToken).insert({ userId, kind, email, tokenHash: this.hmac(token), expiresAt: new Date(Date.now() + ttlMs) });
     return token;
   }
 
   /** Marks the token used in the same statement that checks it, so it works exactly once. */
-  private async consumeToken(token: string, kind: AuthTokenKind, userId?: string): Promise<AuthToken | null> {
+  private async consumeToken(token: string, kind: AuthTokenKind | AuthTokenKind[], userId?: string): Promise<AuthToken | null> {
     if (!token || token.length > 100) return null;
+    const kinds = ([] as AuthTokenKind[]).concat(kind);
     const result = await this.db.query(
       `UPDATE auth_tokens SET used_at = now()
-       WHERE token_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > now() AND ($3::uuid IS NULL OR user_id = $3)
-       RETURNING id, user_id`,
-      [this.hmac(token), kind, userId ?? null],
+       WHERE token_hash = $1 AND ($2::uuid IS NULL OR user_id = $2) AND used_at IS NULL AND expires_at > now()
+         AND kind IN (${kinds.map((_, i) => `$${i + 3}`).join(', ')})
+       RETURNING id, user_id, kind, email`,
+      [this.hmac(token), userId ?? null, ...kinds],
     );
-    const rows = returned<{ id: string; user_id: string }>(result);
-    return rows[0] ? ({ _id: rows[0].id, userId: rows[0].user_id } as AuthToken) : null;
+    const rows = returned<{ id: string; user_id: string; kind: AuthTokenKind; email: string | null }>(result);
+    return rows[0] ? ({ _id: rows[0].id, userId: rows[0].user_id, kind: rows[0].kind, email: rows[0].email } as AuthToken) : null;
   }
 }

@@ -10,14 +10,14 @@ import { UsersService } from './users.service';
 export interface ProfileFields {
   firstName: string;
   lastName: string;
-  email: string;
   company?: string | null;
   phone?: string | null;
 }
 
 /**
- * The signed-in user's own profile: the write and its uniqueness rule. Proving the
- * current password and mailing the new and old addresses stay with auth, which calls this.
+ * The signed-in user's own profile. A new e-mail address is not saved with the other
+ * fields: auth proves the current password and mails a link to the new address, and the
+ * address changes (applyEmail) when that link is opened.
  */
 @Injectable()
 export class ProfileService {
@@ -31,34 +31,36 @@ export class ProfileService {
     return email.toLowerCase() !== user.email.toLowerCase();
   }
 
+  /** Saves the profile's fields other than the e-mail. */
+  async update(user: User, fields: ProfileFields): Promise<User> {
+    await this.users.update(
+      { _id: user._id },
+      {
+        firstName: fields.firstName,
+        lastName: fields.lastName,
+        company: fields.company ?? null,
+        phone: fields.phone ? toE164(fields.phone) : null,
+      },
+    );
+    return this.users.findOneByOrFail({ _id: user._id });
+  }
+
+  /** Tells the user's bell that a link went to `email`: the same whether or not the address is free. */
+  async emailChangeRequested(userId: string, email: string) {
+    // notifications hook: e-mail change requested
+    await this.notifications.notify(userId, { type: 'profile', message: `We sent a link to ${email}. Your e-mail address changes to it when you open the link.` });
+  }
+
   /**
-   * Saves the profile. When the e-mail changes the new address is marked unverified;
-   * `onEmailChanged` runs with the saved user (auth sends the link and the notice) before
-   * the bell is told.
+   * The link mailed to the new address was opened: that proves the address, so it is saved
+   * verified. 409 email_taken when another account took it meanwhile (only the holder of
+   * the link, who owns that address, learns this).
    */
-  async update(user: User, fields: ProfileFields, onEmailChanged?: (updated: User) => void): Promise<User> {
-    const emailChanged = this.emailChanges(user, fields.email);
-    if (emailChanged) await this.accounts.assertUnique(fields.email, undefined, user._id);
-    await this.users
-      .update(
-        { _id: user._id },
-        {
-          firstName: fields.firstName,
-          lastName: fields.lastName,
-          email: fields.email,
-          company: fields.company ?? null,
-          phone: fields.phone ? toE164(fields.phone) : null,
-          // A new address must be confirmed before it can be used to sign in.
-          ...(emailChanged ? { emailVerifiedAt: null } : {}),
-        },
-      )
-      .catch((e) => this.accounts.rethrowUnique(e));
-    const updated = await this.users.findOneByOrFail({ _id: user._id });
-    if (emailChanged) {
-      onEmailChanged?.(updated);
-      // notifications hook: e-mail changed
-      await this.notifications.notify(user._id, { type: 'profile', message: `Your e-mail address was changed to ${updated.email}. Confirm it with the link we sent there.` });
-    }
-    return updated;
+  async applyEmail(userId: string, email: string): Promise<User> {
+    await this.accounts.assertUnique(email, undefined, userId);
+    await this.users.update({ _id: userId }, { email, emailVerifiedAt: new Date() }).catch((e) => this.accounts.rethrowUnique(e));
+    // notifications hook: e-mail changed
+    await this.notifications.notify(userId, { type: 'profile', message: `Your e-mail address was changed to ${email}.` });
+    return this.users.findOneByOrFail({ _id: userId });
   }
 }

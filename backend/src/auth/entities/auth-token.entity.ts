@@ -3,6 +3,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 export enum AuthTokenKind {
   Verify = 'verify',
   Reset = 'reset',
+  /** Confirms a new e-mail address (in `email`) before it replaces the account's. */
+  EmailChange = 'email',
 }
 
 /** Single-use, expiring e-mail tokens. Only an HMAC of the token is stored. */
@@ -21,6 +23,10 @@ export class AuthToken {
   @Index({ unique: true })
   @Column({ name: 'token_hash', type: 'varchar', length: 64 })
   tokenHash: string;
+
+  /** The new address an EmailChange token applies; null for the other kinds. */
+  @Column({ type: 'varchar', length: 254, nullable: true })
+  email: string | null;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
