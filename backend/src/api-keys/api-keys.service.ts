@@ -9,6 +9,7 @@ import { Role, User, UserStatus } from '../users/entities/user.entity';
 import { CreateApiKeyDto } from './dto/api-key.dto';
 import { ApiKey, ApiKeyScope } from './entities/api-key.entity';
 import { KeyRateLimiter, RateLimitResult } from './rate-limiter';
+import { redisClient } from '../common/redis';
 
 /**
  * Secrets look like `gsk_` + 40 base64url characters (240 random bits). The fixed prefix lets
@@ -37,7 +38,7 @@ export class ApiKeysService implements OnModuleDestroy {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    if (config.redis.url) this.redis = new Redis(config.redis.url, { maxRetriesPerRequest: 2 });
+    if (config.redis.url) this.redis = redisClient(config.redis.url, 'API key limits', { maxRetriesPerRequest: 2 });
     this.limiter = new KeyRateLimiter(config.api.keyRateLimit, config.api.keyRateWindowMs, this.redis, config.redis.prefix);
   }
 

@@ -17,6 +17,7 @@ import { UsersModule } from '../users/users.module';
 import { LoginFailuresService } from './login-failures.service';
 import { JwtAuthGuard, RolesGuard } from './guards';
 import { JwtStrategy } from './jwt.strategy';
+import { redisClient } from '../common/redis';
 
 @Module({
   imports: [
@@ -37,7 +38,7 @@ import { JwtStrategy } from './jwt.strategy';
           // Namespaced like the queues, so deployments sharing one Redis keep separate counters.
           generateKey: (ctx, tracker, name) =>
             `${config.redis.prefix}:throttle:${ctx.getHandler().name}:${name}:${createHash('sha256').update(tracker).digest('hex')}`,
-          storage: config.redis.url ? new ThrottlerStorageRedisService(config.redis.url) : undefined,
+          storage: config.redis.url ? new ThrottlerStorageRedisService(redisClient(config.redis.url, 'rate limits')) : undefined,
           throttlers: [
             { name: 'ip', ttl: windowMs, limit: perIp },
             {

@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
+import { redisClient } from '../common/redis';
 
 /**
  * Wrong-password counter per (account, client IP) pair. Only failures count, and a
@@ -21,7 +22,7 @@ export class LoginFailuresService implements OnModuleDestroy {
   /** Connected on first use: worker processes load this module but never sign anyone in. */
   private get redis(): Redis | undefined {
     if (!this.config.redis.url) return undefined;
-    return (this.client ??= new Redis(this.config.redis.url, { maxRetriesPerRequest: 2 }));
+    return (this.client ??= redisClient(this.config.redis.url, 'login failures', { maxRetriesPerRequest: 2 }));
   }
 
   private get limit() {

@@ -5,6 +5,7 @@ import { Server } from 'socket.io';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { LiveEvents, liveEventName, LiveTopic } from './events';
+import { redisClient } from '../common/redis';
 
 /**
  * Sends per-user events. In the API process the socket.io server does it (through the
@@ -53,7 +54,7 @@ export class RealtimeService implements OnModuleDestroy {
     }
     if (this.config.redis.url) {
       if (!this.emitter) {
-        this.redis = new Redis(this.config.redis.url, { lazyConnect: false, maxRetriesPerRequest: null });
+        this.redis = redisClient(this.config.redis.url, 'socket.io emitter', { lazyConnect: false, maxRetriesPerRequest: null });
         this.emitter = new Emitter(this.redis);
       }
       this.emitter.to(room).emit(event, payload);

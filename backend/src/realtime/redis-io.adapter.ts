@@ -5,6 +5,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
 import { ServerOptions } from 'socket.io';
 import { isAllowedOrigin, rawSelfOrigin } from '../common/origin.middleware';
+import { redisClient, watchRedis } from '../common/redis';
 
 /**
  * The socket.io server of the API. The handshake (polling or websocket) must pass the
@@ -39,8 +40,8 @@ export class AppIoAdapter extends IoAdapter {
       },
     } as ServerOptions);
     if (this.opts.redisUrl) {
-      this.pub = new Redis(this.opts.redisUrl);
-      this.sub = this.pub.duplicate();
+      this.pub = redisClient(this.opts.redisUrl, 'socket.io pub');
+      this.sub = watchRedis(this.pub.duplicate(), 'socket.io sub');
       server.adapter(createAdapter(this.pub, this.sub));
     }
     return server;
