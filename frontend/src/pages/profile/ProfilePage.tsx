@@ -46,7 +46,8 @@ export function ProfilePage() {
       }));
     queryClient.setQueryData(PROFILE_KEY, res.data);
     await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
-    toast.success(PROFILE_UPDATED);
+    // A new e-mail waits for the link mailed to it; the answer says so.
+    toast.success(res.message ?? PROFILE_UPDATED);
   };
 
   return (
