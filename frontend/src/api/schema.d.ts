@@ -1341,7 +1341,7 @@ export interface paths {
          */
         get: operations["profile"];
         /**
-         * Update profile
+         * Saves the profile. A new e-mail needs currentPassword and changes only when the link mailed to it is opened; the answer is the same whether or not the address has an account
          * @description Example:
          *
          *     ```sh
