@@ -14,8 +14,9 @@
  * sequence (swaps and moves) and over the fill rule's parameters, kept when the film does
  * not get longer, improves it until the time limit (or, with `compactShare`, until that share
  * of it is left for compacting the last sheet by overlap minimisation, overlap.ts: half in the
- * product's shape layouts, `nestShapes`). Copies that do not fit a sheet of the maximum length
- * go to the next sheet.
+ * product's shape layouts, `nestShapes`); with `converge` (the product's layouts) each phase
+ * also ends once it has stopped finding shorter layouts (`CONVERGENCE`). Copies that do not
+ * fit a sheet of the maximum length go to the next sheet.
  */
 import { Rng } from '../pack/rng';
 import { CellMask, popcount } from './cells';
