@@ -19,7 +19,9 @@
  *    layout stopping once converged (the product) and running to its budget (`converge: false`,
  *    before 2026-11-27), the two alternating in one run (seed by seed, which goes first
  *    alternating too) so both see the same load: film and wall time per order, and their means.
- *    CONVERGE_COPIES rescales every order to that many copies (the pipeline's 60-copy prints).
+ *    CONVERGE_COPIES rescales every order to that many copies (the pipeline's 60-copy prints);
+ *    CONVERGE_SCALE (default 1) gives the converging layouts that share of the budget (what a
+ *    smaller per-copy budget would cost in film).
  *
  * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
  * ART_THREADS (threads per artwork layout, parts 2–4; default the product's, 2 where there are
@@ -213,8 +215,9 @@ async function runConverge(): Promise<void> {
   const settings = { width: 22, gap: 0.25, margin: 0, dpi: 300, nesting: 'shape' as const };
   const copiesTo = process.env.CONVERGE_COPIES ? Number(process.env.CONVERGE_COPIES) : undefined;
   const limits = { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 30000 };
+  const scale = Number(process.env.CONVERGE_SCALE ?? 1);
   console.log(
-    `\n## convergence: ${ART_ORDERS} artwork orders${copiesTo ? ` scaled to ${copiesTo} copies` : ''}, the product's budget (${SHAPE_LAYOUT_MS_PER_COPY} ms per copy, 2–30 s), ${ART_THREADS} thread(s), seeds ${ART_SEEDS.join(', ')}; "to budget" = converge: false`,
+    `\n## convergence: ${ART_ORDERS} artwork orders${copiesTo ? ` scaled to ${copiesTo} copies` : ''}, the product's budget (${SHAPE_LAYOUT_MS_PER_COPY} ms per copy, 2–30 s), ${ART_THREADS} thread(s), seeds ${ART_SEEDS.join(', ')}; "to budget" = converge: false${scale !== 1 ? `; converging layouts get ${scale} of the budget` : ''}`,
   );
   console.log(`${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('budget s', 8)} ${pad('to budget in', 12)} ${pad('s', 5)} ${pad('converged in', 12)} ${pad('s', 5)} ${pad('film', 7)} ${pad('time', 6)}`);
   const sum = { off: 0, on: 0, offMs: 0, onMs: 0 };
@@ -230,7 +233,7 @@ async function runConverge(): Promise<void> {
     for (const [k, seed] of ART_SEEDS.entries()) {
       for (const converge of k % 2 ? [true, false] : [false, true]) {
         const t0 = performance.now();
-        const r = compareNesting(designs, settings, { timeLimitMs: budget, cellInches: CELL_IN, seed, threads: ART_THREADS, converge });
+        const r = compareNesting(designs, settings, { timeLimitMs: converge ? budget * scale : budget, cellInches: CELL_IN, seed, threads: ART_THREADS, converge });
         const ms = performance.now() - t0;
         row[converge ? 'on' : 'off'] += r.shape.totalLength / ART_SEEDS.length;
         row[converge ? 'onMs' : 'offMs'] += ms / ART_SEEDS.length;
