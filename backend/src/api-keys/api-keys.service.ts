@@ -88,10 +88,11 @@ export class ApiKeysService implements OnModuleDestroy {
     );
     const k = rows[0];
     if (!k) throw unauthorized('Invalid API key.');
-    if (k.revoked_at) throw unauthorized('This API key has been revoked.');
-    if (k.expires_at && new Date(k.expires_at) <= new Date()) throw unauthorized('This API key has expired.');
+    // The account first: deactivation also revokes the keys, and while it lasts that is the reason to give.
     const user = await this.db.getRepository(User).findOne({ where: { _id: k.user_id } });
     if (!user || user.status !== UserStatus.Active) throw unauthorized('The account of this API key is deactivated.');
+    if (k.revoked_at) throw unauthorized('This API key has been revoked.');
+    if (k.expires_at && new Date(k.expires_at) <= new Date()) throw unauthorized('This API key has expired.');
     // At most one write a minute per key, not one per request.
     await this.db.query(
       `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
