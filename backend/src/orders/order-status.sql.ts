@@ -22,3 +22,29 @@ export const orderStatusJoin = (o: string, alias: string) => `LEFT JOIN LATERAL 
     ELSE 'Pending' END AS status
   FROM (SELECT ${itemStatusSql('oi_s')} AS st FROM order_items oi_s WHERE oi_s.order_id = ${o}.id) x
 ) ${alias} ON true`;
+
+/**
+ * The dashboard's order counts for user $1 by the same rule as `orderStatusJoin`, in one
+ * pass: the seller's print items that hold an order item are read once (the partial index on
+ * order_item_id) and hash-joined to the order items, instead of two probes per order item
+ * per CASE branch. Pending = no item in any print (or no items); Completed = every item in a
+ * printed print. 37 ms → a few ms for 1,000 orders of 3 items.
+ */
+export const ORDER_COUNTS_SQL = `
+  SELECT count(*)::int AS total,
+         count(*) FILTER (WHERE coalesce(x.in_print, 0) = 0)::int AS pending,
+         count(*) FILTER (WHERE x.items > 0 AND x.printed = x.items)::int AS completed
+    FROM orders o
+    LEFT JOIN (
+      SELECT oi.order_id, count(*) AS items, count(*) FILTER (WHERE pr.printed) AS printed, count(pr.order_item_id) AS in_print
+        FROM order_items oi
+        LEFT JOIN (
+          SELECT pi.order_item_id, bool_or(p.status = 'Completed' OR p.printed_at IS NOT NULL) AS printed
+            FROM print_items pi JOIN prints p ON p.id = pi.print_id
+           WHERE p.user_id = $1 AND pi.order_item_id IS NOT NULL
+           GROUP BY pi.order_item_id
+        ) pr ON pr.order_item_id = oi.id
+       WHERE oi.user_id = $1
+       GROUP BY oi.order_id
+    ) x ON x.order_id = o.id
+   WHERE o.user_id = $1`;

@@ -18,7 +18,7 @@ import { SizesService } from '../sizes/sizes.service';
 import { User } from '../users/entities/user.entity';
 import { CreateOrderPrintDto, OrderDto, OrderItemDto, OrderListQueryDto, ReviewItemDto, UnresolvedItemDto } from './dto/order.dto';
 import { OrderStatus } from './entities/order.entity';
-import { itemStatusSql, orderStatusJoin } from './order-status.sql';
+import { itemStatusSql, orderStatusJoin, ORDER_COUNTS_SQL } from './order-status.sql';
 
 export const ORDER_MSG = {
   imageMissing: 'Image is missing. Please add the missing item.',
@@ -143,17 +143,13 @@ export class OrdersService {
     );
   }
 
-  /** For the dashboard: computed by the database in one query. */
+  /** For the dashboard: computed by the database (ORDER_COUNTS_SQL: the status rule, in one pass). */
   async countsFor(userId: string): Promise<{ pendingOrders: number; totalOrders: number; completedOrders: number; totalIntegrations: number }> {
-    const [r] = await this.db.query(
-      `SELECT count(o.id)::int AS total,
-              count(o.id) FILTER (WHERE os.status = 'Pending')::int AS pending,
-              count(o.id) FILTER (WHERE os.status = 'Completed')::int AS completed,
-              (SELECT count(*)::int FROM integrations WHERE user_id = $1) AS integrations
-         FROM orders o ${orderStatusJoin('o', 'os')} WHERE o.user_id = $1`,
-      [userId],
-    );
-    return { pendingOrders: r.pending, totalOrders: r.total, completedOrders: r.completed, totalIntegrations: r.integrations };
+    const [[r], [i]] = await Promise.all([
+      this.db.query(ORDER_COUNTS_SQL, [userId]),
+      this.db.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [userId]),
+    ]);
+    return { pendingOrders: r.pending, totalOrders: r.total, completedOrders: r.completed, totalIntegrations: i.n };
   }
 
   private async ownedItems(userId: string, ids: string[]): Promise<ItemRow[]> {
