@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Pool } from 'pg';
 import { hashPassword } from '../src/common/password';
-import { itemStatusSql, orderStatusJoin } from '../src/orders/order-status.sql';
+import { itemStatusSql, ORDER_COUNTS_SQL, orderStatusJoin } from '../src/orders/order-status.sql';
 import { BASE_URL, BENCH_SELLER } from './bench-app';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -280,12 +280,8 @@ function routeSql(ids: Ids): Record<string, (p: Pool) => Promise<unknown>> {
                   (SELECT used_credits FROM users WHERE id = $1)`,
           [ids.seller],
         ),
-        p.query(
-          `SELECT count(o.id)::int, count(o.id) FILTER (WHERE os.status = 'Pending')::int, count(o.id) FILTER (WHERE os.status = 'Completed')::int,
-                  (SELECT count(*)::int FROM integrations WHERE user_id = $1)
-             FROM orders o ${orderStatusJoin('o', 'os')} WHERE o.user_id = $1`,
-          [ids.seller],
-        ),
+        p.query(ORDER_COUNTS_SQL, [ids.seller]),
+        p.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [ids.seller]),
       ]),
     'GET /api/orders': async (p) => {
       const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id WHERE o.user_id = $1`;

@@ -59,7 +59,7 @@ export class PrintsController {
   @ApiOperation({ summary: "A print with its items; admins may read any user's print (changes stay owner-only)" })
   @ApiOkResponse({ type: PrintResponse })
   async getPrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
-    return { data: this.prints.dto(await this.prints.find(user.role === Role.Admin ? null : user._id, id)) };
+    return { data: this.prints.dto(await this.prints.detail(user.role === Role.Admin ? null : user._id, id)) };
   }
 
   @Post()
