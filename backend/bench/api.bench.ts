@@ -7,6 +7,9 @@
  * orders, and two sellers with 1,000 and 100,000 prints for the history check. Every route
  * of the table is driven by autocannon at 10 and at 100 connections.
  *
+ * With several builds (BENCH_SERVERS), all are started and seeded first, then they take
+ * turns on every measurement (the order alternating), so a change of load falls on both.
+ *
  * Ceilings, measured in the same run on the same data: a bare `node:http` hello world (the
  * HTTP floor) and a raw `pg` Pool of the API's size running each route's own SQL in a closed
  * loop (the database floor). Each route is reported as a share of its ceiling.
@@ -320,7 +323,17 @@ interface ServerResult {
   healthBeside: Run;
 }
 
-async function runServer(label: string, dir: string, dbName: string): Promise<{ result: ServerResult; ids: Ids; dbUrl: string }> {
+interface Server {
+  label: string;
+  base: string;
+  cookie: string;
+  ids: Ids;
+  dbUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts one build on its own database and seeds it; nothing is measured yet. */
+async function startServer(label: string, dir: string, dbName: string): Promise<Server> {
   await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${dbName}`);
   const url = new URL(BASE_URL);
@@ -347,6 +360,13 @@ async function runServer(label: string, dir: string, dbName: string): Promise<{ 
       ADMIN_PASSWORD: 'admin-password-1',
     },
   });
+  const stop = async () => {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP === '1') console.error(`kept database ${dbName}`);
+    else await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  };
   const db = new Pool({ connectionString: url.toString(), max: POOL });
   try {
     await waitHealthy(base, child);
@@ -359,57 +379,76 @@ async function runServer(label: string, dir: string, dbName: string): Promise<{ 
     const [{ n: items }] = (await db.query(`SELECT count(*)::int AS n FROM print_items`)).rows;
     console.error(`[${label}] seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s (${items.toLocaleString('en')} print items in all)`);
     const cookie = await login(base, BENCH_SELLER.email);
-    const result: ServerResult = { label, routes: {}, healthAlone: undefined as never, healthBeside: undefined as never };
     for (const [name, path] of ROUTES(ids)) {
       const check = await fetch(base + path, { headers: { cookie } });
       if (check.status !== 200) throw new Error(`[${label}] ${name}: ${check.status} ${(await check.text()).slice(0, 200)}`);
-      const c10 = await drive(base + path, cookie, 10);
-      const c100 = await drive(base + path, cookie, 100);
-      result.routes[name] = { c10, c100 };
-      console.error(`[${label}] ${name.padEnd(32)} 10: ${c10.rps.toFixed(0)} req/s p97.5 ${c10.p975} ms | 100: ${c100.rps.toFixed(0)} req/s p97.5 ${c100.p975} ms, ${c100.errors} errors, ${c100.s503} × 503`);
     }
-    if (HISTORY && ids.big) {
-      const small = await drive(`${base}/api/print`, await login(base, 'hist1k@example.com'), 10);
-      const big = await drive(`${base}/api/print`, await login(base, 'hist100k@example.com'), 10);
-      result.history = { small, big };
-    }
-    // /api/health alone, then beside 100 connections on the print list
-    result.healthAlone = await drive(`${base}/api/health`, null, 10);
-    const [beside] = await Promise.all([drive(`${base}/api/health`, null, 10), drive(`${base}/api/print`, cookie, 100)]);
-    result.healthBeside = beside;
-    return { result, ids, dbUrl: url.toString() };
+    return { label, base, cookie, ids, dbUrl: url.toString(), stop };
+  } catch (e) {
+    await stop();
+    throw e;
   } finally {
     await db.end();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+/**
+ * Runs `measure` on every server, the order alternating with `turn`: the builds under test
+ * take turns on the same machine, so a change of load between runs falls on both.
+ */
+async function interleaved<T>(servers: Server[], turn: number, measure: (s: Server) => Promise<T>): Promise<Map<string, T>> {
+  const order = turn % 2 === 0 ? servers : [...servers].reverse();
+  const out = new Map<string, T>();
+  for (const s of order) out.set(s.label, await measure(s));
+  return out;
+}
+
 async function main() {
-  const results: ServerResult[] = [];
-  let ceilings: { hello: { c10: Run; c100: Run }; sql: Record<string, { c10: number; c100: number }> } | undefined;
-  for (const [n, s] of SERVERS.entries()) {
-    const dbName = `gs_bench_api_${process.pid}_${n}`;
-    const { result, ids, dbUrl } = await runServer(s.label, s.dir, dbName);
-    results.push(result);
-    if (n === 0) {
-      // the ceilings, on the first server's data (the current schema)
-      const pool = new Pool({ connectionString: dbUrl, max: POOL });
-      const sql: Record<string, { c10: number; c100: number }> = {};
-      for (const [name, fn] of Object.entries(routeSql(ids))) {
-        await closedLoop(() => fn(pool), 10, 1);
-        sql[name] = { c10: await closedLoop(() => fn(pool), 10), c100: await closedLoop(() => fn(pool), 100) };
-        console.error(`[raw SQL] ${name.padEnd(32)} 10: ${sql[name].c10.toFixed(0)} q/s | 100: ${sql[name].c100.toFixed(0)} q/s`);
+  const servers: Server[] = [];
+  try {
+    for (const [n, s] of SERVERS.entries()) servers.push(await startServer(s.label, s.dir, `gs_bench_api_${process.pid}_${n}`));
+    const results = new Map<string, ServerResult>(
+      servers.map((s) => [s.label, { label: s.label, routes: {}, healthAlone: undefined as never, healthBeside: undefined as never }]),
+    );
+    let turn = 0;
+    for (const [name] of ROUTES(servers[0].ids)) {
+      for (const connections of [10, 100]) {
+        const runs = await interleaved(servers, turn++, (s) => drive(s.base + ROUTES(s.ids).find(([n]) => n === name)![1], s.cookie, connections));
+        for (const [label, run] of runs) {
+          const r = results.get(label)!;
+          r.routes[name] ??= { c10: run, c100: run };
+          r.routes[name][connections === 10 ? 'c10' : 'c100'] = run;
+          console.error(`[${label}] ${name.padEnd(32)} ${connections} conns: ${run.rps.toFixed(0)} req/s p97.5 ${run.p975.toFixed(0)} ms, ${run.errors} errors, ${run.s503} × 503`);
+        }
       }
-      await pool.end();
-      ceilings = { hello: { c10: await helloCeiling(10), c100: await helloCeiling(100) }, sql };
-      console.error(`[hello world] 10: ${ceilings.hello.c10.rps.toFixed(0)} req/s | 100: ${ceilings.hello.c100.rps.toFixed(0)} req/s`);
     }
-    if (process.env.BENCH_KEEP === '1') console.error(`kept database ${dbName}`);
-    else await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    if (HISTORY) {
+      const runs = await interleaved(servers, turn++, async (s) => ({
+        small: await drive(`${s.base}/api/print`, await login(s.base, 'hist1k@example.com'), 10),
+        big: await drive(`${s.base}/api/print`, await login(s.base, 'hist100k@example.com'), 10),
+      }));
+      for (const [label, h] of runs) results.get(label)!.history = h;
+    }
+    // /api/health alone, then beside 100 connections on the print list
+    const alone = await interleaved(servers, turn++, (s) => drive(`${s.base}/api/health`, null, 10));
+    const beside = await interleaved(servers, turn++, async (s) => (await Promise.all([drive(`${s.base}/api/health`, null, 10), drive(`${s.base}/api/print`, s.cookie, 100)]))[0]);
+    for (const s of servers) Object.assign(results.get(s.label)!, { healthAlone: alone.get(s.label), healthBeside: beside.get(s.label) });
+
+    // the ceilings, on the first server's data (the current schema)
+    const pool = new Pool({ connectionString: servers[0].dbUrl, max: POOL });
+    const sql: Record<string, { c10: number; c100: number }> = {};
+    for (const [name, fn] of Object.entries(routeSql(servers[0].ids))) {
+      await closedLoop(() => fn(pool), 10, 1);
+      sql[name] = { c10: await closedLoop(() => fn(pool), 10), c100: await closedLoop(() => fn(pool), 100) };
+      console.error(`[raw SQL] ${name.padEnd(32)} 10: ${sql[name].c10.toFixed(0)} q/s | 100: ${sql[name].c100.toFixed(0)} q/s`);
+    }
+    await pool.end();
+    const hello = { c10: await helloCeiling(10), c100: await helloCeiling(100) };
+    console.error(`[hello world] 10: ${hello.c10.rps.toFixed(0)} req/s | 100: ${hello.c100.rps.toFixed(0)} req/s`);
+    report([...results.values()], { hello, sql });
+  } finally {
+    for (const s of servers) await s.stop();
   }
-  report(results, ceilings!);
 }
 
 function report(results: ServerResult[], ceilings: { hello: { c10: Run; c100: Run }; sql: Record<string, { c10: number; c100: number }> }) {
@@ -426,16 +465,16 @@ function report(results: ServerResult[], ceilings: { hello: { c10: Run; c100: Ru
       const ceil100 = profile ? ceilings.hello.c100.rps : ceilings.sql[name]?.c100;
       const share = (v: number, c?: number) => (c ? `${((100 * v) / c).toFixed(0)} %${profile ? ' of hello' : ''}` : '—');
       console.log(
-        `| ${name} | ${f0(c10.rps)} | ${c10.p975} | ${share(c10.rps, ceil10)} | ${f0(c100.rps)} | ${c100.p975} | ${c100.errors + c100.non2xx - c100.s503} | ${c100.s503} | ${share(c100.rps, ceil100)} |`,
+        `| ${name} | ${f0(c10.rps)} | ${f0(c10.p975)} | ${share(c10.rps, ceil10)} | ${f0(c100.rps)} | ${f0(c100.p975)} | ${c100.errors + c100.non2xx - c100.s503} | ${c100.s503} | ${share(c100.rps, ceil100)} |`,
       );
     }
     console.log(
-      `\n/api/health at 10 connections: alone ${f0(r.healthAlone.rps)} req/s p97.5 ${r.healthAlone.p975} ms; beside 100 connections on GET /api/print ${f0(r.healthBeside.rps)} req/s p97.5 ${r.healthBeside.p975} ms, ${r.healthBeside.errors + r.healthBeside.non2xx} errors`,
+      `\n/api/health at 10 connections: alone ${f0(r.healthAlone.rps)} req/s p97.5 ${f0(r.healthAlone.p975)} ms; beside 100 connections on GET /api/print ${f0(r.healthBeside.rps)} req/s p97.5 ${f0(r.healthBeside.p975)} ms, ${r.healthBeside.errors + r.healthBeside.non2xx} errors`,
     );
     if (r.history) {
       const ratio = r.history.small.rps / r.history.big.rps;
       console.log(
-        `History: GET /api/print for 1,000 prints ${f0(r.history.small.rps)} req/s (p97.5 ${r.history.small.p975} ms) vs 100,000 prints ${f0(r.history.big.rps)} req/s (p97.5 ${r.history.big.p975} ms): ${ratio.toFixed(2)}× (goal ≤ 1.5×)`,
+        `History: GET /api/print for 1,000 prints ${f0(r.history.small.rps)} req/s (p97.5 ${f0(r.history.small.p975)} ms) vs 100,000 prints ${f0(r.history.big.rps)} req/s (p97.5 ${f0(r.history.big.p975)} ms): ${ratio.toFixed(2)}× (goal ≤ 1.5×)`,
       );
     }
     console.log('');
