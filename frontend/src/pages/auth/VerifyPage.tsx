@@ -19,6 +19,9 @@ export function VerifyPage() {
   const navigate = useNavigate();
   const token = params.get("token");
   const [state, setState] = useState<State>("idle");
+  // The server's words: "Email verified successfully", or "Email address changed" for the
+  // link that confirms a new address (profile).
+  const [message, setMessage] = useState("Email verified successfully");
   // Tokens are single use: never send one twice (React StrictMode runs effects twice).
   const sent = useRef<string | null>(null);
 
@@ -31,8 +34,10 @@ export function VerifyPage() {
           setState("already");
           return;
         }
+        const text = res.message ?? "Email verified successfully";
+        setMessage(text);
         setState("verified");
-        toast.success("Email verified successfully");
+        toast.success(text);
       })
       .catch(() => {
         setState("failed");
@@ -53,7 +58,7 @@ export function VerifyPage() {
       {state === "idle" && (
         <Result icon={<Spin size="large" />} title="Verifying email..." />
       )}
-      {state === "verified" && <Result status="success" title="Email verified successfully" extra={toLogin} />}
+      {state === "verified" && <Result status="success" title={message} extra={toLogin} />}
       {state === "already" && (
         <Result status="info" title="Email already verified" subTitle="This link was used before; you can sign in." extra={toLogin} />
       )}

@@ -71,6 +71,13 @@ describe("auth pages and /verify (no profile fetch, e-mail verification)", () =>
     expect(screen.getAllByText("Email verified successfully").length).toBeGreaterThan(0);
   });
 
+  it("/verify with the link confirming a new address says the address changed", async () => {
+    stubApi({ "/api/verify": { status: 200, body: { message: "Email address changed", alreadyVerified: false } } });
+    await open("/verify?token=abc");
+    expect(screen.getAllByText("Email address changed").length).toBeGreaterThan(0);
+    expect(screen.queryByText("Email verified successfully")).toBeNull();
+  });
+
   it.each([
     ["/auth/signin", "signin"],
     ["/auth/forgot-password", "forgot"],
