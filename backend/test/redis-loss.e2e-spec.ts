@@ -123,6 +123,25 @@ describe('Jobs: Redis loses its data under a running job (e2e)', () => {
     await expectRefunded(s);
   });
 
+  it('a connection that comes back to an empty Redis registers the repeating jobs again at once (no periodic check needed)', async () => {
+    const prefix = `${t.config.redis.prefix}_ready`;
+    const runner = new BullRunner(REDIS_URL, prefix, {}, true, { repeatCheckMs: 3600_000 });
+    const q = new Bull('maintenance', REDIS_URL, { prefix });
+    try {
+      await runner.repeat(JobName.JobRecovery, 60_000);
+      expect((await q.getRepeatableJobs()).map((j) => j.name)).toEqual([JobName.JobRecovery]);
+      await dropQueueKeys(prefix);
+      expect(await q.getRepeatableJobs()).toEqual([]);
+      // the runner's connection drops and comes back (a Redis restart, a failover)
+      (runner as unknown as { queues: Map<string, Bull.Queue> }).queues.get('maintenance')!.client.disconnect(true);
+      await waitFor(async () => (await q.getRepeatableJobs()).some((j) => j.name === JobName.JobRecovery), 10_000, 'the schedule after the reconnect');
+    } finally {
+      await q.close();
+      await runner.close();
+      await dropQueueKeys(prefix);
+    }
+  });
+
   it("a bare job record (Bull's 'stuck') is not a live job, and the same job can be queued again", async () => {
     const prefix = `${t.config.redis.prefix}_bare`;
     const runner = new BullRunner(REDIS_URL, prefix, {}, false);
