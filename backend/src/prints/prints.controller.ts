@@ -20,6 +20,7 @@ import { PrintDraftsService } from './print-drafts.service';
 import { PrintFilesService } from './print-files.service';
 import { PrintPreviewService } from './print-preview.service';
 import { PrintProcessingService } from './print-processing.service';
+import { MSG } from './prints.rules';
 import { PrintsService } from './prints.service';
 
 const printId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Print not found') });
@@ -74,7 +75,15 @@ export class PrintsController {
   @Idempotent()
   @ApiOperation({ summary: 'A new draft (Manual) with the items and sheet settings of this print, any status; items whose design or size was deleted are left out' })
   @ApiCreatedResponse({ type: PrintResponse })
-  @ApiConflictResponse({ description: 'Every design or size of the print was deleted (code nothing_to_duplicate)' })
+  @ApiConflictResponse({
+    description: 'Every design or size of the print was deleted',
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponse' },
+        example: { statusCode: 409, message: MSG.nothingToDuplicate, code: 'nothing_to_duplicate' },
+      },
+    },
+  })
   async duplicatePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
     const { print, leftOut } = await this.drafts.duplicate(user._id, id);
     const message = leftOut

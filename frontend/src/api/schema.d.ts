@@ -7509,12 +7509,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Every design or size of the print was deleted (code nothing_to_duplicate) */
+            /** @description Every design or size of the print was deleted */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "nothing_to_duplicate",
+                     *       "message": "Nothing to duplicate: every design or size of this print has been deleted",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
