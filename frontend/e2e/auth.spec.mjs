@@ -74,6 +74,6 @@ test("auth: a new e-mail on the profile needs the current password, changes when
   // The address changes when the link mailed to it is opened; then the old address is told.
   const link = mailbox.link(await mailbox.waitFor(newEmail, { since, subject: /Verify/ }), "/verify");
   await page.goto(link);
-  await page.getByText("Email verified successfully").first().waitFor();
+  await page.getByText("Email address changed").first().waitFor();
   await mailbox.waitFor(user.email, { since, subject: /e-mail address was changed/ });
 });
