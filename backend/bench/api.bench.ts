@@ -399,8 +399,27 @@ async function startServer(label: string, dir: string, dbName: string): Promise<
 async function interleaved<T>(servers: Server[], turn: number, measure: (s: Server) => Promise<T>): Promise<Map<string, T>> {
   const order = turn % 2 === 0 ? servers : [...servers].reverse();
   const out = new Map<string, T>();
-  for (const s of order) out.set(s.label, await measure(s));
+  for (const s of order) {
+    out.set(s.label, await measure(s));
+    await settle(s);
+  }
   return out;
+}
+
+/**
+ * Waits until a server has worked off what a run left in flight: when autocannon stops, the
+ * queries of up to 100 abandoned requests still occupy the pool and PostgreSQL, and would
+ * slow the next build's run. Done when a pooled route answers quickly twice in a row.
+ */
+async function settle(s: Server) {
+  const deadline = Date.now() + 120_000;
+  let quick = 0;
+  while (quick < 2 && Date.now() < deadline) {
+    const t0 = performance.now();
+    await fetch(`${s.base}/api/profile`, { headers: { cookie: s.cookie } }).then((r) => r.arrayBuffer(), () => undefined);
+    quick = performance.now() - t0 < 100 ? quick + 1 : 0;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 async function main() {
