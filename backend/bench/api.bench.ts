@@ -27,10 +27,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { hashPassword } from '../src/common/password';
 import { itemStatusSql, ORDER_COUNTS_SQL, orderStatusJoin } from '../src/orders/order-status.sql';
-import { BASE_URL, BENCH_SELLER } from './bench-app';
+import { admin, BASE_URL, BENCH_SELLER } from './bench-app';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const HISTORY = process.env.BENCH_HISTORY !== '0';
@@ -65,16 +65,6 @@ async function freePort(): Promise<number> {
       s.close(() => res(port));
     });
   });
-}
-
-async function admin(sql: string) {
-  const c = new Client({ connectionString: BASE_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
 }
 
 async function waitHealthy(base: string, child: ChildProcess, ms = 120_000) {

@@ -36,7 +36,8 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-async function admin(sql: string) {
+/** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE). */
+export async function admin(sql: string) {
   const c = new Client({ connectionString: BASE_URL });
   await c.connect();
   try {
@@ -46,16 +47,25 @@ async function admin(sql: string) {
   }
 }
 
-export async function startBenchApp(dbName: string, env: Record<string, string> = {}): Promise<BenchApp> {
-  await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${dbName}`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${dbName}`;
+/**
+ * The app on a fresh PostgreSQL database `dbName` (dropped by close()), or with `dbName` null
+ * on the embedded default (PGlite in the scratch DATA_DIR; jobs in process unless `env`
+ * names a REDIS_URL).
+ */
+export async function startBenchApp(dbName: string | null, env: Record<string, string> = {}): Promise<BenchApp> {
+  let databaseUrl: Record<string, string> = {};
+  if (dbName) {
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin(`CREATE DATABASE ${dbName}`);
+    const url = new URL(BASE_URL);
+    url.pathname = `/${dbName}`;
+    databaseUrl = { DATABASE_URL: url.toString() };
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'gs-bench-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
+    ...databaseUrl,
     APP_URL: ORIGIN,
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
     RATE_LIMIT_PER_IP: '1000000',
@@ -71,7 +81,7 @@ export async function startBenchApp(dbName: string, env: Record<string, string> 
     base,
     async close() {
       await app.close();
-      await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -16,21 +16,14 @@
  * CPU_WORKERS, UPLOAD_*) reach its configuration.
  */
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Redis from 'ioredis';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../src/app.module';
-import { configureApp } from '../src/bootstrap';
 import { hashPassword } from '../src/common/password';
-import { AppConfig, loadConfig } from '../src/config/configuration';
+import { AppConfig } from '../src/config/configuration';
 import { APP_CONFIG } from '../src/config/config.module';
 import { CpuPool } from '../src/cpu/cpu-pool';
-import { BenchApp, ORIGIN, startBenchApp } from './bench-app';
+import { ORIGIN, startBenchApp } from './bench-app';
 
 const PNGS = Number(process.env.BENCH_PNGS ?? 20);
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 2000);
@@ -40,36 +33,10 @@ const PASSWORD = 'bench-password-1';
 const REDIS = !!process.env.REDIS_URL;
 const WITH_SVG = process.env.BENCH_SVG !== '0';
 
-/** The file of issue 28: small in bytes, minutes of rasterising. */
+/** A slow file: small in bytes, minutes of rasterising (a large blur over page-sized shapes). */
 export function filterSvg(rects = RECTS): string {
   const shapes = Array.from({ length: rects }, () => '<rect width="16000" height="16000" fill="red" filter="url(#f)"/>').join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="16000" height="16000"><filter id="f"><feGaussianBlur stdDeviation="500"/></filter>${shapes}</svg>`;
-}
-
-/** Embedded: no DATABASE_URL and no REDIS_URL, as a single-box install runs. */
-async function startEmbedded(): Promise<BenchApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gs-bench-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    APP_URL: ORIGIN,
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
-    RATE_LIMIT_PER_IP: '1000000',
-    RATE_LIMIT_PER_ACCOUNT: '1000000',
-    ...passThrough(),
-  });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: ['error'] });
-  configureApp(app);
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
-  return {
-    app,
-    base,
-    async close() {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** The app's own settings given to the bench (IMAGE_*, QUEUE_*, CPU_WORKERS ...). */
@@ -108,7 +75,7 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 async function main() {
   const mode = REDIS ? 'PostgreSQL + Redis (Bull)' : 'embedded (PGlite, in-process jobs)';
   const prefix = `gs_bench_fair_${process.pid}`;
-  const bench = REDIS ? await startBenchApp(prefix, { REDIS_URL: process.env.REDIS_URL!, QUEUE_PREFIX: prefix, ...passThrough() }) : await startEmbedded();
+  const bench = REDIS ? await startBenchApp(prefix, { REDIS_URL: process.env.REDIS_URL!, QUEUE_PREFIX: prefix, ...passThrough() }) : await startBenchApp(null, passThrough());
   const db = bench.app.get(DataSource);
   try {
     const hash = await hashPassword(PASSWORD);

@@ -16,8 +16,8 @@
  * 4. Single-design orders (one artwork of each kind, 30 / 50 / 80 copies at 3 / 4 / 2.5 in):
  *    shape vs box at SINGLE_MS (default 2 s), the shop's "one logo, many copies" order.
  * 5. `converge` (not in the default parts): the artwork orders at the product's budget with the
- *    layout stopping once converged (the product) and running to its budget (`converge: false`,
- *    before 2026-11-27), the two alternating in one run (seed by seed, which goes first
+ *    layout stopping once converged (the product) and running to its budget (`converge: false`),
+ *    the two alternating in one run (seed by seed, which goes first
  *    alternating too) so both see the same load: film and wall time per order, and their means.
  *    CONVERGE_COPIES rescales every order to that many copies (the pipeline's 60-copy prints);
  *    CONVERGE_SCALE (default 1) gives the converging layouts that share of the budget (what a

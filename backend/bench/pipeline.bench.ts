@@ -8,7 +8,7 @@
  * One app, one print worker (PRINT_JOB_CONCURRENCY, default 1) and its CPU pool. The prints
  * run in batches, one batch per arm: the product as it is ("converged": a true-shape layout
  * stops once it has converged) and the layout running to its whole budget ("to budget",
- * `converge: false`, the behaviour before 2026-11-27). Arms alternate round by round
+ * `converge: false`). Arms alternate round by round
  * (PIPE_ROUNDS, default 2: A B, then B A), so both see the same load. A batch's prints are
  * all submitted at once and the batch's time runs from the first request to the last print
  * Completed; prints per hour = prints / that time.

@@ -1,5 +1,5 @@
 /**
- * The soak of issue 28: 20 sellers upload, print, sync shop orders and buy credits at once
+ * The soak: 20 sellers upload, print, sync shop orders and buy credits at once
  * against the compiled app in production mode (PostgreSQL, Redis, an API node with
  * PROCESS_JOBS=false and a separate worker), while the worker is SIGKILLed (at 1/3) and
  * Redis is restarted empty (at 1/2). Then every charged print attempt must be Completed or

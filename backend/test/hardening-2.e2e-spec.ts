@@ -69,7 +69,7 @@ describe('Hardening, part 2: a stranger cannot block a password reset (e2e)', ()
   });
 });
 
-/** Issue 28, "Hardening, part 2": items 3, 6, 7, 8, 9 and 10. */
+/** Hardening: password-reset limits, page and nesting bounds, HSTS, outgoing addresses, e-mail changes, keys, file names, checkout returns. */
 describe('Hardening, part 2 (e2e)', () => {
   let t: TestApp;
   let admin: Awaited<ReturnType<typeof adminAgent>>;

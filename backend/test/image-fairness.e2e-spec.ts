@@ -9,7 +9,7 @@ import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app'
 jest.setTimeout(180_000);
 
 /**
- * Issue 28, item 1: a 3.3 KB SVG that takes minutes to rasterise (50 page-sized rectangles
+ * A 3.3 KB SVG that takes minutes to rasterise (50 page-sized rectangles
  * under a large blur) passes the upload check. Its background steps are time-limited
  * (IMAGE_STEP_TIMEOUT_MS, 3 s here), so it ends in Error with the reason, again as fast
  * when uploaded again; another seller's PNG uploaded meanwhile is ready in seconds.

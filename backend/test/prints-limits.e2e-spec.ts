@@ -16,7 +16,7 @@ async function bandPng(): Promise<Buffer> {
 }
 
 /**
- * Issue 28, items 4 and 5: limits checked before the charge while an image is still being
+ * Limits checked before the charge while an image is still being
  * inspected, and engine failures worded for the seller.
  */
 describe('Print limits before the charge (e2e)', () => {

@@ -9,7 +9,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Fairness of a shared queue with Bull on the real Redis, two runners standing in for two
- * nodes: one seller's backlog of slow jobs never holds up another seller's job (issue 28).
+ * nodes: one seller's backlog of slow jobs never holds up another seller's job.
  */
 describe('Queue fairness with Bull (e2e)', () => {
   const prefix = `gs_test_fair_${process.pid}_${Date.now()}`;

@@ -13,7 +13,7 @@ import { startWorkerProcess } from './utils/worker-process';
 jest.setTimeout(240_000);
 
 /**
- * Redis loses its data while a worker holds a print job (issue 28, item 2). The API only
+ * Redis loses its data while a worker holds a print job. The API only
  * enqueues; a worker process runs the jobs, sweeps every second and checks its repeating
  * jobs every second. Its renders fail on a "disk full" check (PRINT_MIN_FREE_MB), an error a
  * retry could fix, so a failed attempt goes through Bull's retry path.

@@ -59,9 +59,10 @@ export class PrintProcessingService {
       assertStatus(print.status, PROCESSABLE, MSG.notProcessable(print.status));
       const items = print.items ?? [];
       if (!items.length) throw new BadRequestException({ message: MSG.noItems, code: 'no_items' });
-      // --- public API (issue 13): an image still being inspected does not stop processing; the
+      // An image still being inspected does not stop processing; the
       // job waits for it (print-job waitForImages) and checks its fit then. A failed one does.
-      // The budget counts it at its whole size from the upload header (issue 28).
+      // The budget counts it at its whole size from the upload header, as if its art filled it
+      // (an overestimate), so nothing too large is charged before the inspection ends.
       const measured: BudgetItem[] = [];
       const pending: string[] = [];
       for (const it of items) {

@@ -66,7 +66,7 @@ export interface LayoutOptions {
   threads?: number;
   /**
    * "shape" nesting: stop once the layout has stopped getting shorter, before the time limit
-   * (default true; false runs to the time limit, as before 2026-11-27; see nest.ts CONVERGENCE).
+   * (default true; false always runs to the time limit; see nest.ts CONVERGENCE).
    */
   converge?: boolean;
 }

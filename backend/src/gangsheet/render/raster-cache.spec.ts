@@ -56,11 +56,11 @@ describe('RasterCache', () => {
   });
 
   /**
-   * The limit behind issue 28 item 5: sharp's raw output handed the whole raster to the cache
-   * as one Buffer (3.5 GB for a 60 x 40 in design at 600 DPI), which one fs write cannot take
-   * (2^31 - 1 bytes) and a Node Buffer cannot hold past 4 GiB. libvips now streams it to
-   * disk. Measured in a fresh process: its peak resident set grows by much less than the
-   * 144 MB raster (the whole-raster buffer grew it by more than the raster).
+   * A design's resampled raster never sits in memory whole: sharp's raw output is one
+   * Buffer (3.5 GB for a 60 x 40 in design at 600 DPI), which one fs write cannot take
+   * (2^31 - 1 bytes) and a Node Buffer cannot hold past 4 GiB, so libvips streams it to
+   * disk. In a fresh process the peak resident set must grow by much less than the 144 MB
+   * raster (a whole-raster buffer grows it by more than the raster).
    */
   it('never holds a resampled raster in memory whole', () => {
     const file = path.join(dir, 'src.png');
