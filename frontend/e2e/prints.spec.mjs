@@ -183,6 +183,8 @@ test("prints: build from the library, live layout, process, download, delete and
   await page.waitForURL((u) => /\/prints\/[0-9a-f-]{36}$/.test(u.pathname) && !u.pathname.endsWith(printId));
   const dupId = new URL(page.url()).pathname.split("/").pop();
   await page.getByTestId("print-status").getByText("In Draft").waitFor();
+  // the draft never shows the source's rendered layout, not even while its own loads
+  if (await page.getByTestId("layout-rendered").count()) throw new Error("the duplicate shows another print's rendered layout");
   await page.locator(".ant-table-row").nth(itemRows - 1).waitFor();
   if ((await page.locator(".ant-table-row").count()) !== itemRows) throw new Error(`the duplicate should have ${itemRows} items`);
   await shot("duplicate");

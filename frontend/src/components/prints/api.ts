@@ -82,12 +82,17 @@ export interface PreviewInput {
 
 /** The live layout, re-requested 400 ms after the items or settings stop changing. */
 export function useLayoutPreview(input: PreviewInput) {
-  const debounced = useDebounced({ printId: input.printId, items: input.items, settings: input.settings, version: input.version }, PREVIEW_DEBOUNCE_MS);
+  // Edits are debounced; another print is not (its layout must never wait behind the last one's).
+  const settled = useDebounced({ items: input.items, settings: input.settings, version: input.version }, PREVIEW_DEBOUNCE_MS);
+  const debounced = { printId: input.printId, ...settled };
   const hasItems = input.printId ? true : (debounced.items?.length ?? 0) > 0;
   return useQuery<Layout, Error>({
     queryKey: ["print-preview", debounced],
     enabled: (input.enabled ?? true) && hasItems && !!debounced.settings,
-    placeholderData: keepPreviousData,
+    // While the next layout loads, keep showing the last one of the same print, never another
+    // print's (opening a duplicate showed the source's "As rendered" layout for a moment).
+    placeholderData: (previous, previousQuery) =>
+      (previousQuery?.queryKey[1] as { printId?: string } | undefined)?.printId === debounced.printId ? keepPreviousData(previous) : undefined,
     retry: false,
     staleTime: 30_000,
     queryFn: async ({ signal }) => {
