@@ -115,6 +115,8 @@ describe('the launcher (bin/gangsheet.js, what `npm run gangsheet` runs)', () =>
       while (running) {
         for (const pid of descendants(child.pid!)) {
           try {
+            // between fork and exec a child still shows the launcher's own command and environment
+            if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(LAUNCHER)) continue;
             const vars = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
             seen.add(vars.find((v) => v.startsWith('MALLOC_ARENA_MAX=')) ?? 'unset');
           } catch {

@@ -9,6 +9,8 @@ const SLOT_TTL_MS = 30_000;
 const LIVE_TTL_MS = 3600_000;
 /** Bull's largest priority. */
 const MAX_PRIORITY = 2_097_152;
+/** How long after a job failed its failure handler is taken to be still at work. */
+const FAILED_HANDLER_GRACE_MS = 10_000;
 
 /**
  * Claims a running slot for a job of a group (KEYS[1]: the group's set of running job ids,
@@ -229,8 +231,16 @@ export class BullRunner implements JobRunner {
   }
 
   async state(name: JobName, jobId: string): Promise<JobState> {
-    const state = await this.rawState(this.queue(JOB_QUEUES[name]), jobId);
-    if (state === 'completed' || state === 'failed') return state;
+    const q = this.queue(JOB_QUEUES[name]);
+    const state = await this.rawState(q, jobId);
+    if (state === 'failed') {
+      // Bull moves a job to the failed set before the 'failed' event reaches its handler;
+      // until the handler has had its moment the job counts as held, so a sweep does not
+      // end the print first with a text that lacks the failure's reason
+      const finishedOn = Number(await q.client.hget(q.toKey(jobId), 'finishedOn'));
+      return Date.now() - finishedOn < FAILED_HANDLER_GRACE_MS ? 'running' : 'failed';
+    }
+    if (state === 'completed') return state;
     // an active job of a dead worker is Bull's to recover (its stalled-job check)
     if (state === 'active') return 'running';
     if (state === 'waiting' || state === 'delayed' || state === 'paused') return 'waiting';
