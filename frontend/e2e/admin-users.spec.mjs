@@ -14,13 +14,13 @@ test("admin: creates, edits, changes credit, deactivates and deletes a user", as
   await page.waitForURL(/addUser=true/);
   const modal = page.locator(".ant-modal").filter({ hasText: "Add User" });
   await modal.getByRole("button", { name: "Create" }).click();
-  for (const msg of ["firstName is a required field", "lastName is a required field", "username is a required field", "email is a required field", "password is a required field", "Phone number is not valid"]) {
+  for (const msg of ["First Name is a required field", "Last Name is a required field", "Username is a required field", "Email is a required field", "Password is a required field", "Phone number is not valid"]) {
     await modal.getByText(msg).waitFor();
   }
   await modal.getByLabel("First Name").fill("Al");
-  await modal.getByText("firstName must be at least 3 characters").waitFor();
+  await modal.getByText("First Name must be at least 3 characters").waitFor();
   await modal.getByLabel("Password").fill("12345");
-  await modal.getByText("password must be at least 6 characters").waitFor();
+  await modal.getByText("Password must be at least 6 characters").waitFor();
   await shot("add-invalid");
 
   const username = unique("grace");

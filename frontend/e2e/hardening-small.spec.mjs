@@ -105,7 +105,7 @@ test("hardening-small: the credit editor refuses -5 (it used to save 1)", async 
   await field.fill("-5");
   await field.blur();
   await modal.getByRole("button", { name: "Save" }).click();
-  await modal.getByText("availableCredits must be a positive integer").waitFor();
+  await modal.getByText("Available credits must be a positive integer").waitFor();
   if ((await field.inputValue()) !== "-5") throw new Error(`the typed value was changed to ${await field.inputValue()}`);
   await settle(page);
   await shot("credit-negative");

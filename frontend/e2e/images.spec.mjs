@@ -152,11 +152,11 @@ test("sizes: add, edit, delete, then Add Size from the print picker comes back v
   await page.waitForURL(/addSize=true/);
   const add = page.locator(".ant-modal").filter({ hasText: "Add Size" });
   await add.getByRole("button", { name: "Create" }).click();
-  await add.getByText("name is a required field").waitFor();
-  await add.getByText("value is a required field").waitFor();
+  await add.getByText("Name is a required field").waitFor();
+  await add.getByText("Value is a required field").waitFor();
   await add.getByLabel("Name").fill("Adult front");
   await add.getByLabel("Value (inch)").fill("eleven");
-  await add.getByText(/value must be a positive number/).waitFor();
+  await add.getByText(/Value must be a positive number/).waitFor();
   await shot("add-invalid");
   await add.getByLabel("Value (inch)").fill("11");
   await add.getByRole("button", { name: "Create" }).click();

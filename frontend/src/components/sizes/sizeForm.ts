@@ -4,16 +4,16 @@ import type { Rule } from "antd/es/form";
 export const MAX_SIZE_INCHES = 200;
 
 // Size form: name required; value required, numeric, converted to a number on
-// submit. Messages follow the validation library's generic style ("… is a required field").
+// submit. Messages name the field by its label ("Name is a required field"), never by its key.
 export const sizeRules: Record<"name" | "value", Rule[]> = {
-  name: [{ required: true, whitespace: true, message: "name is a required field" }],
+  name: [{ required: true, whitespace: true, message: "Name is a required field" }],
   value: [
-    { required: true, whitespace: true, message: "value is a required field" },
+    { required: true, whitespace: true, message: "Value is a required field" },
     {
       validator: (_, raw) =>
         raw === undefined || raw === null || String(raw).trim() === "" || parseSizeValue(raw) !== null
           ? Promise.resolve()
-          : Promise.reject(new Error(`value must be a positive number up to ${MAX_SIZE_INCHES} inches`)),
+          : Promise.reject(new Error(`Value must be a positive number up to ${MAX_SIZE_INCHES} inches`)),
     },
   ],
 };

@@ -26,7 +26,7 @@ describe("the credit editor's balance field", () => {
     fireEvent.change(input, { target: { value: typed } });
     fireEvent.blur(input);
     fireEvent.click(screen.getByText("Save"));
-    expect(await screen.findByText("availableCredits must be a positive integer")).toBeTruthy();
+    expect(await screen.findByText("Available credits must be a positive integer")).toBeTruthy();
     expect(onFinish).not.toHaveBeenCalled();
     // The typed value stays as typed (it used to be clamped to 1 on blur).
     expect((input as HTMLInputElement).value).toBe(typed);
