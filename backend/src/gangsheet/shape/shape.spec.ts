@@ -318,7 +318,7 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     expect(await renderAndCheck(compacted, 'compacted')).toEqual([]);
   });
 
-  it('races a helper thread on the compaction (timed, 4.5 s: budgets under 3 s lay out alone): every copy placed, gap and margin hold on the rendered pixels, on one sheet and on several', async () => {
+  it('races a helper thread on the compaction (timed, 6 s: budgets under 3 s lay out alone): every copy placed, gap and margin hold on the rendered pixels, on one sheet and on several', async () => {
     const designs = [design('ring', 2, 6), design('star', 1.5, 8), design('heart', 1.5, 8), design('crescent', 1.5, 8), design('arrow', 2, 4), design('text', 2.5, 3)];
     const settings = { width: 8, gap: 0.25, margin: 0.2, dpi: 50, nesting: 'shape' as const };
     const started = jest.spyOn(engineWorker, 'startEngineWorker');
@@ -326,11 +326,12 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     layoutSheets(designs, settings, { timeLimitMs: 1000, cellInches: 0.02, threads: 2 });
     expect(started).not.toHaveBeenCalled();
     const t0 = performance.now();
-    const raced = layoutSheets(designs, settings, { timeLimitMs: 4500, cellInches: 0.02, threads: 2 });
+    // the budget counts from the call, masks included: 6 s leaves the compaction ≥ 3 s on a loaded machine
+    const raced = layoutSheets(designs, settings, { timeLimitMs: 6000, cellInches: 0.02, threads: 2 });
     // one helper thread, and it stops with the caller: the layout keeps its budget
     expect(started.mock.calls.map((c) => c[1])).toEqual(['raceHelper']);
     started.mockRestore();
-    expect(performance.now() - t0).toBeLessThan(7000);
+    expect(performance.now() - t0).toBeLessThan(9000);
     expect(raced.sheets).toHaveLength(1);
     expect(raced.sheets[0].placements).toHaveLength(37);
     expect(await renderAndCheck(raced, 'raced')).toEqual([]);
