@@ -3,8 +3,8 @@ import { ApiCookieAuth, ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, A
 import type { Response } from 'express';
 import { CurrentUser, Public } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
-import { User } from '../users/entities/user.entity';
-import { ConnectResponse, IntegrationBodyDto, IntegrationListResponse, IntegrationResponse, toIntegrationDto, WooAuthCallbackDto } from './dto/integration.dto';
+import { Role, User } from '../users/entities/user.entity';
+import { ConnectResponse, IntegrationBodyDto, IntegrationListResponse, IntegrationResponse, IntegrationTypesResponse, toIntegrationDto, WooAuthCallbackDto } from './dto/integration.dto';
 import { IntegrationsService, MSG } from './integrations.service';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(MSG.notFound) });
@@ -19,6 +19,12 @@ export class IntegrationsController {
   @ApiOkResponse({ type: IntegrationListResponse, description: 'All of the user\'s integrations, newest first; secrets are never returned' })
   async listIntegrations(@CurrentUser() user: User) {
     return { data: (await this.integrations.list(user._id)).map(toIntegrationDto) };
+  }
+
+  @Get('types')
+  @ApiOkResponse({ type: IntegrationTypesResponse, description: 'The shop types and whether each can be added on this server (with the reason when not)' })
+  listIntegrationTypes(@CurrentUser() user: User) {
+    return { data: this.integrations.availableTypes(user.role === Role.Admin) };
   }
 
   /** Etsy sends the seller's browser back here after consent (no session needed: `state` identifies the integration). */

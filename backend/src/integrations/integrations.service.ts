@@ -217,6 +217,24 @@ export class IntegrationsService {
     return { keystring, sharedSecret, apiUrl: this.config.shops.etsy.apiUrl, connectUrl: this.config.shops.etsy.connectUrl };
   }
 
+  /**
+   * Which shop types a seller can add on this server, for the form: Etsy needs the server's
+   * Etsy app (ETSY_KEYSTRING and ETSY_SHARED_SECRET), so without it Etsy is listed as
+   * unavailable with the reason instead of failing after the seller filled in the form.
+   * Only an admin is told which settings are missing.
+   */
+  availableTypes(admin: boolean): Array<{ type: IntegrationType; label: string; available: boolean; reason: string | null }> {
+    const etsy = this.config.shops.etsy;
+    const etsyReady = !!etsy.keystring && !!etsy.sharedSecret;
+    const etsyReason = admin
+      ? 'Etsy is not set up on this server: set ETSY_KEYSTRING and ETSY_SHARED_SECRET (the Etsy app\'s keystring and shared secret) and restart.'
+      : 'Etsy is not set up on this server yet. Ask the administrator to connect the server\'s Etsy app.';
+    return [
+      { type: IntegrationType.WordPress, label: 'WooCommerce (WordPress)', available: true, reason: null },
+      { type: IntegrationType.Etsy, label: 'Etsy', available: etsyReady, reason: etsyReady ? null : etsyReason },
+    ];
+  }
+
   etsyRedirectUri() {
     return `${this.config.appUrl}/api/integrations/etsy/callback`;
   }

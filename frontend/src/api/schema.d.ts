@@ -492,6 +492,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List integration types
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -H "Authorization: Bearer $KEY" $GS/api/integrations/types
+         *     ```
+         */
+        get: operations["listIntegrationTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/woocommerce/callback": {
         parameters: {
             query?: never;
@@ -2381,6 +2405,19 @@ export interface components {
             /** Format: date-time */
             expiresAt?: string | null;
             shopId?: string | null;
+        };
+        IntegrationTypeDto: {
+            /** @description Whether a shop of this type can be added on this server */
+            available: boolean;
+            /** @example Etsy */
+            label: string;
+            /** @description Why the type is unavailable (null when available) */
+            reason: string | null;
+            /** @enum {string} */
+            type: "Etsy" | "WordPress";
+        };
+        IntegrationTypesResponse: {
+            data: components["schemas"]["IntegrationTypeDto"][];
         };
         KeyValueDto: {
             /** @example baseUrl */
@@ -5105,6 +5142,73 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listIntegrationTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shop types and whether each can be added on this server (with the reason when not) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationTypesResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You are not authorized to view this page",
                      *       "statusCode": 403
                      *     }
                      */

@@ -76,6 +76,17 @@ export class ConnectResponse {
   @ApiProperty() message: string;
 }
 
+export class IntegrationTypeDto {
+  @ApiProperty({ enum: IntegrationType }) type: IntegrationType;
+  @ApiProperty({ example: 'Etsy' }) label: string;
+  @ApiProperty({ description: 'Whether a shop of this type can be added on this server' }) available: boolean;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the type is unavailable (null when available)' }) reason: string | null;
+}
+
+export class IntegrationTypesResponse {
+  @ApiProperty({ type: [IntegrationTypeDto] }) data: IntegrationTypeDto[];
+}
+
 /** What WooCommerce POSTs to our callback_url after the owner approved. */
 export class WooAuthCallbackDto {
   @ApiProperty() @IsOptional() key_id?: number;

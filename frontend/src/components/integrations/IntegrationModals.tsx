@@ -2,7 +2,8 @@ import { Alert, Form, Input, Modal, Select } from "antd";
 import { useQueryModal } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
 import { QueryFormModal, type QueryModalForm } from "../common/QueryFormModal";
-import { goToShop, useDeleteIntegration, useIntegrations, useSaveIntegration, type Integration, type IntegrationBody } from "./api";
+import { goToShop, useDeleteIntegration, useIntegrations, useIntegrationTypes, useSaveIntegration, type Integration, type IntegrationBody } from "./api";
+import { typeOptions } from "./integrationTypes";
 
 interface Values {
   name: string;
@@ -27,28 +28,35 @@ const toBody = (v: Values): IntegrationBody => ({
 
 function Fields({ editing }: { editing?: Integration }) {
   const type = Form.useWatch<Values["type"]>("type");
+  const types = useIntegrationTypes();
+  const unavailable = types.data?.find((t) => t.type === type && !t.available);
   return (
     <>
-      <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: "Name is required" }, { max: 100 }]}>
+      <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: "Name is required" }, { max: 100, message: "Name must be at most 100 characters" }]}>
         <Input placeholder="e.g. My Etsy shop" autoFocus />
       </Form.Item>
       <Form.Item name="type" label="Type" rules={[{ required: true, message: "Type is required" }]}>
-        <Select options={[{ value: "Etsy", label: "Etsy" }, { value: "WordPress", label: "WordPress" }]} placeholder="Select type" />
+        <Select options={typeOptions(types.data)} loading={types.isLoading} placeholder="Select type" data-testid="integration-type" />
       </Form.Item>
+      {unavailable && <Alert type="warning" showIcon message={`${unavailable.label} is not available`} description={unavailable.reason} data-testid="integration-type-unavailable" style={{ marginBottom: 16 }} />}
       {type === "WordPress" && (
         <>
-          <Form.Item name="baseUrl" label="baseUrl" rules={[{ required: true, message: "baseUrl is required" }]} extra="Your WooCommerce site, e.g. https://shop.example.com">
+          <Form.Item name="baseUrl" label="Store URL" rules={[{ required: true, message: "Store URL is required" }]} extra="The address of your WooCommerce store, e.g. https://shop.example.com">
             <Input placeholder="https://shop.example.com" />
           </Form.Item>
-          <Form.Item name="consumerKey" label="consumerKey" extra="WooCommerce → Settings → Advanced → REST API (read access). Leave both empty to authorise in WooCommerce instead.">
+          <Form.Item
+            name="consumerKey"
+            label="Consumer key"
+            extra="In WordPress: WooCommerce → Settings → Advanced → REST API → Add key, with Read/Write permissions; copy the consumer key and secret. Leave both empty to approve access in WooCommerce instead."
+          >
             <Input placeholder="ck_…" autoComplete="off" />
           </Form.Item>
-          <Form.Item name="consumerSecret" label="consumerSecret" extra={editing ? "Stored encrypted; leave empty to keep it." : undefined}>
+          <Form.Item name="consumerSecret" label="Consumer secret" extra={editing ? "Stored encrypted; leave empty to keep it." : "Shown once by WooCommerce next to the consumer key."}>
             <Input.Password placeholder="cs_…" autoComplete="new-password" />
           </Form.Item>
         </>
       )}
-      {type === "Etsy" && <Alert type="info" showIcon message="After saving you will be sent to Etsy to allow access to your shop's orders." />}
+      {type === "Etsy" && !unavailable && <Alert type="info" showIcon message="After saving you will be sent to Etsy to allow access to your shop's orders." />}
     </>
   );
 }

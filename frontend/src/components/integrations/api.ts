@@ -22,6 +22,13 @@ export function useIntegrations() {
   return useQuery({ queryKey: INTEGRATIONS_KEY, queryFn: async () => (await call(api.GET("/api/integrations"))).data });
 }
 
+export type IntegrationTypeInfo = components["schemas"]["IntegrationTypeDto"];
+
+/** The shop types and whether this server can connect each (Etsy needs the server's Etsy app). */
+export function useIntegrationTypes() {
+  return useQuery({ queryKey: [...INTEGRATIONS_KEY, "types"], staleTime: 5 * 60_000, queryFn: async () => (await call(api.GET("/api/integrations/types"))).data });
+}
+
 export function useIntegration(id: string | undefined) {
   return useQuery({
     queryKey: [...INTEGRATIONS_KEY, id],
