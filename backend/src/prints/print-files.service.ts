@@ -53,6 +53,12 @@ export class PrintFilesService {
     const where = user.role === Role.Admin ? { _id: printId } : { _id: printId, userId: user._id };
     const print = await this.db.getRepository(Print).findOne({ where });
     if (!print) throw new NotFoundException(MSG.notFound);
+    return this.openSheetFile(print, n, kind);
+  }
+
+  /** A stored sheet file of a print; the caller has decided who may read it (owner, admin, share link). */
+  async openSheetFile(print: Pick<Print, '_id' | 'files' | 'filesDeletedAt'>, n: number, kind: PrintFileFormat | 'preview') {
+    const printId = print._id;
     const file = print.files.find((f) => f.n === n);
     if (!file) {
       if (print.filesDeletedAt) throw new GoneException('The files of this print have been deleted.');

@@ -16,6 +16,8 @@ import { PrintCancellations } from './print-cancellations';
 import { failureText, PrintJobService } from './print-job.service';
 import { PrintRecoveryService } from './print-recovery.service';
 import { PrintsController } from './prints.controller';
+import { PrintSharesController } from './print-shares.controller';
+import { PrintSharesService } from './print-shares.service';
 import { PrintDraftsService } from './print-drafts.service';
 import { PrintFilesService } from './print-files.service';
 import { PrintPreviewService } from './print-preview.service';
@@ -24,13 +26,15 @@ import { PrintsService } from './prints.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule, WebhooksModule],
-  controllers: [PrintsController],
+  // PrintSharesController first: its DELETE print/:id/share must win over DELETE print/:id/:itemId.
+  controllers: [PrintSharesController, PrintsController],
   providers: [
     PrintsService,
     PrintDraftsService,
     PrintPreviewService,
     PrintProcessingService,
     PrintFilesService,
+    PrintSharesService,
     PrintJobService,
     PrintCancellations,
     PrintRecoveryService,

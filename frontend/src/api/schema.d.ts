@@ -108,6 +108,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bankTransfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin: every user's bank transfers still waiting for the money
+         * @description Example:
+         *
+         *     ```sh
+         *     curl $GS/api/bankTransfers
+         *     ```
+         */
+        get: operations["pendingBankTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/buyCredits": {
         parameters: {
             query?: never;
@@ -892,7 +916,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/payment/manual": {
+    "/api/payment/bank-transfer": {
         parameters: {
             query?: never;
             header?: never;
@@ -902,14 +926,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Admin: add a package of credit to a user (a Completed payment of type Manual)
+         * Pay a package by bank transfer: a Pending payment with the reference to write on the transfer (the open one for the same package if there is one)
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H 'Content-Type: application/json' -d '{…}' $GS/api/payment/manual
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/payment/bank-transfer
          *     ```
          */
-        post: operations["addManual"];
+        post: operations["startBankTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -924,7 +948,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The credit packages at the prices this user pays now, and whether the first-month discount applies; admins may ask for another user (userId)
+         * The credit packages at the prices this user pays now, whether the first-month discount applies, and whether bank transfer is offered
          * @description Example:
          *
          *     ```sh
@@ -958,6 +982,30 @@ export interface paths {
         get: operations["getPayment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/{id}/received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Admin: a bank transfer's money arrived; the payment completes and its credits are added once
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST $GS/api/payment/$ID/received
+         *     ```
+         */
+        post: operations["markTransferReceived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1316,6 +1364,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/print/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Links to the print's sheet files that work without an account until the files' retention ends (owner or admin)
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" $GS/api/print/$ID/share
+         *     ```
+         */
+        post: operations["createShareLinks"];
+        /**
+         * Revoke every share link of the print made so far (owner or admin); new links can be made afterwards
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X DELETE -H "Authorization: Bearer $KEY" $GS/api/print/$ID/share
+         *     ```
+         */
+        delete: operations["revokeShareLinks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/print/{id}/{itemId}": {
         parameters: {
             query?: never;
@@ -1422,6 +1502,54 @@ export interface paths {
          *     ```
          */
         post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/{token}/files/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sheet n (1-based) as PNG through a share link; no account needed
+         * @description Example:
+         *
+         *     ```sh
+         *     curl $GS/api/shared/$TOKEN/files/$N
+         *     ```
+         */
+        get: operations["downloadSharedFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/{token}/files/{n}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sheet n (1-based) as PDF through a share link, when the print was processed with PDF; no account needed
+         * @description Example:
+         *
+         *     ```sh
+         *     curl $GS/api/shared/$TOKEN/files/$N/pdf
+         *     ```
+         */
+        get: operations["downloadSharedPdf"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1733,7 +1861,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Update user credit
+         * Set the available balance (a correction); the change is kept in the credit history with the admin and the reason
          * @description Example:
          *
          *     ```sh
@@ -1741,6 +1869,54 @@ export interface paths {
          *     ```
          */
         put: operations["updateUserCredit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/credit/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give credits (no money moved, so not a payment); kept in the credit history with the admin and the reason
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/users/$ID/credit/grant
+         *     ```
+         */
+        post: operations["grantUserCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/credit/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change of the user's credits (payments, grants, corrections, print charges and refunds), newest first
+         * @description Example:
+         *
+         *     ```sh
+         *     curl $GS/api/users/$ID/credit/history
+         *     ```
+         */
+        get: operations["creditHistory"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2230,9 +2406,41 @@ export interface components {
             data: components["schemas"]["CreatedWebhookDto"];
             message: string;
         };
+        CreditActorDto: {
+            _id: string;
+            firstName: string;
+            lastName: string;
+            username: string;
+        };
         CreditDto: {
             availableCredits: number;
             usedCredits: number;
+        };
+        CreditHistoryEntryDto: {
+            _id: string;
+            /** @description Who made the change; null for the system */
+            actor: components["schemas"]["CreditActorDto"] | null;
+            /** @description Available balance right after this change */
+            availableAfter: number;
+            /** @description Change of the available balance */
+            availableDelta: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The admin's reason, or the system's note */
+            note: string;
+            /**
+             * @description purchase (a payment), admin_grant (credits given, no money), admin_adjust (balance set by an admin), print_charge, refund (of a print), payment_refund
+             * @enum {string}
+             */
+            reason: "purchase" | "admin_grant" | "admin_adjust" | "print_charge" | "refund" | "payment_refund";
+            /** @description What it is about: print:<id> or payment:<id> */
+            reference: string | null;
+            /** @description Change of the used total */
+            usedDelta: number;
+        };
+        CreditHistoryResponse: {
+            data: components["schemas"]["CreditHistoryEntryDto"][];
+            pagination: components["schemas"]["PaginationDto"];
         };
         CreditPackageDto: {
             credits: number;
@@ -2245,6 +2453,8 @@ export interface components {
             sku: "credits500" | "credits1000" | "credits5000";
         };
         CreditPackagesData: {
+            /** @description Bank details are configured: the packages can also be paid by bank transfer */
+            bankTransfer: boolean;
             currency: string;
             /** @description The first-month discount applies to this user now */
             discountActive: boolean;
@@ -2278,6 +2488,15 @@ export interface components {
         ForgotPasswordDto: {
             /** Format: email */
             email: string;
+        };
+        GrantCreditDto: {
+            /** @description Credits to add to the available balance */
+            credits: number;
+            /**
+             * @description Why (kept in the credit history)
+             * @example Goodwill for the failed print of 3 May
+             */
+            reason: string;
         };
         ImageCategoryBodyDto: {
             name: string;
@@ -2434,12 +2653,6 @@ export interface components {
             email: string;
             password: string;
         };
-        ManualPaymentDto: {
-            /** @enum {string} */
-            sku: "credits500" | "credits1000" | "credits5000";
-            /** Format: uuid */
-            userId: string;
-        };
         MarkAllReadResponse: {
             message: string;
             /** @description How many notifications were unread */
@@ -2552,7 +2765,7 @@ export interface components {
             /** @enum {string} */
             status: "Pending" | "Completed" | "Cancelled" | "Refunded";
             /** @enum {string} */
-            type: "Manual" | "PayPal" | "Test checkout";
+            type: "PayPal" | "Test checkout" | "Bank transfer";
             userId: components["schemas"]["PaymentUserDto"];
         };
         PaymentListResponse: {
@@ -2687,6 +2900,8 @@ export interface components {
             image: components["schemas"]["PrintImageDto"] | null;
             imageId: string | null;
             orderItemId: string | null;
+            /** @description The shop order line this item came from; null for items added by hand (or when the shop's order was removed) */
+            orderLine: components["schemas"]["PrintItemOrderLineDto"] | null;
             quantity: number;
             size: components["schemas"]["PrintSizeDto"] | null;
             sizeId: string | null;
@@ -2697,6 +2912,15 @@ export interface components {
             quantity: number;
             /** Format: uuid */
             sizeId: string;
+        };
+        PrintItemOrderLineDto: {
+            buyerName: string;
+            /** @description The order (GET /api/orders?id=…) */
+            orderId: string;
+            /** @description The shop's order number */
+            orderNumber: string;
+            /** @description The order line's title in the shop */
+            title: string;
         };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
@@ -2813,6 +3037,31 @@ export interface components {
             savedFraction: number;
             /** @description Film the true-shape layout saves against rectangles, inches (0: none) */
             savedLength: number;
+        };
+        ShareLinksDto: {
+            /**
+             * Format: date-time
+             * @description When the links stop working: the end of the files' retention
+             */
+            expiresAt: string;
+            /** @description One entry per sheet and format (every PNG, then every PDF) */
+            files: components["schemas"]["SharedFileDto"][];
+        };
+        ShareLinksResponse: {
+            data: components["schemas"]["ShareLinksDto"];
+            message: string;
+        };
+        SharedFileDto: {
+            bytes: number;
+            /** @enum {string} */
+            format: "png" | "pdf";
+            /**
+             * @description Download URL of the file that works without an account until expiresAt
+             * @example /api/shared/3q2-…/files/1
+             */
+            path: string;
+            /** @description Sheet number, 1-based */
+            sheet: number;
         };
         SheetPresetDto: {
             _id: string;
@@ -2943,6 +3192,11 @@ export interface components {
         UpdateCreditDto: {
             /** @description The new available balance */
             availableCredits: number;
+            /**
+             * @description Why (kept in the credit history)
+             * @example Goodwill for the failed print of 3 May
+             */
+            reason: string;
         };
         UpdateImageDto: {
             /**
@@ -3430,6 +3684,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthConfigResponse"];
+                };
+            };
+        };
+    };
+    pendingBankTransfers: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: "asc" | "desc";
+                sortBy?: "purchaseDate" | "price" | "credits" | "status";
+                search?: string;
+                status?: "Pending" | "Completed" | "Cancelled" | "Refunded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentListResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You are not authorized to view this page",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6186,6 +6512,8 @@ export interface operations {
                 sort?: "asc" | "desc";
                 sortBy?: string;
                 search?: string;
+                /** @description Only this order (its _id): where a print item links to its order */
+                id?: string;
                 integrationId?: string;
                 status?: "Pending" | "In Draft" | "Completed" | "Partially Completed";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
@@ -6601,16 +6929,19 @@ export interface operations {
             };
         };
     };
-    addManual: {
+    startBankTransfer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ManualPaymentDto"];
+                "application/json": components["schemas"]["BuyCreditsDto"];
             };
         };
         responses: {
@@ -6669,14 +7000,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     packages: {
         parameters: {
-            query?: {
-                /** @description Admin: price the packages for this user */
-                userId?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -6689,21 +7049,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreditPackagesResponse"];
-                };
-            };
-            /** @description The request is not valid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "Name is required",
-                     *       "statusCode": 400
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No session, or the API key is malformed, unknown, revoked or expired */
@@ -6846,6 +7191,89 @@ export interface operations {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
                      *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    markTransferReceived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -8522,6 +8950,235 @@ export interface operations {
             };
         };
     };
+    createShareLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLinksResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The print is not Completed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_status",
+                     *       "message": "Only the files of a completed print can be shared.",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The files are deleted or past their retention */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The files of this print have been deleted, so this share link no longer works.",
+                     *       "statusCode": 410
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeShareLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     updatePrintItem: {
         parameters: {
             query?: never;
@@ -8947,6 +9604,154 @@ export interface operations {
                      * @example {
                      *       "message": "Name is required",
                      *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    downloadSharedFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The link is not valid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This share link is not valid. Ask the person who sent it for a new link.",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The link was revoked or expired, or the files were deleted */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This share link was revoked by its owner. Ask them for a new link.",
+                     *       "statusCode": 410
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    downloadSharedPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The link is not valid, or the print has no PDF */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This share link is not valid. Ask the person who sent it for a new link.",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The link was revoked or expired, or the files were deleted */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This share link has expired. Ask the person who sent it for a new link.",
+                     *       "statusCode": 410
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests from this address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many attempts. Please try again later.",
+                     *       "statusCode": 429
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -10643,6 +11448,197 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    grantUserCredit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantCreditDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    creditHistory: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditHistoryResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You are not authorized to view this page",
                      *       "statusCode": 403
                      *     }
                      */
