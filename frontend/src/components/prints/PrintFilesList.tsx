@@ -6,9 +6,10 @@ import { FORMAT_LABELS, fileLabel, formatBytes, groupByFormat, type ListedFile }
 
 /**
  * A print's files listed by format: one list per format (PNG, then PDF), a row per sheet
- * with its link, size when known, Download and (optionally) Copy link.
+ * with its link, size when known, Download and (optionally) Copy link. With `shareLink`,
+ * Copy link copies the file's share link (works without an account) instead of its own path.
  */
-export function PrintFilesList({ files, shareable = true }: { files: ListedFile[]; shareable?: boolean }) {
+export function PrintFilesList({ files, shareable = true, shareLink }: { files: ListedFile[]; shareable?: boolean; shareLink?: (f: ListedFile) => Promise<string> }) {
   // Only paths on our own API are linked (see ownFilePath).
   const groups = groupByFormat(files.filter((f) => ownFilePath(f.path)));
   if (groups.length === 0) return <List size="small" bordered dataSource={[]} locale={{ emptyText: "No files" }} />;
@@ -31,7 +32,7 @@ export function PrintFilesList({ files, shareable = true }: { files: ListedFile[
                   data-format={f.format}
                   actions={[
                     <Button key="dl" size="small" icon={<DownloadOutlined />} href={url} download aria-label={`Download ${fileLabel(f, i, g.files.length)}`}>Download</Button>,
-                    ...(shareable ? [<CopyLinkButton key="copy" url={url} />] : []),
+                    ...(shareable ? [<CopyLinkButton key="copy" url={shareLink ? () => shareLink(f) : url} />] : []),
                   ]}
                 >
                   <Typography.Link href={url} target="_blank" rel="noreferrer">

@@ -4,6 +4,7 @@ import { useSearchParams } from "../../lib/searchParams";
 import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
 import { PrintFilesList } from "./PrintFilesList";
+import { ShareNote, type ShareLinks } from "./ShareLinks";
 import { fileOfPath } from "./printFiles";
 import { MSG, ownFilePath, showFilesOnlyDelete } from "./rules";
 import type { PrintStatus } from "../../api/types";
@@ -77,16 +78,18 @@ export function ProcessingOverlay({ open, percent, stage, onCancel, cancelling =
 /**
  * printSuccessModal with one filePath parameter per file: the files by format (PNG, PDF),
  * each with its link, Download and Copy link. Sheet files are served as
- * /api/print/{id}/files/{n} (PNG) and /api/print/{id}/files/{n}/pdf (PDF).
+ * /api/print/{id}/files/{n} (PNG) and /api/print/{id}/files/{n}/pdf (PDF); with `share`,
+ * Copy link copies share links instead, explained under the list with Revoke links.
  */
-export function PrintSuccessModal({ shareable = true }: { shareable?: boolean }) {
+export function PrintSuccessModal({ shareable = true, share, filesExpireAt }: { shareable?: boolean; share?: ShareLinks; filesExpireAt?: string | null }) {
   const modal = useQueryModal("printSuccessModal", ["filePath"]);
   const [params] = useSearchParams();
   const paths = params.getAll("filePath").flatMap((p) => ownFilePath(p) ?? []);
   return (
     <Modal open={modal.open} title="Print processed" onCancel={modal.close} footer={<Button type="primary" onClick={modal.close}>Close</Button>} destroyOnHidden>
       <Typography.Paragraph>Your gang sheets are ready. Download them before the files expire.</Typography.Paragraph>
-      <PrintFilesList files={paths.map(fileOfPath)} shareable={shareable} />
+      <PrintFilesList files={paths.map(fileOfPath)} shareable={shareable} shareLink={share?.linkFor} />
+      {shareable && share && paths.length > 0 && <ShareNote share={share} filesExpireAt={filesExpireAt} />}
     </Modal>
   );
 }

@@ -17,6 +17,7 @@ import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
 import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
 import { PrintFilesList } from "../../components/prints/PrintFilesList";
+import { ShareNote, useShareLinks } from "../../components/prints/ShareLinks";
 import { listedFiles } from "../../components/prints/printFiles";
 import {
   MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, missingItemMessage, processBlockedReason, problemsByItem,
@@ -57,6 +58,7 @@ export function PrintDetailPage() {
   const layout = complete ? preview.data : undefined;
 
   const processing = usePrintProcessing({ id, print, actions, refetch: query.refetch });
+  const share = useShareLinks(id);
 
   // The warning modal shows the layout's real cost once it is known (the list opens it
   // with the sum of the quantities).
@@ -182,7 +184,8 @@ export function PrintDetailPage() {
           <Flex vertical gap={24}>
             {files.length > 0 && (
               <Card title="Files" size="small" data-testid="print-detail-files">
-                <PrintFilesList files={listedFiles(files)} shareable={canShareFile(print.status)} />
+                <PrintFilesList files={listedFiles(files)} shareable={canShareFile(print.status)} shareLink={share.linkFor} />
+                {canShareFile(print.status) && <ShareNote share={share} filesExpireAt={print.filesExpireAt} />}
               </Card>
             )}
             <LayoutPreview
@@ -227,7 +230,7 @@ export function PrintDetailPage() {
         // Only once the server knows the print is Processing (a click before that has nothing to stop).
         onCancel={print.status === "Processing" ? processing.cancel : undefined}
       />
-      <PrintSuccessModal />
+      <PrintSuccessModal share={share} filesExpireAt={print.filesExpireAt} />
       <DeletePrintModal
         status={print.status}
         pending={actions.removeFiles.isPending || actions.forceDelete.isPending}
