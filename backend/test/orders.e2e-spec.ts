@@ -213,6 +213,38 @@ describe('Orders (e2e)', () => {
       expect((await seller.agent.get('/api/print?type=WooCommerce').expect(200)).body.pagination.totalDocuments).toBe(1);
     });
 
+    it('each print item names its shop order line (order number, buyer, title, order id) in one query, whatever the number of items', async () => {
+      const o500 = (await orders(`integrationId=${wooId}&limit=5`)).data.find((o: any) => o.orderId === '500');
+      const line = { orderId: o500._id, orderNumber: '500', buyerName: 'Lena Maier', title: 'Design URL' };
+      const read = async (id: string) => {
+        const spy = jest.spyOn(db, 'query');
+        const body = (await seller.agent.get(`/api/print/${id}`).expect(200)).body.data;
+        const n = spy.mock.calls.length;
+        spy.mockRestore();
+        return { body, queries: n };
+      };
+      const five = await read(printId);
+      const byItem = Object.fromEntries(five.body.printItems.map((i: any) => [i.orderItemId, i.orderLine]));
+      expect(byItem[items['5001']._id]).toEqual(line);
+      expect(byItem[items['5004']._id]).toEqual({ orderId: o500._id, orderNumber: '500', buyerName: 'Lena Maier', title: 'Not an image' });
+      // a print of one order item reads as many queries as one of five
+      const single = await seller.agent.post('/api/orders/print').send({ orderItems: [items['5011']._id] }).expect(201);
+      const one = await read(single.body._id);
+      expect(one.body.printItems[0].orderLine).toMatchObject({ orderNumber: '501', title: 'Second order' });
+      expect(five.queries).toBe(one.queries);
+      await db.query(`DELETE FROM prints WHERE id = $1`, [single.body._id]);
+      // the answers of changes carry it too, and an item added by hand has none
+      const itemId = five.body.printItems.find((i: any) => i.orderItemId === items['5001']._id)._id;
+      const changed = (await seller.agent.put(`/api/print/${printId}/${itemId}`).send({ quantity: 4 }).expect(200)).body.data;
+      expect(changed.printItems.find((i: any) => i._id === itemId).orderLine).toEqual(line);
+      // the order the line links to
+      const linked = await orders(`id=${o500._id}`);
+      expect(linked.data.map((o: any) => o.orderId)).toEqual(['500']);
+      expect((await seller.agent.get('/api/orders?id=nope').expect(400)).body.message).toMatch(/Order not found/);
+      expect((await other.agent.get(`/api/orders?id=${o500._id}`).expect(200)).body.data).toEqual([]);
+      await seller.agent.put(`/api/print/${printId}/${itemId}`).send({ quantity: 3 }).expect(200);
+    });
+
     it('statuses follow the print: In Draft, then Partially Completed / Completed when printed; an item is not printed twice by accident', async () => {
       const list = await orders(`integrationId=${wooId}&limit=5`);
       const o500 = list.data.find((o: any) => o.orderId === '500');
@@ -236,6 +268,54 @@ describe('Orders (e2e)', () => {
       expect((await orders('status=Partially Completed')).data.map((o: any) => o.orderId)).toEqual(['500']);
       expect(await t.app.get(OrdersService).countsFor(seller.user._id)).toEqual({ pendingOrders: 1003, totalOrders: 1005, completedOrders: 0, totalIntegrations: 1 });
       expect(await t.app.get(OrdersService).countsFor(other.user._id)).toEqual({ pendingOrders: 0, totalOrders: 0, completedOrders: 0, totalIntegrations: 0 });
+    });
+
+    it('an imported design is kept once per seller: the same bytes from another order or address reuse the image, also when two imports race', async () => {
+      const dir = '/wp-content/uploads/product_addons_uploads';
+      const holiday = woo.files.get(`${dir}/abc/holiday.png`)!;
+      woo.files.set(`${dir}/xyz/holiday-copy.png`, holiday);
+      const fresh = await sharp({ create: { width: 30, height: 20, channels: 4, background: '#c0ffee' } }).png().toBuffer();
+      woo.files.set(`${dir}/xyz/fresh.png`, { type: 'image/png', body: fresh });
+      woo.files.set(`${dir}/xyz/fresh-again.png`, { type: 'image/png', body: fresh });
+      const url = (p: string) => `${woo.baseUrl}${dir}/${p}`;
+      woo.orders = [
+        wooOrder({ id: 600, items: [{ id: 6001, name: 'Same design, new address', size: 'A3', upload: url('xyz/holiday-copy.png') }, { id: 6002, name: 'Same design, same address', size: 'A3', upload: url('abc/holiday.png') }] }),
+        wooOrder({ id: 601, items: [{ id: 6011, name: 'Fresh design', size: 'A3', upload: url('xyz/fresh.png') }] }),
+        wooOrder({ id: 602, items: [{ id: 6021, name: 'Fresh design again', size: 'A3', upload: url('xyz/fresh-again.png') }] }),
+      ];
+      await syncAndWait(seller.agent, wooId);
+      const byRef: Record<string, string> = {};
+      for (const o of (await orders(`integrationId=${wooId}&limit=10`)).data) for (const it of o.orderItems) byRef[it.reference] = it._id;
+      const library = async (userId: string) => (await db.query(`SELECT count(*)::int AS n FROM images WHERE user_id = $1 AND deleted_at IS NULL`, [userId]))[0].n;
+      const imageOf = async (printId: string) =>
+        Object.fromEntries((await seller.agent.get(`/api/print/${printId}`).expect(200)).body.data.printItems.map((i: any) => [i.orderItemId, i.imageId]));
+      const [{ image_id: holidayImage }] = await db.query(`SELECT image_id FROM order_items WHERE id = $1`, [items['5001']._id]);
+      const before = await library(seller.user._id);
+
+      const again = await seller.agent.post('/api/orders/print').send({ orderItems: [byRef['6001'], byRef['6002']] }).expect(201);
+      expect(again.body.unresolved).toEqual([]);
+      expect(await imageOf(again.body._id)).toEqual({ [byRef['6001']]: holidayImage, [byRef['6002']]: holidayImage });
+      expect(await library(seller.user._id)).toBe(before);
+
+      // two prints at once, each importing the same new file from its own address: one image
+      const [a, b] = await Promise.all([
+        seller.agent.post('/api/orders/print').send({ orderItems: [byRef['6011']] }).expect(201),
+        seller.agent.post('/api/orders/print').send({ orderItems: [byRef['6021']] }).expect(201),
+      ]);
+      const imgA = (await imageOf(a.body._id))[byRef['6011']];
+      expect(imgA).toBeTruthy();
+      expect((await imageOf(b.body._id))[byRef['6021']]).toBe(imgA);
+      expect(await library(seller.user._id)).toBe(before + 1);
+
+      // another seller importing the same bytes gets an image of their own
+      const otherWoo = (await other.agent.post('/api/integrations').send({ name: 'Woo too', type: 'WordPress', keys: wooKeys(woo) }).expect(201)).body.data._id;
+      await syncAndWait(other.agent, otherWoo);
+      const theirs = (await other.agent.get(`/api/orders?integrationId=${otherWoo}&limit=10`).expect(200)).body.data.find((o: any) => o.orderId === '600').orderItems[0]._id;
+      const print = await other.agent.post('/api/orders/print').send({ orderItems: [theirs] }).expect(201);
+      const [own] = (await other.agent.get(`/api/print/${print.body._id}`).expect(200)).body.data.printItems;
+      expect(own.imageId).toBeTruthy();
+      expect(own.imageId).not.toBe(holidayImage);
+      expect(await library(other.user._id)).toBe(1);
     });
   });
 });

@@ -124,6 +124,25 @@ export class ImagesService implements OnModuleInit {
     return this.images.find({ where: { _id: In(ids), userId, deletedAt: IsNull() } });
   }
 
+  /** The seller's live image holding exactly these bytes (an imported design), if any. */
+  async findByContentHash(userId: string, hash: string): Promise<Image | null> {
+    return this.images.findOne({ where: { userId, contentHash: hash, deletedAt: IsNull() } });
+  }
+
+  /**
+   * Records which bytes an image holds, so the same file imported again reuses it. False when
+   * another of the seller's live images already holds them (two imports of one file at once).
+   */
+  async setContentHash(id: string, hash: string): Promise<boolean> {
+    try {
+      await this.images.update({ _id: id }, { contentHash: hash });
+      return true;
+    } catch (e) {
+      if ((e as { code?: string })?.code === '23505') return false;
+      throw e;
+    }
+  }
+
   /** How prints use these images (see PrintUsageService). */
   private async category(userId: string, id: string | null | undefined): Promise<ImageCategory | null> {
     if (!id) return null;

@@ -1,6 +1,7 @@
 import { BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -52,6 +53,12 @@ interface ItemRow {
   integration_type: IntegrationType;
 }
 
+async function sha256File(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk);
+  return h.digest('hex');
+}
+
 const dayStart = (d: string) => new Date(/T/.test(d) ? d : `${d}T00:00:00Z`);
 const dayEnd = (d: string) => (/T/.test(d) ? new Date(d) : new Date(new Date(`${d}T00:00:00Z`).getTime() + 86_400_000));
 const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
@@ -97,6 +104,7 @@ export class OrdersService {
       params.push(v);
       where.push(cond(`$${params.length}`));
     };
+    if (q.id) add((n) => `o.id = ${n}`, q.id);
     if (q.integrationId) add((n) => `o.integration_id = ${n}`, q.integrationId);
     if (q.status) add((n) => `os.status = ${n}`, q.status);
     const col = DATE_COLUMNS[q.dateType ?? 'integrationOrderCreatedDate'];
@@ -284,6 +292,18 @@ export class OrdersService {
     });
   }
 
+  /**
+   * Marks a just imported image with its content hash. When another import stored the same
+   * bytes in the meantime, this copy is removed again and that image is used.
+   */
+  private async keepOnce(userId: string, imageId: string, hash: string): Promise<string> {
+    if (await this.images.setContentHash(imageId, hash)) return imageId;
+    const first = await this.images.findByContentHash(userId, hash);
+    if (!first) return imageId;
+    await this.images.bulkDelete(userId, [imageId]);
+    return first._id;
+  }
+
   /** Downloads a buyer's design (size limit, deadline, no private addresses) into the image library. */
   private async importDesign(user: User, url: string): Promise<{ imageId: string | null; problem?: string }> {
     const dir = join(this.config.dataDir, 'tmp', 'uploads');
@@ -299,6 +319,13 @@ export class OrdersService {
       return { imageId: null, problem: `The design file could not be downloaded: ${why}` };
     }
     if (res.status !== 200) return { imageId: null, problem: `The design file could not be downloaded: the shop answered ${res.status}` };
+    // The same bytes imported before (from any order) are that image again, not a new one.
+    const hash = await sha256File(path);
+    const known = await this.images.findByContentHash(user._id, hash);
+    if (known) {
+      await unlink(path).catch(() => undefined);
+      return { imageId: known._id };
+    }
     let name = 'design';
     try {
       name = decodeURIComponent(new URL(res.url).pathname.split('/').pop() || 'design');
@@ -308,7 +335,7 @@ export class OrdersService {
     // The same checks as an upload from the browser (type sniffing, pixel limits, SVG safety).
     const { data, errors } = await this.images.upload(user, [{ path, size: res.bytes, originalname: name } as any], {} as any);
     await unlink(path).catch(() => undefined); // moved into storage when accepted
-    if (data[0]) return { imageId: data[0]._id };
+    if (data[0]) return { imageId: await this.keepOnce(user._id, data[0]._id, hash) };
     return { imageId: null, problem: `The design file is not a usable image: ${errors[0]?.message ?? 'unknown error'}` };
   }
 }

@@ -37,6 +37,7 @@ export function toItemDto(i: PrintItem): PrintItemDto {
     size: i.size ? toSizeDto(i.size) : null,
     quantity: i.quantity,
     orderItemId: i.orderItemId,
+    orderLine: i.orderLine ?? null,
   };
 }
 

@@ -8,7 +8,7 @@ import { User } from '../users/entities/user.entity';
 import { PrintListQueryDto } from './dto/print.dto';
 import { Image } from '../images/entities/image.entity';
 import { Size } from '../sizes/entities/size.entity';
-import { PrintItem } from './entities/print-item.entity';
+import { PrintItem, PrintItemOrderLine } from './entities/print-item.entity';
 import { Print, PrintStatus, PrintType } from './entities/print.entity';
 import { toPrintDto } from './print.mapper';
 import { MSG } from './prints.rules';
@@ -102,10 +102,11 @@ export class PrintsService {
         `SELECT i.id, i.print_id, i.image_id, i.size_id, i.quantity, i.order_item_id, i.created_at,
                 img.name AS img_name, img.original_name AS img_original_name, img.preview_key AS img_preview_key, img.width AS img_width,
                 img.height AS img_height, img.trim AS img_trim, img.status AS img_status, img.deleted_at AS img_deleted_at,
-                sz.name AS sz_name, sz.value AS sz_value
+                sz.name AS sz_name, sz.value AS sz_value, ${ORDER_LINE_COLUMNS}
            FROM print_items i
            LEFT JOIN images img ON img.id = i.image_id
            LEFT JOIN sizes sz ON sz.id = i.size_id
+           ${ORDER_LINE_JOIN}
           WHERE i.print_id = ANY($1::uuid[])
           ORDER BY i.created_at, i.id`,
         [ids],
@@ -150,9 +151,34 @@ export class PrintsService {
     if (opts.withLayout) qb.addSelect('p.layout');
     const p = await qb.getOne();
     if (!p) throw new NotFoundException(MSG.notFound);
+    await this.withOrderLines(p.items ?? [], m);
     return p;
   }
+
+  /** The shop order lines of these items, in one query (the entity query above cannot join them). */
+  private async withOrderLines(items: PrintItem[], m: EntityManager) {
+    const ids = items.filter((i) => i.orderItemId).map((i) => i._id);
+    const rows: Array<OrderLineRow & { id: string }> = ids.length
+      ? await m.query(`SELECT i.id, ${ORDER_LINE_COLUMNS} FROM print_items i ${ORDER_LINE_JOIN} WHERE i.id = ANY($1::uuid[])`, [ids])
+      : [];
+    const byId = new Map(rows.map((r) => [r.id, orderLineFromRow(r)]));
+    for (const i of items) i.orderLine = byId.get(i._id) ?? null;
+  }
 }
+
+/** The shop order line of print item `i`: its order's number and buyer, its own title. */
+const ORDER_LINE_COLUMNS = `o.id AS ol_order_id, o.number AS ol_number, o.buyer_info->>'name' AS ol_buyer, oi.title AS ol_title`;
+const ORDER_LINE_JOIN = `LEFT JOIN order_items oi ON oi.id = i.order_item_id LEFT JOIN orders o ON o.id = oi.order_id`;
+
+interface OrderLineRow {
+  ol_order_id: string | null;
+  ol_number: string | null;
+  ol_buyer: string | null;
+  ol_title: string | null;
+}
+
+const orderLineFromRow = (r: OrderLineRow): PrintItemOrderLine | null =>
+  r.ol_order_id ? { orderId: r.ol_order_id, orderNumber: r.ol_number ?? '', buyerName: r.ol_buyer ?? '', title: r.ol_title ?? '' } : null;
 
 interface PrintRow {
   id: string;
@@ -170,7 +196,7 @@ interface PrintRow {
   updated_at: Date;
 }
 
-interface ItemRow {
+interface ItemRow extends OrderLineRow {
   id: string;
   print_id: string;
   image_id: string | null;
@@ -235,6 +261,7 @@ function itemFromRow(r: ItemRow): PrintItem {
     size,
     quantity: r.quantity,
     orderItemId: r.order_item_id,
+    orderLine: orderLineFromRow(r),
     createdAt: r.created_at,
   });
 }

@@ -69,6 +69,10 @@ export class Image {
   @Column({ type: 'jsonb', nullable: true, select: false })
   mask: DesignMask | null;
 
+  /** SHA-256 (hex) of the file, kept for designs imported from shop orders: the same bytes imported again reuse this image. */
+  @Column({ name: 'content_hash', type: 'char', length: 64, nullable: true, select: false })
+  contentHash: string | null;
+
   @Column({ name: 'preview_key', type: 'varchar', length: 300, nullable: true })
   previewKey: string | null;
 

@@ -9,6 +9,12 @@ import { OrderStatus } from '../entities/order.entity';
 export const DATE_TYPES = ['integrationOrderCreatedDate', 'createdAt', 'updatedAt'] as const;
 
 export class OrderListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only this order (its _id): where a print item links to its order' })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsUUID('all', { message: 'Order not found' })
+  id?: string;
+
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
   @Transform(({ value }) => (value === '' ? undefined : value))

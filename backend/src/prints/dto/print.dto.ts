@@ -150,6 +150,13 @@ export class PrintSizeDto {
   @ApiProperty({ description: 'Printed width, inches' }) value: number;
 }
 
+export class PrintItemOrderLineDto {
+  @ApiProperty({ description: 'The order (GET /api/orders?id=…)' }) orderId: string;
+  @ApiProperty({ description: 'The shop\'s order number' }) orderNumber: string;
+  @ApiProperty() buyerName: string;
+  @ApiProperty({ description: 'The order line\'s title in the shop' }) title: string;
+}
+
 export class PrintItemDto {
   @ApiProperty() _id: string;
   @ApiProperty({ nullable: true, type: String }) imageId: string | null;
@@ -158,6 +165,8 @@ export class PrintItemDto {
   @ApiProperty({ nullable: true, type: PrintSizeDto }) size: PrintSizeDto | null;
   @ApiProperty() quantity: number;
   @ApiProperty({ nullable: true, type: String }) orderItemId: string | null;
+  @ApiProperty({ nullable: true, type: PrintItemOrderLineDto, description: 'The shop order line this item came from; null for items added by hand (or when the shop\'s order was removed)' })
+  orderLine: PrintItemOrderLineDto | null;
 }
 
 export class PrintFileDto {

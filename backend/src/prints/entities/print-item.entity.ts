@@ -3,6 +3,14 @@ import { Image } from '../../images/entities/image.entity';
 import { Size } from '../../sizes/entities/size.entity';
 import { Print } from './print.entity';
 
+/** The shop order line a print item came from, as the print detail names it. */
+export interface PrintItemOrderLine {
+  orderId: string;
+  orderNumber: string;
+  buyerName: string;
+  title: string;
+}
+
 /** One design of a print at one size, `quantity` copies. Image or size may be missing (deleted, or an order item not matched yet). */
 @Entity('print_items')
 export class PrintItem {
@@ -35,6 +43,9 @@ export class PrintItem {
 
   @Column({ name: 'order_item_id', type: 'uuid', nullable: true })
   orderItemId: string | null;
+
+  /** Not a column: read with the item from order_items and orders (null when not from a shop order or the order is gone). */
+  orderLine?: PrintItemOrderLine | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { Button, Card, DatePicker, Flex, Grid, Select, Table, Typography } from "antd";
+import { useEffect, useState } from "react";
+import { Alert, Button, Card, DatePicker, Flex, Grid, Select, Table, Typography } from "antd";
 import { PrinterOutlined, SyncOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
@@ -8,7 +8,9 @@ import { api, call } from "../../api/client";
 import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
 import { INTEGRATIONS_KEY, syncErrorText, useIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
-import { ADDRESS_MAX, money, ORDER_STATUSES, reviewUrl, StatusTag, TITLE_MAX, Truncated } from "../../components/orders/orderBits";
+import {
+  activeIntegrationId, ADDRESS_MAX, money, ORDER_STATUSES, reviewUrl, ShopStatusTag, StatusTag, TITLE_MAX, Truncated,
+} from "../../components/orders/orderBits";
 import { setDateRange } from "../../components/prints/rules";
 import { useLiveEvent } from "../../providers/live";
 import { useSearchParams } from "../../lib/searchParams";
@@ -22,24 +24,30 @@ export function OrdersPage() {
   const qc = useQueryClient();
   const small = !Grid.useBreakpoint().md;
   const [params, setParams] = useSearchParams();
-  const integrationId = params.get("integrationId") ?? undefined;
+  const chosenIntegrationId = params.get("integrationId") ?? undefined;
+  /** One order only (a print item's link to its order), shown opened. */
+  const orderId = params.get("id") ?? undefined;
   const status = params.get("status") ?? undefined;
   const startDate = params.get("startDate") ?? undefined;
   const endDate = params.get("endDate") ?? undefined;
   const page = Number(params.get("page") ?? 1) || 1;
   const limit = Number(params.get("limit") ?? 10) || 10;
   const [selected, setSelected] = useState<Record<string, string[]>>({});
-  const [expanded, setExpanded] = useState<string[]>([]);
+  const [expanded, setExpanded] = useState<string[]>(orderId ? [orderId] : []);
+  useEffect(() => {
+    if (orderId) setExpanded((e) => (e.includes(orderId) ? e : [...e, orderId]));
+  }, [orderId]);
   const [progress, setProgress] = useState<number | null>(null);
 
   const integrations = useIntegrations();
+  const integrationId = activeIntegrationId(chosenIntegrationId, integrations.data);
   const current = integrations.data?.find((i) => i._id === integrationId);
   const sync = useSyncOrders();
   const orders = useQuery({
-    queryKey: ["orders", { integrationId, status, startDate, endDate, page, limit }],
+    queryKey: ["orders", { id: orderId, integrationId, status, startDate, endDate, page, limit }],
     placeholderData: keepPreviousData,
     queryFn: () =>
-      call(api.GET("/api/orders", { params: { query: { integrationId, status: status as Order["status"] | undefined, startDate, endDate, page, limit } } })),
+      call(api.GET("/api/orders", { params: { query: { id: orderId, integrationId, status: status as Order["status"] | undefined, startDate, endDate, page, limit } } })),
   });
   const rows = orders.data?.data ?? [];
   const total = (orders.data?.pagination as { totalDocuments?: number } | undefined)?.totalDocuments ?? 0;
@@ -101,7 +109,16 @@ export function OrdersPage() {
     },
     { key: "created", title: "Created", render: (_: unknown, o: Order) => dayjs(o.integrationOrderCreatedDate).format("MMM D, YYYY HH:mm") },
     { key: "total", title: "Total", render: (_: unknown, o: Order) => money(o.total.amount, o.total.currency) },
-    { key: "status", title: "Status", render: (_: unknown, o: Order) => <StatusTag status={o.status} /> },
+    {
+      key: "status",
+      title: "Status",
+      render: (_: unknown, o: Order) => (
+        <Flex vertical gap={4} align="flex-start">
+          <StatusTag status={o.status} />
+          <ShopStatusTag status={o.shopStatus} shop={o.integrationId.type === "Etsy" ? "Etsy" : "WooCommerce"} />
+        </Flex>
+      ),
+    },
     {
       key: "items",
       title: "",
@@ -173,6 +190,14 @@ export function OrdersPage() {
             onChange={(range) => setParams((p) => setDateRange(p, range?.[0] && range[1] ? [range[0].format("YYYY-MM-DD"), range[1].format("YYYY-MM-DD")] : null))}
           />
         </Flex>
+        {orderId && (
+          <Alert
+            type="info"
+            style={{ marginBottom: 16 }}
+            message="Showing one order."
+            action={<Button size="small" onClick={() => setFilter("id")}>Show all orders</Button>}
+          />
+        )}
         <Table<Order>
           rowKey="_id"
           columns={orderColumns}

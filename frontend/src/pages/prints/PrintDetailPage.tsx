@@ -14,6 +14,7 @@ import { useAnyMutationPending, useLayoutPreview, usePrintActions, useSheetSetti
 import { ChangeImageModal, ChangeSizeModal, Thumb } from "../../components/prints/ItemPickers";
 import { QuantityStepper } from "../../components/prints/QuantityStepper";
 import { LayoutPreview } from "../../components/prints/LayoutPreview";
+import { OrderLineCell } from "../../components/orders/orderBits";
 import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
 import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
 import { PrintFilesList } from "../../components/prints/PrintFilesList";
@@ -27,8 +28,6 @@ import type { Print, PrintItem, SheetSettings } from "../../api/types";
 import { usePrintProcessing } from "../../components/prints/usePrintProcessing";
 import { closeModalParams, openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
-
-const orderItemText = (o: PrintItem["orderItemId"]) => o ?? "—";
 
 /** The print detail: items, status rules, process checks and the live layout (docs/prints.md, docs/frontend.md). */
 export function PrintDetailPage() {
@@ -120,7 +119,7 @@ export function PrintDetailPage() {
         <QuantityStepper value={item.quantity} disabled={!editable} onCommit={(quantity) => updateItem(item._id, { quantity })} />
       ),
     },
-    { key: "order", title: "Order Item", render: (_: unknown, item: PrintItem) => orderItemText(item.orderItemId) },
+    { key: "order", title: "Order Item", render: (_: unknown, item: PrintItem) => <OrderLineCell item={item} /> },
     {
       key: "delete",
       title: "Delete",
