@@ -129,7 +129,7 @@ describe('Integrations (e2e)', () => {
   });
 
   it('Etsy: an expired access token is refreshed and the rotated refresh token stored; a revoked one disconnects', async () => {
-    etsy.receipts = [etsyReceipt(1001), etsyReceipt(1002)];
+    etsy.receipts = [etsyReceipt(1001), etsyReceipt(1002, { status: 'Completed' })];
     etsy.expireAccessTokens();
     const first = await syncAndWait(seller.agent, etsyId);
     expect(first.integration).toMatchObject({ syncStatus: 'done', connected: true, syncError: null });
@@ -140,6 +140,8 @@ describe('Integrations (e2e)', () => {
     expect(etsy.refreshes).toBe(2);
     const orders = (await seller.agent.get(`/api/orders?integrationId=${etsyId}`).expect(200)).body;
     expect(orders.pagination.totalDocuments).toBe(2);
+    // the receipt's own status is kept beside ours (an order completed on Etsy is still Pending here until printed)
+    expect(orders.data.map((o: any) => [o.orderId, o.shopStatus, o.status]).sort()).toEqual([['1001', 'paid', 'Pending'], ['1002', 'completed', 'Pending']]);
     // a 429 without any header (Etsy's may carry none): exponential back-off from 1 s, then on
     etsy.rateLimitNext = 1;
     etsy.retryAfter = null;
