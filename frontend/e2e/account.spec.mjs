@@ -132,3 +132,31 @@ test("account: forgot password with the mailed code, and the mail link prefills 
   await page.waitForURL("**/auth/signin");
   await login(user.username, "Brand-new-1");
 });
+
+test("account: changing the password on /profile ends the session and lands on sign-in with a message", async ({ page, mailbox, createUser, login, shot }) => {
+  const user = await createUser();
+  await login(user.username, user.password);
+  await page.goto("/profile");
+  const card = page.locator(".ant-card").filter({ has: page.getByText("Change Password", { exact: true }) });
+  const since = mailbox.count();
+  await card.getByRole("button", { name: "Send code" }).click();
+  await expectToast(page, "Password reset key sended to given email");
+  const mail = await mailbox.waitFor(user.email, { since });
+  const token = new URL(mailbox.link(mail, "/auth/forgot-password")).searchParams.get("token");
+  assert.ok(token);
+
+  await card.getByLabel("Reset Token").fill(token);
+  await card.getByLabel("Password", { exact: true }).fill("Changed-pass-1");
+  await card.getByLabel("Confirm Password").fill("Changed-pass-1");
+  await card.getByRole("button", { name: "Update Password" }).click();
+  await expectToast(page, "Password reset successfully");
+  // Every session ended with the change: the seller is told so on the sign-in page.
+  await page.waitForURL("**/auth/signin");
+  await page.getByTestId("signin-notice").getByText("Your password was changed and every device was signed out. Sign in with the new password.").waitFor();
+  await shot("password-changed-signin");
+  // A reload does not repeat the notice, and the new password signs in.
+  await page.reload();
+  await page.getByRole("button", { name: "Login" }).waitFor();
+  assert.equal(await page.getByTestId("signin-notice").count(), 0);
+  await login(user.username, "Changed-pass-1");
+});

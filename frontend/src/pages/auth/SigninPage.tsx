@@ -1,14 +1,28 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Alert, Button, Form, Input } from "antd";
 import { LockOutlined, UserOutlined } from "@ant-design/icons";
 import { useLogin } from "@refinedev/core";
-import { Link } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { captchaRule, useCaptcha } from "../../components/auth/captcha";
 import { FullScreenSpinner } from "../../components/common/Spinners";
 import type { LoginParams } from "../../providers/authProvider";
 
+export const PASSWORD_CHANGED = "Your password was changed and every device was signed out. Sign in with the new password.";
+
+/** What a page sending the visitor here may pass: a notice shown above the form. */
+export interface SigninState {
+  notice?: string;
+}
+
 export function SigninPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  // Shown once: the state is dropped from the history entry, so a reload does not repeat it.
+  const [notice] = useState(() => (location.state as SigninState | null)?.notice ?? null);
+  useEffect(() => {
+    if (location.state) navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
   const captcha = useCaptcha();
   const { mutate: login, isPending } = useLogin<LoginParams>();
   const [error, setError] = useState<string | null>(null);
@@ -38,6 +52,7 @@ export function SigninPage() {
 
   return (
     <AuthLayout title="Login" heading="Sign in" subtitle="Welcome back. Sign in to your GangSheet Studio account.">
+      {notice && !error && <Alert type="success" showIcon message={notice} style={{ marginBottom: 16 }} data-testid="signin-notice" />}
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
       <Form name="login" layout="vertical" onFinish={submit} requiredMark={false}>
         <Form.Item name="email" label="Email or Username" rules={[{ required: true, message: "Email is required" }]}>

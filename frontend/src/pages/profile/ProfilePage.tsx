@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Avatar, Button, Card, Col, Flex, Row, Typography } from "antd";
 import { UserOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import { useLocation } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { api, call, nullableString } from "../../api/client";
 import { fullName } from "../../api/types";
 import { ResetPasswordForm, SendCodeForm } from "../../components/auth/PasswordReset";
@@ -14,6 +14,8 @@ import { ProfileForm, type ProfileValues } from "../../components/users/ProfileF
 import { useProfile } from "../../hooks/useProfile";
 import { toast } from "../../lib/toast";
 import { PROFILE_KEY } from "../../providers/queryClient";
+import { sessionHint } from "../../lib/sessionHint";
+import { PASSWORD_CHANGED, type SigninState } from "../auth/SigninPage";
 import { PROFILE_SECTIONS } from "./sections";
 
 export const PROFILE_UPDATED = "Profile Updated Successfully";
@@ -22,6 +24,7 @@ export function ProfilePage() {
   const { profile } = useProfile();
   const queryClient = useQueryClient();
   const { hash } = useLocation();
+  const navigate = useNavigate();
   const [resetFor, setResetFor] = useState<string | null>(null);
 
   // /profile/#payments: scroll once the section exists.
@@ -31,6 +34,13 @@ export function ProfilePage() {
   }, [hash, profile]);
 
   if (!profile) return <FullScreenSpinner />;
+
+  // A new password ends every session, this one included: the seller signs in again.
+  const passwordChanged = () => {
+    sessionHint.clear();
+    navigate("/auth/signin", { replace: true, state: { notice: PASSWORD_CHANGED } satisfies SigninState });
+    queryClient.clear();
+  };
 
   const update = async (values: ProfileValues) => {
     const res = await call(api.PUT("/api/profile", {
@@ -67,7 +77,7 @@ export function ProfilePage() {
           <Card title="Change Password" style={{ marginTop: 24 }}>
             {resetFor ? (
               <>
-                <ResetPasswordForm email={resetFor} onDone={() => setResetFor(null)} />
+                <ResetPasswordForm email={resetFor} onDone={passwordChanged} />
                 <Button type="link" block onClick={() => setResetFor(null)} style={{ marginTop: 8 }}>Cancel</Button>
               </>
             ) : (
