@@ -24,7 +24,8 @@ async function main() {
       { id: 311, name: 'Custom Tee Print - A3', sku: 'TEE-A3', size: 'A3', quantity: 2, price: 16.8, upload: up('sunset.png') },
       { id: 312, name: 'Custom Tee Print - A3 (back)', sku: 'TEE-A3-B', size: 'A3', quantity: 1, price: 12, upload: up('wave.png') },
     ] }),
-    wooOrder({ id: 1058, created: new Date(Date.now() - day), buyer: { first: 'Sam', last: 'Okafor', email: 'sam@example.com', country: 'GB' }, items: [
+    // already completed in the shop, not printed here yet
+    wooOrder({ id: 1058, status: 'completed', created: new Date(Date.now() - day), buyer: { first: 'Sam', last: 'Okafor', email: 'sam@example.com', country: 'GB' }, items: [
       { id: 321, name: 'Logo Transfer - Pocket', sku: 'LOGO-POCKET', size: 'Pocket', quantity: 6, price: 4.5 },
     ] }),
   ];
