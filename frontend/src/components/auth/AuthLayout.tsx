@@ -9,18 +9,18 @@ import { usePageTitle } from "../../lib/title";
 export function AuthLayout({ title, heading, subtitle, children, wide = false }: { title: string; heading: string; subtitle?: ReactNode; children: ReactNode; wide?: boolean }) {
   usePageTitle(title);
   return (
-    <div className="gs-auth">
+    <main className="gs-auth">
       <div className="gs-auth__top">
-        <Link to="/" className="gs-auth__back" aria-label="Back to home">
+        <Link to="/" className="gs-auth__back">
           <ArrowLeftOutlined /> Home
         </Link>
         <Logo signedIn={false} />
       </div>
       <Card className={`gs-auth__card${wide ? " gs-auth__card--wide" : ""}`} variant="borderless">
-        <Typography.Title level={3} style={{ marginTop: 0, marginBottom: 4 }}>{heading}</Typography.Title>
+        <Typography.Title level={1} className="gs-page-title" style={{ marginTop: 0, marginBottom: 4 }}>{heading}</Typography.Title>
         {subtitle && <Typography.Paragraph type="secondary">{subtitle}</Typography.Paragraph>}
         {children}
       </Card>
-    </div>
+    </main>
   );
 }

@@ -13,14 +13,17 @@ export function LogoMark({ size = 28 }: { size?: number }) {
   );
 }
 
-/** The logo goes to /dashboard for a signed-in user, else to the landing page. */
+/**
+ * The logo goes to /dashboard for a signed-in user, else to the landing page. Its visible
+ * words are its name; only the collapsed (icon-only) logo needs an aria-label.
+ */
 export function Logo({ signedIn, collapsed = false, light = false }: { signedIn: boolean; collapsed?: boolean; light?: boolean }) {
   return (
-    <Link to={signedIn ? "/dashboard" : "/"} className={`gs-logo${light ? " gs-logo--light" : ""}`} aria-label={APP_NAME}>
+    <Link to={signedIn ? "/dashboard" : "/"} className={`gs-logo${light ? " gs-logo--light" : ""}`} aria-label={collapsed ? APP_NAME : undefined}>
       <LogoMark />
       {!collapsed && (
         <span className="gs-logo__text">
-          GangSheet<strong>Studio</strong>
+          GangSheet <strong>Studio</strong>
         </span>
       )}
     </Link>

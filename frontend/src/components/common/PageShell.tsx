@@ -11,7 +11,7 @@ export interface Crumb {
 
 /**
  * Frame of every signed-in page: sets the tab title, draws the breadcrumb from Home
- * and the page heading with its actions.
+ * and the page heading (the page's one h1, drawn at h3 size) with its actions.
  */
 export function PageShell({ title, crumbs, heading, extra, children }: { title: string; crumbs?: Crumb[]; heading?: ReactNode; extra?: ReactNode; children?: ReactNode }) {
   usePageTitle(title);
@@ -26,7 +26,7 @@ export function PageShell({ title, crumbs, heading, extra, children }: { title: 
         ]}
       />
       <Flex justify="space-between" align="center" wrap gap={12} className="gs-page__head">
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Typography.Title level={1} className="gs-page-title" style={{ margin: 0 }}>
           {heading ?? title}
         </Typography.Title>
         {extra}

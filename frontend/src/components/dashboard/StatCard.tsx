@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Card, Skeleton, Statistic } from "antd";
 
-/** One clickable statistics card of the dashboard. */
+/** One clickable statistics card of the dashboard; its name is what it shows: the label and the number. */
 export function StatCard({ label, value, icon, loading, onOpen }: { label: string; value: number | undefined; icon: ReactNode; loading: boolean; onOpen: () => void }) {
   return (
     <Card
@@ -9,7 +9,6 @@ export function StatCard({ label, value, icon, loading, onOpen }: { label: strin
       className="gs-stat-card"
       role="link"
       tabIndex={0}
-      aria-label={`${label}: ${value ?? "…"}`}
       data-testid="stat-card"
       onClick={onOpen}
       onKeyDown={(e) => {
@@ -22,7 +21,7 @@ export function StatCard({ label, value, icon, loading, onOpen }: { label: strin
       {loading ? (
         <Skeleton active paragraph={false} />
       ) : (
-        <Statistic title={label} value={value ?? 0} prefix={icon} valueStyle={{ fontWeight: 600 }} />
+        <Statistic title={label} value={value ?? 0} prefix={<span aria-hidden>{icon}</span>} valueStyle={{ fontWeight: 600 }} />
       )}
     </Card>
   );

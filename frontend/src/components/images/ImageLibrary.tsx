@@ -118,7 +118,7 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
   const chip = (key: string, label: string, count: number | undefined, checked: boolean, onClick: () => void) => (
     <Tag.CheckableTag key={key} checked={checked} onChange={onClick} data-testid={`chip-${key}`}>
       {label}
-      {count !== undefined && <span style={{ opacity: 0.7 }}> ({count})</span>}
+      {count !== undefined && <span style={{ opacity: 0.85 }}> ({count})</span>}
     </Tag.CheckableTag>
   );
 
@@ -227,29 +227,20 @@ function ImageTile({ image, active, checked, onCheck, onClick }: { image: Librar
   const broken = isBrokenImage(image);
   const src = tileSource(image);
   const classes = ["gs-tile", active && "gs-tile--active", checked && "gs-tile--selected", broken && "gs-tile--broken"].filter(Boolean).join(" ");
+  // The tile opens the image and its checkbox selects it: two controls side by side, never
+  // one inside the other (a screen reader cannot reach a control nested in a button).
   return (
-    <div
-      className={classes}
-      role="button"
-      tabIndex={0}
-      data-testid="image-tile"
-      aria-label={broken ? BROKEN_TILE : image.name}
-      onClick={onClick}
-      onKeyDown={(e) => {
-        if (e.target === e.currentTarget && (e.key === "Enter" || e.key === " ")) {
-          e.preventDefault();
-          onClick();
-        }
-      }}
-    >
-      <span className="gs-tile__check" onClick={(e) => e.stopPropagation()}>
+    <div className={classes} data-testid="image-tile">
+      <span className="gs-tile__check">
         <Checkbox checked={checked} onChange={(e) => onCheck(e.target.checked)} aria-label={`Select ${image.name}`} />
       </span>
       {image.status === "processing" && <Tag className="gs-tile__badge" color="processing">Processing</Tag>}
-      <div className="gs-tile__img">
-        {broken ? BROKEN_TILE : src ? <img src={src} alt={image.name} loading="lazy" /> : null}
-      </div>
-      <div className="gs-tile__name" title={image.name}>{image.name}</div>
+      <button type="button" className="gs-tile__open" onClick={onClick}>
+        <span className="gs-tile__img">
+          {broken ? BROKEN_TILE : src ? <img src={src} alt="" loading="lazy" /> : null}
+        </span>
+        <span className="gs-tile__name" title={image.name}>{image.name}</span>
+      </button>
     </div>
   );
 }

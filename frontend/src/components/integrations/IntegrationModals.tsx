@@ -1,6 +1,7 @@
-import { Alert, Form, Input, Modal, Select } from "antd";
+import { Alert, Form, Input, Modal } from "antd";
 import { useQueryModal } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
+import { FormSelect } from "../common/FormSelect";
 import { QueryFormModal, type QueryModalForm } from "../common/QueryFormModal";
 import { goToShop, useDeleteIntegration, useIntegrations, useIntegrationTypes, useSaveIntegration, type Integration, type IntegrationBody } from "./api";
 import { typeOptions } from "./integrationTypes";
@@ -36,7 +37,7 @@ function Fields({ editing }: { editing?: Integration }) {
         <Input placeholder="e.g. My Etsy shop" autoFocus />
       </Form.Item>
       <Form.Item name="type" label="Type" rules={[{ required: true, message: "Type is required" }]}>
-        <Select options={typeOptions(types.data)} loading={types.isLoading} placeholder="Select type" data-testid="integration-type" />
+        <FormSelect options={typeOptions(types.data)} loading={types.isLoading} placeholder="Select type" data-testid="integration-type" />
       </Form.Item>
       {unavailable && <Alert type="warning" showIcon message={`${unavailable.label} is not available`} description={unavailable.reason} data-testid="integration-type-unavailable" style={{ marginBottom: 16 }} />}
       {type === "WordPress" && (

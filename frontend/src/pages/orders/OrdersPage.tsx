@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Alert, Button, Card, DatePicker, Flex, Grid, Select, Table, Typography } from "antd";
+import { Alert, Button, Card, type CheckboxProps, DatePicker, Flex, Grid, Select, Typography } from "antd";
 import { PrinterOutlined, SyncOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
@@ -7,6 +7,7 @@ import { useNavigate } from "react-router";
 import { api, call } from "../../api/client";
 import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
+import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { INTEGRATIONS_KEY, syncErrorText, useIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
 import {
   activeIntegrationId, ADDRESS_MAX, money, ORDER_STATUSES, reviewUrl, ShopStatusTag, StatusTag, TITLE_MAX, Truncated,
@@ -198,7 +199,7 @@ export function OrdersPage() {
             action={<Button size="small" onClick={() => setFilter("id")}>Show all orders</Button>}
           />
         )}
-        <Table<Order>
+        <ResponsiveTable<Order>
           rowKey="_id"
           columns={orderColumns}
           dataSource={rows}
@@ -209,7 +210,7 @@ export function OrdersPage() {
             expandedRowKeys: expanded,
             showExpandColumn: false,
             expandedRowRender: (o) => (
-              <Table<OrderItem>
+              <ResponsiveTable<OrderItem>
                 rowKey="_id"
                 size="small"
                 columns={itemColumns}
@@ -219,6 +220,7 @@ export function OrdersPage() {
                 rowSelection={{
                   selectedRowKeys: selected[o._id] ?? [],
                   onChange: (keys) => setSelected((s) => ({ ...s, [o._id]: keys as string[] })),
+                  getCheckboxProps: (i) => ({ "aria-label": `Select ${i.title}` }) as CheckboxProps,
                 }}
               />
             ),
