@@ -1,6 +1,7 @@
-import { Table, type TableProps } from "antd";
+import type { TableProps } from "antd";
 import type { ColumnType } from "antd/es/table";
 import { Pager } from "./Pager";
+import { ResponsiveTable } from "./ResponsiveTable";
 import type { useUrlList } from "../../lib/urlList";
 
 export type DataColumn<T> = ColumnType<T> & {
@@ -17,7 +18,8 @@ export interface DataTableProps<T> extends Omit<TableProps<T>, "columns" | "pagi
 
 /**
  * The shared table: rows keyed by _id, sortable headers that
- * cycle asc → desc → none through the URL, the shared Pager, empty text 'No data'.
+ * cycle asc → desc → none through the URL, the shared Pager, empty text 'No data'; cards
+ * instead of rows on a phone.
  */
 export function DataTable<T extends { _id: string }>({ columns, list, total, ...rest }: DataTableProps<T>) {
   const { sortBy, sort } = list.state;
@@ -34,7 +36,7 @@ export function DataTable<T extends { _id: string }>({ columns, list, total, ...
 
   return (
     <>
-      <Table<T>
+      <ResponsiveTable<T>
         rowKey="_id"
         columns={cols}
         pagination={false}

@@ -1,7 +1,8 @@
 import { useEffect } from "react";
-import { Button, Card, Empty, Space, Table, Tag, Tooltip } from "antd";
+import { Button, Card, Empty, Space, Tag, Tooltip } from "antd";
 import { ApiOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
 import { Link } from "react-router";
+import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { PageShell } from "../../components/common/PageShell";
 import { DEFAULT_QUERY_ERROR, goToShop, NO_INTEGRATIONS, QUERY_ERRORS, useConnectIntegration, useIntegrations, type Integration } from "../../components/integrations/api";
 import { AddIntegrationModal, DeleteIntegrationModal, EditIntegrationModal } from "../../components/integrations/IntegrationModals";
@@ -74,7 +75,7 @@ export function IntegrationsPage() {
         {empty ? (
           <Empty description={NO_INTEGRATIONS}>{addButton}</Empty>
         ) : (
-          <Table<Integration> rowKey="_id" columns={columns} dataSource={data} loading={isLoading} pagination={false} locale={{ emptyText: "No data" }} scroll={{ x: "max-content" }} />
+          <ResponsiveTable<Integration> rowKey="_id" columns={columns} dataSource={data} loading={isLoading} pagination={false} locale={{ emptyText: "No data" }} scroll={{ x: "max-content" }} />
         )}
       </Card>
       <AddIntegrationModal />

@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Button, Card, Col, Flex, Popconfirm, Row, Table, Typography } from "antd";
+import { Button, Card, Col, Flex, Popconfirm, Row, Typography } from "antd";
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useNavigate } from "react-router";
+import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { useSearchParams } from "../../lib/searchParams";
 import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
@@ -140,7 +141,7 @@ export function ManualCreatePrintPage() {
               </Flex>
             }
           >
-            <Table<DraftItem> rowKey="key" columns={columns} dataSource={items} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
+            <ResponsiveTable<DraftItem> rowKey="key" columns={columns} dataSource={items} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
           </Card>
         </Col>
         <Col xs={24} xxl={10}>
@@ -148,7 +149,8 @@ export function ManualCreatePrintPage() {
             <LayoutPreview
               layout={layout}
               images={items.map((i) => i.image)}
-              loading={preview.isFetching}
+              // Until the first layout arrives (settings, debounce, request) it is loading, not empty.
+              loading={preview.isFetching || (items.length > 0 && preview.isPending)}
               error={items.length ? preview.error : null}
             />
             {settings && (

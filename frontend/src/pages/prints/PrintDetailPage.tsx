@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from "react";
-import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Table, Tooltip, Typography } from "antd";
+import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Tooltip, Typography } from "antd";
 import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import { useOne } from "@refinedev/core";
 import dayjs from "dayjs";
 import { useNavigate, useParams } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
 import { PageShell } from "../../components/common/PageShell";
+import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { FullScreenSpinner } from "../../components/common/Spinners";
 import { IMAGE_ADDED } from "../../components/images/ImageLibrary";
 import { sizeLabel } from "../../components/images/library";
@@ -21,7 +22,7 @@ import { PrintFilesList } from "../../components/prints/PrintFilesList";
 import { ShareNote, useShareLinks } from "../../components/prints/ShareLinks";
 import { listedFiles } from "../../components/prints/printFiles";
 import {
-  MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, missingItemMessage, processBlockedReason, problemsByItem,
+  MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, detailProcessLabel, missingItemMessage, processBlockedReason, problemsByItem,
 } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
 import type { Print, PrintItem, SheetSettings } from "../../api/types";
@@ -136,7 +137,8 @@ export function PrintDetailPage() {
       title="Print Detail"
       crumbs={[{ title: "Prints", to: "/prints" }, { title: print._id.slice(0, 8).toUpperCase() }]}
       heading={
-        <Space align="center">
+        // Words and the id never break inside; the tags move to the next line instead.
+        <Space align="center" wrap style={{ whiteSpace: "nowrap" }}>
           Print <Typography.Text code style={{ fontSize: 16 }}>{print._id.slice(0, 8).toUpperCase()}</Typography.Text>
           <PrintStatusTag status={print.status} />
           <RetentionTag print={print} />
@@ -149,7 +151,7 @@ export function PrintDetailPage() {
           )}
           <Button icon={<PlusOutlined />} disabled={!canAddItem(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "addPrint"))}>Add Item</Button>
           <Tooltip title={canProcess(print.status) ? blocked : null}>
-            <Button type="primary" icon={<ThunderboltOutlined />} disabled={!canProcess(print.status) || busy || !!blocked} onClick={startProcess}>Process Print</Button>
+            <Button type="primary" icon={<ThunderboltOutlined />} disabled={!canProcess(print.status) || busy || !!blocked} onClick={startProcess}>{detailProcessLabel(print.status)}</Button>
           </Tooltip>
           <Button
             icon={<CopyOutlined />}
@@ -176,7 +178,7 @@ export function PrintDetailPage() {
             title="Items"
             extra={<Typography.Text type="secondary">Created {dayjs(print.createdAt).format("MMM D, YYYY")}{print.printedAt ? ` · printed ${dayjs(print.printedAt).format("MMM D, YYYY HH:mm")}` : ""}</Typography.Text>}
           >
-            <Table<PrintItem> rowKey="_id" columns={columns} dataSource={items} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
+            <ResponsiveTable<PrintItem> rowKey="_id" columns={columns} dataSource={items} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
           </Card>
         </Col>
         <Col xs={24} xxl={10}>
@@ -190,7 +192,8 @@ export function PrintDetailPage() {
             <LayoutPreview
               layout={layout}
               images={items.flatMap((i) => (i.image ? [i.image] : []))}
-              loading={preview.isFetching}
+              // Until the first layout arrives (settings, debounce, request) it is loading, not empty.
+              loading={preview.isFetching || (complete && preview.isPending)}
               error={complete ? preview.error : null}
               emptyText={items.length === 0 ? "Add items to see the layout." : missingItemMessage(items) ?? undefined}
             />

@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { Alert, Card, Flex, Table, Typography } from "antd";
+import { Alert, Card, Flex, Typography } from "antd";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
+import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { api, call } from "../../api/client";
 import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
@@ -118,7 +119,7 @@ export function ReviewPrintPage() {
           <Alert style={{ marginBottom: 16 }} type="warning" showIcon message={MSG.imageOrSizeMissing}
             description={`${unresolved.length} of ${rows.length} items have no matching image or size. Create the draft and complete them on the print.`} />
         )}
-        <Table<ReviewItem> rowKey="_id" columns={columns} dataSource={rows} loading={review.isLoading} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
+        <ResponsiveTable<ReviewItem> rowKey="_id" columns={columns} dataSource={rows} loading={review.isLoading} pagination={false} scroll={{ x: "max-content" }} locale={{ emptyText: "No data" }} />
       </Card>
       <ProcessingOverlay open={processing} />
     </PageShell>
