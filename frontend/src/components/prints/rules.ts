@@ -48,6 +48,11 @@ export function retentionText(daysLeft: number): string {
 export const canProcess = (status: PrintStatus) => status === "In Draft" || status === "Deleted" || status === "Error";
 /** 'Process' for In Draft (and a failed print), otherwise 'Already Processed' (still clickable for Deleted). */
 export const processLabel = (status: PrintStatus) => (status === "In Draft" || status === "Error" ? "Process" : "Already Processed");
+/**
+ * The print detail's process button: 'Process Print' while the print can be processed (a
+ * Deleted print's files can be made again), otherwise the spec's disabled 'Already Processed'.
+ */
+export const detailProcessLabel = (status: PrintStatus) => (canProcess(status) ? "Process Print" : "Already Processed");
 /** Items (image, size, quantity, delete) are editable only in In Draft or Deleted (and Error). */
 export const canEditItems = canProcess;
 export const canAddItem = (status: PrintStatus) => status !== "Completed" && canEditItems(status);
@@ -146,3 +151,15 @@ export function successModalParams(params: URLSearchParams, files: PrintFile[]):
  */
 export const ownFilePath = (path: string | null | undefined): string | undefined =>
   path && path.startsWith("/api/") && !path.includes("\\") ? path : undefined;
+
+/** The processing job's stages in the seller's words (the server sends trim, layout, render, store, done). */
+const STAGE_TEXT: Record<string, string> = {
+  trim: "Preparing the designs",
+  layout: "Arranging the designs on the sheets",
+  render: "Rendering the sheets",
+  store: "Saving the files",
+  done: "Done",
+};
+
+/** What the processing overlay says under its bar: the stage in words, "Waiting to start" before the first event. */
+export const stageText = (stage: string | undefined) => (stage ? (STAGE_TEXT[stage] ?? stage) : "Waiting to start");
