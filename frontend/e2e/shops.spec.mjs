@@ -32,13 +32,13 @@ test("shops: connect WooCommerce, sync, select order items, review, create and p
     await page.getByRole("button", { name: "Add Integration" }).first().click();
     const name = unique("Woo shop ");
     await page.getByLabel("Name").fill(name);
-    await page.getByLabel("baseUrl").fill(woo.baseUrl);
-    await page.getByLabel("consumerKey").fill("ck_wrong");
-    await page.getByLabel("consumerSecret").fill(woo.consumerSecret);
+    await page.getByLabel("Store URL").fill(woo.baseUrl);
+    await page.getByLabel("Consumer key").fill("ck_wrong");
+    await page.getByLabel("Consumer secret").fill(woo.consumerSecret);
     await shot("add-integration");
     await page.getByRole("button", { name: "Create" }).click();
     await expectToast(page, "WooCommerce refused the keys");
-    await page.getByLabel("consumerKey").fill(woo.consumerKey);
+    await page.getByLabel("Consumer key").fill(woo.consumerKey);
     await page.getByRole("button", { name: "Create" }).click();
     await expectToast(page, "Integration connected");
     const row = page.locator("tr").filter({ hasText: name });
