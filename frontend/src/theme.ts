@@ -10,10 +10,20 @@ export const theme: ThemeConfig = {
   token: {
     colorPrimary: "#4f46e5",
     colorLink: "#4f46e5",
+    // Darker status colours for text; their tints stay antd's light ones (derived from a dark
+    // seed they would turn grey).
     colorInfo: "#0958d9",
+    colorInfoBg: "#e6f4ff",
+    colorInfoBorder: "#91caff",
     colorSuccess: "#237804",
+    colorSuccessBg: "#f6ffed",
+    colorSuccessBorder: "#b7eb8f",
     colorWarning: "#874d00",
+    colorWarningBg: "#fffbe6",
+    colorWarningBorder: "#ffe58f",
     colorError: "#cf1322",
+    colorErrorBg: "#fff2f0",
+    colorErrorBorder: "#ffccc7",
     colorTextDescription: MUTED_TEXT,
     colorTextTertiary: MUTED_TEXT,
     borderRadius: 8,
