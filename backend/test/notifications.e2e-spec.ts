@@ -169,7 +169,7 @@ describe('Notifications (e2e)', () => {
 
     const list = (await s.agent.get('/api/notifications?limit=20').expect(200)).body.data;
     const by = (type: string) => list.filter((n: any) => n.type === type);
-    expect(by('print')).toEqual([expect.objectContaining({ attachmentId: printId, message: 'Your print could not be processed: The file of design "x" is missing.' })]);
+    expect(by('print')).toEqual([expect.objectContaining({ attachmentId: printId, message: `Print ${printId.slice(0, 8).toUpperCase()} could not be processed: The file of design "x" is missing.` })]);
     expect(by('image')).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ attachmentId: image._id, message: 'The image "broken" could not be prepared. Delete it and upload it again.' }),

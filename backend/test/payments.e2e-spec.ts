@@ -358,7 +358,7 @@ describe('Payments with the built-in test checkout (e2e)', () => {
     expect((await waitDone(agent, p._id)).status).toBe('Completed');
     expect((await agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 497, usedCredits: 3 });
     // the job's last step (its mail) is done before the app closes
-    await t.mail.waitFor(email, /Your print is ready/);
+    await t.mail.waitFor(email, / is ready$/);
   });
 });
 

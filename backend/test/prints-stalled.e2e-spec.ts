@@ -71,7 +71,7 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
       expect(job!.returnvalue).toMatchObject({ outcome: 'completed', copies });
       expect(job!.stacktrace).toEqual([]);
       // the "ready" mail is a job of its own (written with the status): B sends it too
-      await t.mail.waitFor(s.email, /Your print is ready/);
+      await t.mail.waitFor(s.email, / is ready$/);
       b.kill('SIGKILL');
 
       const png = await s.agent.get(done.fileId[0].path).buffer(true).parse(binary).expect(200);

@@ -334,9 +334,13 @@ describe('Prints (e2e)', () => {
       expect(updates[0]).toMatchObject({ printId: p._id, percent: 0, stage: 'trim' });
       expect(updates.at(-1)).toEqual({ printId: p._id, percent: 100, stage: 'done' });
       expect(updates.map((u) => u.percent)).toEqual([...updates.map((u) => u.percent)].sort((a, b) => a - b));
-      expect(mine.filter((e) => e.event === `print-${s.user._id}`).map((e) => e.payload)).toEqual([{ printId: p._id, status: 'Completed', fileId: done.fileId }]);
+      // the new draft was announced first (the dashboard's counts follow it)
+      expect(mine.filter((e) => e.event === `print-${s.user._id}`).map((e) => e.payload)).toEqual([
+        { printId: p._id, status: 'In Draft' },
+        { printId: p._id, status: 'Completed', fileId: done.fileId },
+      ]);
 
-      await t.mail.waitFor(s.email, /Your print is ready/);
+      await t.mail.waitFor(s.email, / is ready$/);
       const img = await db.getRepository(Image).findOneByOrFail({ _id: s.image._id });
       expect(img.usedInPrint).toBe(20);
       const rows = await ledger(s.user._id);
@@ -551,7 +555,7 @@ describe('Prints (e2e)', () => {
       expect(rows.filter((r) => r.reason === 'refund')).toEqual([expect.objectContaining({ availableDelta: 4, usedDelta: -4, reference: `print:${p._id}:1` })]);
       expect(await consistent(s.user._id)).toBe(true);
       const ev = events.filter((e) => e.event === `print-${s.user._id}`).map((e) => e.payload);
-      expect(ev).toEqual([{ printId: p._id, status: 'Error', message: done.error }]);
+      expect(ev).toEqual([{ printId: p._id, status: 'In Draft' }, { printId: p._id, status: 'Error', message: done.error }]);
       await t.mail.waitFor(s.email, /could not be processed/);
       // fixed (the file is back) it can be processed again
       await addDesign(t, s.user._id).then((img) => db.query(`UPDATE images SET file_key = $2 WHERE id = $1`, [s.image._id, img.fileKey]));

@@ -55,7 +55,7 @@ test("live: dashboard numbers, print status and bell count change as the print i
   const items = page.getByTestId("notification-item");
   await items.first().waitFor();
   const first = await items.first().innerText();
-  if (!first.includes("Your print is ready")) throw new Error(`newest notification should be the print's, got ${first}`);
+  if (!first.includes(`Print ${printId.slice(0, 8).toUpperCase()} is ready`)) throw new Error(`newest notification should name the print, got ${first}`);
   await settle(page);
   await shot("bell-panel");
   await items.first().click();

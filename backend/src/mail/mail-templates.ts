@@ -53,21 +53,21 @@ export const mailTemplates = {
     };
   },
 
-  /** A print's sheets are ready to download. */
-  printReady(user: Person, link: string, retentionDays: number): MailContent {
+  /** A print's sheets are ready to download; `print` names it as the app does ("Print 1A2B3C4D"). */
+  printReady(user: Person, print: string, link: string, retentionDays: number): MailContent {
     return {
-      subject: 'Your print is ready',
-      text: `Hello ${hello(user)},\n\nyour gang sheets are ready to download:\n${link}\n\nThe files are kept for ${retentionDays} days.\n`,
-      html: `<p>Hello ${escapeHtml(hello(user))},</p><p>your gang sheets are ready to download:</p><p><a href="${link}">Open the print</a></p><p>The files are kept for ${retentionDays} days.</p>`,
+      subject: `${print} is ready`,
+      text: `Hello ${hello(user)},\n\nthe gang sheets of ${print} are ready to download:\n${link}\n\nThe files are kept for ${retentionDays} days.\n`,
+      html: `<p>Hello ${escapeHtml(hello(user))},</p><p>the gang sheets of ${escapeHtml(print)} are ready to download:</p><p><a href="${link}">Open ${escapeHtml(print)}</a></p><p>The files are kept for ${retentionDays} days.</p>`,
     };
   },
 
   /** Processing a print failed for good; its credits were refunded. */
-  printFailed(user: Person, error: string, link: string): MailContent {
+  printFailed(user: Person, print: string, error: string, link: string): MailContent {
     return {
-      subject: 'Your print could not be processed',
-      text: `Hello ${hello(user)},\n\nprocessing your print failed: ${error}\nThe credits were refunded. Open the print to fix it and try again:\n${link}\n`,
-      html: `<p>Hello ${escapeHtml(hello(user))},</p><p>processing your print failed: ${escapeHtml(error)}</p><p>The credits were refunded. <a href="${link}">Open the print</a> to fix it and try again.</p>`,
+      subject: `${print} could not be processed`,
+      text: `Hello ${hello(user)},\n\nprocessing ${print} failed: ${error}\nThe credits were refunded. Open the print to fix it and try again:\n${link}\n`,
+      html: `<p>Hello ${escapeHtml(hello(user))},</p><p>processing ${escapeHtml(print)} failed: ${escapeHtml(error)}</p><p>The credits were refunded. <a href="${link}">Open ${escapeHtml(print)}</a> to fix it and try again.</p>`,
     };
   },
 

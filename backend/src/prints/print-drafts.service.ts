@@ -2,6 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Image } from '../images/entities/image.entity';
+import { RealtimeService } from '../realtime/realtime.service';
 import { Size } from '../sizes/entities/size.entity';
 import { CreatePrintDto, PrintItemInput, UpdatePrintItemDto } from './dto/print.dto';
 import { PrintItem } from './entities/print-item.entity';
@@ -40,6 +41,7 @@ export class PrintDraftsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly prints: PrintsService,
+    private readonly realtime: RealtimeService,
   ) {}
 
   async create(userId: string, dto: CreatePrintDto | { printItems: OrderPrintItemInput[] }, type = PrintType.Manual): Promise<Print> {
@@ -49,6 +51,7 @@ export class PrintDraftsService {
       for (const item of dto.printItems) await this.addOrMerge(m, print._id, item);
       return print._id;
     });
+    this.realtime.emit(userId, 'print', { printId: id, status: 'In Draft' });
     return this.prints.find(userId, id);
   }
 
@@ -69,6 +72,7 @@ export class PrintDraftsService {
       for (const i of usable) await this.addOrMerge(m, print._id, { imageId: i.imageId!, sizeId: i.sizeId!, quantity: i.quantity });
       return print._id;
     });
+    this.realtime.emit(userId, 'print', { printId: id, status: 'In Draft' });
     return { print: await this.prints.find(userId, id), leftOut: items.length - usable.length };
   }
 

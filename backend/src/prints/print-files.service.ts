@@ -2,6 +2,7 @@ import { ConflictException, GoneException, Injectable, NotFoundException } from 
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { returned } from '../common/sql';
+import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { Role, User } from '../users/entities/user.entity';
 import { PrintFileFormat } from '../sheet-settings/entities/sheet-settings.entity';
@@ -17,6 +18,7 @@ export class PrintFilesService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly storage: StorageService,
     private readonly prints: PrintsService,
+    private readonly realtime: RealtimeService,
   ) {}
 
   /** Removes the sheet files only; the print becomes Deleted and can be processed again. */
@@ -34,6 +36,7 @@ export class PrintFilesService {
     );
     if (!rows.length) throw new ConflictException({ message: MSG.notDeletable, code: 'invalid_status' });
     await this.storage.deletePrefix(printFolder(userId, printId));
+    this.realtime.emit(userId, 'print', { printId, status: 'Deleted' });
     return this.prints.find(userId, printId);
   }
 
@@ -44,6 +47,7 @@ export class PrintFilesService {
     const rows = returned(await this.db.query(`DELETE FROM prints WHERE id = $1 AND user_id = $2 AND status = ANY($3) RETURNING id`, [printId, userId, DELETABLE]));
     if (!rows.length) throw new ConflictException({ message: MSG.notDeletable, code: 'invalid_status' });
     await this.storage.deletePrefix(printFolder(userId, printId));
+    this.realtime.emit(userId, 'print', { printId, status: 'Removed' });
   }
 
   // ---- files ----

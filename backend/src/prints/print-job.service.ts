@@ -22,7 +22,7 @@ import { toFileDtos } from './print.mapper';
 import { returned } from '../common/sql';
 import { endAttemptWithRefund, printFolder, ProcessJobData } from './print-lifecycle';
 import { engineDesign, withMasks } from './print-designs';
-import { MSG } from './prints.rules';
+import { MSG, printName } from './prints.rules';
 import { StoredLayout, storedLayout } from './stored-layout';
 import { PrintCancellations, PrintCancelled } from './print-cancellations';
 import { gigapixels, layoutBudget, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
@@ -34,6 +34,19 @@ import { fitProblem } from './design-fit';
 
 /** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
 export const RUN_PREFIX = '.run-';
+
+/**
+ * The layout search reports nothing until it is done, and a true-shape print's search may use
+ * its whole budget (tens of seconds): the job's percent moves with the time spent against
+ * that budget, within the layout's share (rendering starts at `to`), so the seller sees the
+ * job working rather than a bar stuck at its start.
+ */
+export const LAYOUT_PERCENT = { from: 5, to: 10 } as const;
+const LAYOUT_TICK_MS = 500;
+export function layoutPercent(elapsedMs: number, budgetMs: number): number {
+  const share = LAYOUT_PERCENT.to - LAYOUT_PERCENT.from;
+  return LAYOUT_PERCENT.from + Math.min(share - 1, Math.floor((share * Math.max(0, elapsedMs)) / Math.max(1, budgetMs)));
+}
 
 /** A failure that retrying cannot fix; the print fails at once instead of after every attempt. */
 export class PermanentPrintError extends Error {}
@@ -136,8 +149,12 @@ export class PrintJobService {
       if (!(await this.waitForImages(printId, attempt, settings, abort.signal))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
       const designs = await this.designs(printId, settings.nesting === 'shape');
       lap('trim');
-      await progress('layout', 5);
-      const layout = await this.engine.layout(designs, settings, layoutBudget(designs, settings, this.config.prints), { signal: abort.signal });
+      await progress('layout', LAYOUT_PERCENT.from);
+      const budget = layoutBudget(designs, settings, this.config.prints);
+      const layoutStarted = performance.now();
+      const ticking = setInterval(() => void progress('layout', layoutPercent(performance.now() - layoutStarted, budget)), LAYOUT_TICK_MS);
+      ticking.unref();
+      const layout = await this.engine.layout(designs, settings, budget, { signal: abort.signal }).finally(() => clearInterval(ticking));
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
       if (abort.signal.aborted || !(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
@@ -146,7 +163,7 @@ export class PrintJobService {
         throw new PermanentPrintError(
           `The layout needs ${gigapixels(pixels)} gigapixels; the limit is ${gigapixels(this.config.prints.maxPixels)}. Lower the DPI, use fewer copies or split the print.`,
         );
-      await progress('render', 10);
+      await progress('render', LAYOUT_PERCENT.to);
       const root = this.storage.root;
       await this.storage.prepare(`${runKey}/.tmp/x`);
       const free = await this.storage.freeBytes();
@@ -319,12 +336,12 @@ export class PrintJobService {
       const key = `print.completed:${print._id}:${attempt}`;
       const notification = await this.notifications.record(m, print.userId, {
         type: 'print',
-        message: `Your print is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`,
+        message: `${printName(print._id)} is ready: ${files.length} sheet${files.length === 1 ? '' : 's'} to download.`,
         attachmentId: print._id,
         dedupeKey: key,
       });
       const mail = await this.queueMail(m, print.userId, key, (u) =>
-        mailTemplates.printReady(u, this.printLink(print._id), this.config.prints.retentionDays),
+        mailTemplates.printReady(u, printName(print._id), this.printLink(print._id), this.config.prints.retentionDays),
       );
       return { deliveries, notification, mail };
     });
@@ -340,8 +357,8 @@ export class PrintJobService {
       const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true } satisfies WebhookEventData['print.failed']);
       // notifications hook: print failed, with its reason
       const key = `print.failed:${printId}:${attempt}`;
-      const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `Your print could not be processed: ${text}`, attachmentId: printId, dedupeKey: key });
-      const mail = await this.queueMail(m, e.userId, key, (u) => mailTemplates.printFailed(u, text, this.printLink(printId)));
+      const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `${printName(printId)} could not be processed: ${text}`, attachmentId: printId, dedupeKey: key });
+      const mail = await this.queueMail(m, e.userId, key, (u) => mailTemplates.printFailed(u, printName(printId), text, this.printLink(printId)));
       return { userId: e.userId, deliveries, notification, mail };
     });
     const userId = ended?.userId;

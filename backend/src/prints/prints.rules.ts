@@ -65,3 +65,6 @@ export function itemProblem(
   const tooLarge = fitProblem(image.name, image.trim, size.value, settings);
   return tooLarge ? { code: 'too_large', message: tooLarge } : null;
 }
+
+/** How a print is named to its owner (bell, e-mail): as the print detail heads it, "Print " and its id's first 8 characters. */
+export const printName = (id: string) => `Print ${id.slice(0, 8).toUpperCase()}`;

@@ -20,11 +20,17 @@ export interface LiveFile {
   bytes: number;
 }
 
-/** The statuses a print event reports (the print's status values, as strings on the wire). */
+/**
+ * The statuses a print event reports (the print's status values, as strings on the wire):
+ * every change of a print's status, a new draft ('In Draft') and a deletion included, so
+ * lists and the dashboard's counts follow without a reload.
+ */
 export type LivePrintEvent =
   | { printId: string; status: 'Completed'; fileId: LiveFile[] }
   | { printId: string; status: 'Error'; message: string }
-  | { printId: string; status: 'In Draft' };
+  | { printId: string; status: 'In Draft' }
+  /** Deleted: its files were removed; Removed: the print itself is gone (both change the dashboard's counts). */
+  | { printId: string; status: 'Deleted' | 'Removed' };
 
 /** The stages of a print's processing job, in order. */
 export type LivePrintStage = 'trim' | 'layout' | 'render' | 'store' | 'done';

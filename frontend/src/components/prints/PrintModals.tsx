@@ -6,7 +6,7 @@ import { useQueryModal } from "../../lib/queryModal";
 import { PrintFilesList } from "./PrintFilesList";
 import { ShareNote, type ShareLinks } from "./ShareLinks";
 import { fileOfPath } from "./printFiles";
-import { MSG, ownFilePath, showFilesOnlyDelete } from "./rules";
+import { MSG, ownFilePath, showFilesOnlyDelete, stageText } from "./rules";
 import type { PrintStatus } from "../../api/types";
 
 /**
@@ -59,12 +59,11 @@ export function ProcessingOverlay({ open, percent, stage, onCancel, cancelling =
       <Flex vertical align="center" gap={16} style={{ background: "#fff", borderRadius: 12, padding: 32, maxWidth: 460, textAlign: "center", boxShadow: "0 20px 50px rgba(0,0,0,.25)" }}>
         <Spin size="large" />
         <Typography.Text strong>{MSG.processing}</Typography.Text>
-        {percent !== undefined && (
-          <div style={{ width: "100%" }}>
-            <Progress percent={Math.round(percent)} size="small" />
-            {stage && <Typography.Text type="secondary" style={{ fontSize: 12, textTransform: "capitalize" }}>{stage}</Typography.Text>}
-          </div>
-        )}
+        {/* The bar from the start: "Waiting to start" until the job's first event, then the stage in words. */}
+        <div style={{ width: "100%" }} data-testid="processing-progress">
+          <Progress percent={Math.round(percent ?? 0)} size="small" />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="processing-stage">{stageText(percent === undefined ? undefined : stage)}</Typography.Text>
+        </div>
         {onCancel && (
           <Button onClick={onCancel} loading={cancelling} disabled={cancelling}>
             Cancel processing

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   MSG, addDraftItem, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf,
   missingItemMessage, processLabel, lowResolutionImages, retentionColor, retentionDaysLeft, retentionText, setDateRange, showFilesOnlyDelete,
-  successModalParams, totalQuantity, processBlockedReason, problemsByItem, draftItemId,
+  successModalParams, totalQuantity, processBlockedReason, problemsByItem, draftItemId, stageText, detailProcessLabel,
 } from "./rules";
 import { parseListState } from "../../lib/urlList";
 import type { Layout, PrintStatus } from "../../api/types";
@@ -114,5 +114,21 @@ describe("what the live layout says", () => {
     const items: Layout["items"] = [item("a1", "img-a", 96.5, true), item("a2", "img-a", 96.5, true), item("b", "img-b", 300, false), item("c", "img-svg", null, false)];
     expect(lowResolutionImages({ items })).toEqual([{ imageId: "img-a", effectiveDpi: 96.5 }]);
     expect(lowResolutionImages(undefined)).toEqual([]);
+  });
+});
+
+describe("the processing overlay's stage text", () => {
+  it("says what the job does in words, and that it waits before the first event", () => {
+    expect(stageText(undefined)).toBe("Waiting to start");
+    expect(["trim", "layout", "render", "store"].map(stageText)).toEqual([
+      "Preparing the designs", "Arranging the designs on the sheets", "Rendering the sheets", "Saving the files",
+    ]);
+  });
+});
+
+describe("the print detail's process button", () => {
+  it("reads 'Already Processed' once the print is processed or processing", () => {
+    const all: PrintStatus[] = ["In Draft", "Processing", "Completed", "Deleted", "Error"];
+    expect(all.map(detailProcessLabel)).toEqual(["Process Print", "Already Processed", "Already Processed", "Process Print", "Process Print"]);
   });
 });
