@@ -1,7 +1,10 @@
 import { Card, Col, Row, Statistic } from "antd";
 import { EditOutlined } from "@ant-design/icons";
 
-/** Available and used credits; when `onEdit` is given, clicking the balance opens the credit editor. */
+/**
+ * Available and used credits; when `onEdit` is given, clicking the balance opens the credit
+ * editor (the button is named by what it shows: the label, the edit icon and the balance).
+ */
 export function CreditStats({ available, used, onEdit }: { available: number; used: number; onEdit?: () => void }) {
   return (
     <Row gutter={16}>
@@ -12,7 +15,6 @@ export function CreditStats({ available, used, onEdit }: { available: number; us
           onClick={onEdit}
           data-testid="available-credits"
           role={onEdit ? "button" : undefined}
-          aria-label={onEdit ? "Edit credits" : undefined}
         >
           <Statistic title={<>Available credits {onEdit && <EditOutlined />}</>} value={available} valueStyle={{ color: "#4f46e5" }} />
         </Card>

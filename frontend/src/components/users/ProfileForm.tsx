@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
-import { Button, Form, Input, Select } from "antd";
+import { Button, Form, Input } from "antd";
 import type { User } from "../../api/types";
 import { phoneRule } from "../../lib/phone";
 import { PhoneField } from "../auth/PhoneField";
+import { FormSelect } from "../common/FormSelect";
 import { emailRule } from "../../lib/email";
 
 export type ProfileField = "firstName" | "lastName" | "email" | "company" | "phone" | "role";
@@ -95,7 +96,7 @@ export function ProfileForm({
         )}
         {has("role") && (
           <Form.Item name="role" label="Role" rules={[{ required: true }]}>
-            <Select options={[{ value: "user", label: "User" }, { value: "admin", label: "Admin" }]} />
+            <FormSelect options={[{ value: "user", label: "User" }, { value: "admin", label: "Admin" }]} />
           </Form.Item>
         )}
       </div>
