@@ -38,7 +38,7 @@ test(
     await page.waitForURL("**/users");
     await page.getByRole("button", { name: "Expand sidebar" }).waitFor();
     await page.goto("/users");
-    await page.getByRole("columnheader", { name: "Email" }).waitFor();
+    await page.getByTestId("card-row").first().getByText("Email").waitFor();
     await shot("users");
     await page.goto("/profile");
     await page.getByText("Update Profile Information").waitFor();

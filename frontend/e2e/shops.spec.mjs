@@ -112,8 +112,10 @@ test("shops: on a phone the selection count and Create Print sit in a bar fixed 
     await api("GET", `/integrations/${id}/orders`);
     await waitFor(async () => (await api("GET", `/integrations/${id}`)).body.data.syncStatus === "done", { what: "the sync" });
     await page.goto(`/orders?integrationId=${id}`);
-    await page.locator("tr").filter({ hasText: "#1058" }).getByRole("button", { name: "Show Items" }).click();
-    await page.locator(".ant-table-expanded-row .ant-table-tbody .ant-checkbox-input").first().check();
+    // Orders and their items are cards on a phone.
+    const order = page.getByTestId("card-row").filter({ hasText: "#1058" });
+    await order.getByRole("button", { name: "Show Items" }).click();
+    await order.getByRole("checkbox", { name: "Select", exact: true }).first().check();
     const bar = page.getByTestId("order-selection-bar");
     await bar.getByText("1 order items selected").waitFor();
     const box = await bar.boundingBox();

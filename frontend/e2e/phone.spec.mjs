@@ -1,0 +1,88 @@
+// Phone width (375 px): print detail, prints and orders keep every control on screen (lists
+// are cards, nothing scrolls sideways) and the print detail's heading never breaks a word.
+import { test, unique, waitFor } from "./harness.mjs";
+import { files, uploadViaApi } from "./images-fixtures.mjs";
+import { startFakeWoo, syncedShop } from "./fake-woo.mjs";
+
+const WIDTH = 375;
+
+/** Every visible control whose box leaves the screen sideways, and the page's scroll width. */
+async function offScreen(page) {
+  return page.evaluate((width) => {
+    const controls = [...document.querySelectorAll("button, a[href], input, select, textarea, [role=button], [role=checkbox], [role=combobox], [role=link]")];
+    const out = controls
+      .filter((el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+      .map((el) => ({ el, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height > 0 && (r.right > width + 0.5 || r.left < -0.5))
+      .map(({ el, r }) => `${el.tagName.toLowerCase()} "${(el.getAttribute("aria-label") || el.textContent || el.getAttribute("name") || "").trim().slice(0, 40)}" at ${Math.round(r.left)}–${Math.round(r.right)}`);
+    return { controls: out, scrollWidth: document.documentElement.scrollWidth };
+  }, WIDTH);
+}
+
+async function assertOnScreen(page, label) {
+  const { controls, scrollWidth } = await offScreen(page);
+  const faults = [...(scrollWidth > WIDTH ? [`the page is ${scrollWidth} px wide`] : []), ...controls];
+  if (faults.length) throw new Error(`${label}: off-screen at ${WIDTH} px:\n  ${faults.join("\n  ")}`);
+}
+
+/** Text nodes of the h1 that wrap onto more than one line ("Prin / t"). */
+const brokenHeadingWords = (page) =>
+  page.evaluate(() => {
+    const walker = document.createTreeWalker(document.querySelector("h1"), NodeFilter.SHOW_TEXT);
+    const broken = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(n.textContent.trim());
+    }
+    return broken;
+  });
+
+test(
+  "phone: print detail, prints and orders keep every control on screen",
+  async ({ page, context, baseUrl, api, createUser, login, shot }) => {
+    const woo = await startFakeWoo();
+    try {
+      const user = await createUser();
+      await login(user.email, user.password);
+      const images = await uploadViaApi(context, baseUrl, [files.tiger(), files.lotus()], { score: "4" });
+      const size = (await api("POST", "/sizes", { name: unique("Chest pocket "), value: 3 })).body.data;
+      for (const image of images) await waitFor(async () => (await api("GET", `/images/${image._id}`)).body?.data?.status === "ready", { what: "the images to be ready" });
+      const print = (await api("POST", "/print", { printItems: images.map((i) => ({ imageId: i._id, sizeId: size._id, quantity: 3 })) })).body.data;
+      await api("POST", "/print", { printItems: [{ imageId: images[0]._id, sizeId: size._id, quantity: 1 }] });
+      const shopId = await syncedShop(api, woo, "Phone shop");
+
+      await page.goto(`/prints/${print._id}`);
+      await page.getByLabel("Quantity").first().waitFor();
+      await page.getByTestId("layout-preview").getByTestId("layout-sheet").first().waitFor();
+      await page.waitForTimeout(500);
+      await shot("print-detail", { fullPage: true });
+      const broken = await brokenHeadingWords(page);
+      if (broken.length) throw new Error(`print detail heading breaks inside: ${broken.join(", ")}`);
+      await assertOnScreen(page, "print detail");
+
+      await page.goto("/prints");
+      await page.getByRole("button", { name: /Process/ }).first().waitFor();
+      await page.waitForTimeout(300);
+      await shot("prints", { fullPage: true });
+      await assertOnScreen(page, "prints");
+
+      await page.goto(`/orders?integrationId=${shopId}`);
+      const order = page.locator("[data-testid=card-row], .ant-table-row").filter({ hasText: "#1057" });
+      await order.getByRole("button", { name: "Show Items" }).click();
+      await page.getByText("Custom Tee Print - A3 (back)").waitFor();
+      await page.waitForTimeout(300);
+      await assertOnScreen(page, "orders with items shown");
+      await order.getByRole("checkbox", { name: "Select all" }).check();
+      await page.getByTestId("order-selection-bar").getByText("2 order items selected").waitFor();
+      await page.waitForTimeout(300);
+      await shot("orders", { fullPage: true });
+      await assertOnScreen(page, "orders");
+    } finally {
+      woo.stop();
+    }
+  },
+  { viewport: { width: WIDTH, height: 812 } },
+);
