@@ -128,8 +128,8 @@ describe('Hardening, smaller items (e2e)', () => {
       const s = await signUpAndLogin(t, 'creditee');
       await setCredits(t, admin, s.user._id, 7);
       for (const bad of [-5, 0, 1.5, '3', null])
-        expect((await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: bad }).expect(400)).body.message).toMatch(/^Available credits /);
-      expect((await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: -5 })).body.message).toBe('Available credits must be a positive integer');
+        expect((await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: bad, reason: 'test' }).expect(400)).body.message).toMatch(/^Available credits /);
+      expect((await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: -5, reason: 'test' })).body.message).toBe('Available credits must be a positive integer');
       expect((await s.agent.get('/api/profile').expect(200)).body.data.credit.availableCredits).toBe(7);
     });
   });

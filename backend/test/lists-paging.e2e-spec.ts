@@ -148,8 +148,8 @@ describe('Lists page over parents (e2e)', () => {
     const users = await db.query(`SELECT id FROM users ORDER BY created_at`);
     for (const [n, u] of users.entries()) {
       await db.query(
-        `INSERT INTO payments (user_id, package_sku, credits, price, currency, payment_method, status, purchase_date)
-         SELECT $1, 'pack', 10, 5, 'USD', 'admin', 'Completed', now() - (g || ' minutes')::interval FROM generate_series(1, $2::int) g`,
+        `INSERT INTO payments (user_id, type, package_sku, credits, price, currency, payment_method, status, purchase_date)
+         SELECT $1, 'Test checkout', 'pack', 10, 5, 'USD', 'test', 'Completed', now() - (g || ' minutes')::interval FROM generate_series(1, $2::int) g`,
         [u.id, n + 1],
       );
     }

@@ -27,9 +27,9 @@ describe('Notifications (e2e)', () => {
     expect(empty.body).toEqual({ data: [], pagination: { totalDocuments: 0, totalPages: 0 } });
 
     const admin = await adminAgent(t);
-    await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: 250 }).expect(200);
+    await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: 250, reason: 'test setup' }).expect(200);
     // Lowering the balance is not "credit added".
-    await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: 200 }).expect(200);
+    await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: 200, reason: 'test setup' }).expect(200);
     let list = (await s.agent.get('/api/notifications').expect(200)).body;
     expect(list.pagination).toEqual({ totalDocuments: 1, totalPages: 1 });
     expect(list.data[0]).toMatchObject({ type: 'profile', status: 'unread', message: expect.stringContaining('added 250 credits') });

@@ -64,7 +64,7 @@ describe('Prints: the embedded default restarted mid-job (e2e)', () => {
     let app = await startApp();
     const a = agent();
     const me = (await a.post('/api/login').send(admin).expect(200)).body.data;
-    await a.put(`/api/users/${me._id}/credit`).send({ availableCredits: 500 }).expect(200);
+    await a.put(`/api/users/${me._id}/credit`).send({ availableCredits: 500, reason: 'test setup' }).expect(200);
     const art = await sharp({ create: { width: 1160, height: 760, channels: 4, background: { r: 200, g: 30, b: 40, alpha: 1 } } }).png().toBuffer();
     const png = await sharp({ create: { width: 1200, height: 800, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
       .composite([{ input: art, left: 20, top: 20 }])

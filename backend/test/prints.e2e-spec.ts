@@ -468,7 +468,7 @@ describe('Prints (e2e)', () => {
       await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
       expect((await waitDone(s.agent, p._id)).status).toBe('Completed');
       expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 7, usedCredits: 3 });
-      expect((await ledger(s.user._id)).map((r) => r.reason).filter((r) => r !== 'admin_grant')).toEqual(['print_charge', 'refund', 'print_charge']);
+      expect((await ledger(s.user._id)).map((r) => r.reason).filter((r) => r !== 'admin_adjust')).toEqual(['print_charge', 'refund', 'print_charge']);
       expect(await consistent(s.user._id)).toBe(true);
     });
 
@@ -492,7 +492,7 @@ describe('Prints (e2e)', () => {
       const attemptDir = t.app.get(StorageService).path(`users/${s.user._id}/prints/${p._id}/1`);
       expect(existsSync(attemptDir) ? readdirSync(attemptDir) : []).toEqual([]);
       expect((await s.agent.get(`/api/print/${p._id}`)).body.data).toMatchObject({ status: 'In Draft', fileId: [] });
-      expect((await ledger(s.user._id)).map((r) => r.reason).filter((r) => r !== 'admin_grant').sort()).toEqual(['print_charge', 'refund']);
+      expect((await ledger(s.user._id)).map((r) => r.reason).filter((r) => r !== 'admin_adjust').sort()).toEqual(['print_charge', 'refund']);
       expect(await consistent(s.user._id)).toBe(true);
     });
 

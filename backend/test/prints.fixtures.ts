@@ -48,7 +48,7 @@ export async function addSize(t: TestApp, userId: string, name: string, value: n
 }
 
 export async function setCredits(t: TestApp, admin: any, userId: string, credits: number) {
-  await admin.put(`/api/users/${userId}/credit`).send({ availableCredits: credits }).expect(200);
+  await admin.put(`/api/users/${userId}/credit`).send({ availableCredits: credits, reason: 'test setup' }).expect(200);
 }
 
 export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, what = 'condition'): Promise<T> {

@@ -50,7 +50,7 @@ describe('Statistics (e2e)', () => {
 
     // Credits: 40 charged, 15 of them refunded → 25 used. An admin grant does not count.
     const admin = await adminAgent(t);
-    await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: 100 }).expect(200);
+    await admin.put(`/api/users/${s.user._id}/credit`).send({ availableCredits: 100, reason: 'test setup' }).expect(200);
     const credits = t.app.get(CreditsService);
     await credits.apply({ userId: s.user._id, reason: CreditReason.PrintCharge, availableDelta: -40, usedDelta: 40 });
     await credits.apply({ userId: s.user._id, reason: CreditReason.Refund, availableDelta: 15, usedDelta: -15 });

@@ -30,9 +30,11 @@ describe('Admin users (e2e)', () => {
       ['put', `/api/users/${user._id}`],
       ['put', `/api/users/${user._id}/status`],
       ['put', `/api/users/${user._id}/credit`],
+      ['post', `/api/users/${user._id}/credit/grant`],
+      ['get', `/api/users/${user._id}/credit/history`],
       ['delete', `/api/users/${user._id}`],
     ] as const) {
-      const res = await (agent as any)[method](path).send({ availableCredits: 1000 });
+      const res = await (agent as any)[method](path).send({ availableCredits: 1000, credits: 1000, reason: 'for myself' });
       expect([method, path, res.status]).toEqual([method, path, 403]);
       expect(res.body.message).toBe('You are not authorized to view this page');
       await (t.agent() as any)[method](path).expect(401);
@@ -112,18 +114,23 @@ describe('Admin users (e2e)', () => {
     await carol.post('/api/login').send({ email: 'carol', password: newUser.password }).expect(200);
   });
 
-  it('sets credit through the ledger', async () => {
-    const res = await admin.put(`/api/users/${carolId}/credit`).send({ availableCredits: 500 }).expect(200);
+  it('sets credit through the ledger, with the admin and a required reason', async () => {
+    const res = await admin.put(`/api/users/${carolId}/credit`).send({ availableCredits: 500, reason: 'Opening balance' }).expect(200);
     expect(res.body.message).toBe('Credit added successfully');
     expect(res.body.data.credit).toEqual({ availableCredits: 500, usedCredits: 0 });
-    await admin.put(`/api/users/${carolId}/credit`).send({ availableCredits: 1500 }).expect(200);
+    await admin.put(`/api/users/${carolId}/credit`).send({ availableCredits: 1500, reason: 'Correction after support call' }).expect(200);
     for (const bad of [0, -5, 1.5, 'abc', null]) {
-      await admin.put(`/api/users/${carolId}/credit`).send({ availableCredits: bad }).expect(400);
+      await admin.put(`/api/users/${carolId}/credit`).send({ availableCredits: bad, reason: 'x'.repeat(5) }).expect(400);
+    }
+    for (const reason of [undefined, '', '  ', 'ab', 'x'.repeat(301)]) {
+      const r = await admin.put(`/api/users/${carolId}/credit`).send({ availableCredits: 900, reason }).expect(400);
+      expect(r.body.message).toMatch(/reason/i);
     }
     const credits = t.app.get(CreditsService);
     const ledger = await credits.ledger(carolId);
     expect(ledger.map((r) => r.availableDelta).sort()).toEqual([1000, 500].sort());
-    expect(ledger.every((r) => r.reason === 'admin_grant' && r.actorId)).toBe(true);
+    expect(ledger.every((r) => r.reason === 'admin_adjust' && r.actorId)).toBe(true);
+    expect(ledger.map((r) => r.note).sort()).toEqual(['Correction after support call', 'Opening balance']);
     expect(await credits.consistent(carolId)).toBe(true);
   });
 

@@ -60,6 +60,7 @@ test("admin: creates, edits, changes credit, deactivates and deletes a user", as
   await page.waitForURL(/editCredit=/);
   const credit = page.locator(".ant-modal").filter({ hasText: "Edit credit" });
   await credit.getByLabel("Available credits").fill("250");
+  await credit.getByLabel("Reason").fill("Opening balance agreed by phone");
   await credit.getByRole("button", { name: "Save" }).click();
   await expectToast(page, "Credit added successfully");
   await row.getByRole("button", { name: "250" }).waitFor();
@@ -77,6 +78,8 @@ test("admin: creates, edits, changes credit, deactivates and deletes a user", as
   await page.locator(".gs-breadcrumb").getByText(username).waitFor();
   await page.locator(".gs-breadcrumb").getByRole("link", { name: "Users" }).waitFor();
   await page.getByTestId("available-credits").getByText("250").waitFor();
+  // The balance edit is in the credit history with the admin's reason.
+  await page.getByTestId("credit-history").getByText("“Opening balance agreed by phone”").waitFor();
   // The user's prints: the prints list's columns, the shared table's empty text.
   const prints = page.getByTestId("user-prints");
   for (const col of ["File", "Print ID", "Type", "Status", "Print date", "View"]) await prints.getByRole("columnheader", { name: col, exact: true }).waitFor();

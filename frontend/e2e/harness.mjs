@@ -125,7 +125,7 @@ export async function grantCredits({ api, admin }, user, credits) {
   if (asAdmin.status >= 300) throw new Error(`admin login ${asAdmin.status}`);
   const found = await api("GET", `/users?search=${user.username}`);
   const userId = found.body.data.find((u) => u.username === user.username)._id;
-  const credit = await api("PUT", `/users/${userId}/credit`, { availableCredits: credits });
+  const credit = await api("PUT", `/users/${userId}/credit`, { availableCredits: credits, reason: "test setup" });
   if (credit.status >= 300) throw new Error(`credit ${credit.status} ${JSON.stringify(credit.body)}`);
   await api("POST", "/logout");
   return userId;

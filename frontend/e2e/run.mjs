@@ -107,6 +107,10 @@ async function main() {
       ADMIN_EMAIL: adminCreds.email,
       ADMIN_PASSWORD: adminCreds.password,
       APP_URL: baseUrl,
+      // payments.spec.mjs pays by bank transfer (offered only where bank details are configured)
+      BANK_NAME: "E2E Test Bank",
+      BANK_ACCOUNT_NUMBER: "12345678",
+      BANK_IBAN: "DE89370400440532013000",
       // shops.spec.mjs runs a fake WooCommerce store on 127.0.0.1
       SHOPS_ALLOW_PRIVATE_URLS: "true",
     },

@@ -222,7 +222,7 @@ export class Seller {
   private async topUp() {
     const c = this.client;
     if (this.rng.next() < 0.25) {
-      await this.w.admin.post('/api/payment/manual', { userId: this.userId, sku: 'credits500' });
+      await this.w.admin.post(`/api/users/${this.userId}/credit/grant`, { credits: 500, reason: 'Soak: top-up by the admin' });
       this.stats.grants++;
       return;
     }

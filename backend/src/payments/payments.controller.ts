@@ -7,14 +7,12 @@ import {
   BuyCreditsDto,
   BuyCreditsResponse,
   CreditPackagesResponse,
-  ManualPaymentDto,
-  PackagesQueryDto,
   PaymentListQueryDto,
   PaymentListResponse,
   PaymentResponse,
   toPaymentDto,
 } from './dto/payment.dto';
-import { PaymentStatus } from './entities/payment.entity';
+import { PaymentMethod, PaymentStatus } from './entities/payment.entity';
 import { PaymentsService } from './payments.service';
 import { Idempotent } from '../idempotency/idempotency.decorators';
 
@@ -37,12 +35,11 @@ export class PaymentsController {
 
   @Get('payment/packages')
   @ApiOperation({
-    summary: 'The credit packages at the prices this user pays now, and whether the first-month discount applies; admins may ask for another user (userId)',
+    summary: 'The credit packages at the prices this user pays now, whether the first-month discount applies, and whether bank transfer is offered',
   })
   @ApiOkResponse({ type: CreditPackagesResponse })
-  async packages(@CurrentUser() user: User, @Query() q: PackagesQueryDto) {
-    const forUser = q.userId && q.userId !== user._id ? await this.payments.userForAdmin(user, q.userId) : user;
-    return { data: this.payments.packagesFor(forUser) };
+  packages(@CurrentUser() user: User) {
+    return { data: this.payments.packagesFor(user) };
   }
 
   @Get('payment/bank-details')
@@ -52,12 +49,24 @@ export class PaymentsController {
     return { data: this.payments.bankDetails() };
   }
 
-  @Post('payment/manual')
-  @Roles(Role.Admin)
-  @ApiOperation({ summary: 'Admin: add a package of credit to a user (a Completed payment of type Manual)' })
+  @Post('payment/bank-transfer')
+  @Idempotent()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Pay a package by bank transfer: a Pending payment with the reference to write on the transfer (the open one for the same package if there is one)',
+  })
   @ApiOkResponse({ type: PaymentResponse })
-  async addManual(@CurrentUser() admin: User, @Body() dto: ManualPaymentDto) {
-    return { data: toPaymentDto(await this.payments.addManual(admin, dto.userId, dto.sku)), message: 'Credit added successfully' };
+  async startBankTransfer(@CurrentUser() user: User, @Body() dto: BuyCreditsDto) {
+    return { data: toPaymentDto(await this.payments.startBankTransfer(user, dto.sku)) };
+  }
+
+  @Post('payment/:id/received')
+  @Roles(Role.Admin)
+  @HttpCode(200)
+  @ApiOperation({ summary: "Admin: a bank transfer's money arrived; the payment completes and its credits are added once" })
+  @ApiOkResponse({ type: PaymentResponse })
+  async markTransferReceived(@CurrentUser() admin: User, @Param('id', paymentId) id: string) {
+    return { data: toPaymentDto(await this.payments.markTransferReceived(admin, id)), message: 'Transfer marked as received: credits added' };
   }
 
   @Get('payment')
@@ -71,6 +80,14 @@ export class PaymentsController {
   @ApiOkResponse({ type: PaymentResponse })
   async getPayment(@CurrentUser() user: User, @Param('id', paymentId) id: string) {
     return { data: toPaymentDto(await this.payments.getOwn(user._id, id)) };
+  }
+
+  @Get('bankTransfers')
+  @Roles(Role.Admin)
+  @ApiOperation({ summary: "Admin: every user's bank transfers still waiting for the money" })
+  @ApiOkResponse({ type: PaymentListResponse })
+  pendingBankTransfers(@Query() q: PaymentListQueryDto) {
+    return this.payments.list(null, q, [PaymentStatus.Pending], PaymentMethod.Bank);
   }
 
   @Get('completedTransfers')

@@ -1,5 +1,6 @@
-import { BadGatewayException, BadRequestException, ConflictException, ForbiddenException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadGatewayException, BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { paginate } from '../common/pagination';
 import { returned } from '../common/sql';
@@ -9,7 +10,7 @@ import { CreditsService } from '../credits/credits.service';
 import { CreditReason } from '../credits/entities/credit-transaction.entity';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RealtimeService } from '../realtime/realtime.service';
-import { Role, User } from '../users/entities/user.entity';
+import { User } from '../users/entities/user.entity';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { PaymentListQueryDto, toPaymentDto } from './dto/payment.dto';
 import { Payment, PaymentMethod, PaymentStatus, PaymentType } from './entities/payment.entity';
@@ -41,11 +42,14 @@ interface WebhookEvent {
 }
 
 const ledgerReference = (paymentId: string) => `payment:${paymentId}`;
+/** "GS-" and 8 characters without look-alikes (no 0/O, 1/I/L): read off a screen and typed into a bank form. */
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const bankReference = () => `GS-${Array.from(randomBytes(8), (b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('')}`;
 /** A checkout still not approved after this long is given up (PayPal lets unapproved orders lapse after hours). */
 const ABANDON_MS = 6 * 3600_000;
 
 /**
- * Credit packages bought through a checkout provider, and credit added by an admin.
+ * Credit packages bought through a checkout provider or by bank transfer.
  * Every way a payment can complete (return redirect, webhook, replayed webhook, a second
  * tab) ends in complete(), which credits the user at most once: a conditional UPDATE
  * Pending/Cancelled → Completed and the ledger row in one transaction, the ledger's
@@ -83,15 +87,8 @@ export class PaymentsService {
       discountActive: discountActive(user.createdAt, days),
       discountEndsAt: discountEndsAt(user.createdAt, days),
       provider: this.providerName,
+      bankTransfer: this.bankDetails().available,
     };
-  }
-
-  /** Another user's account, for an admin pricing packages on that user's page. */
-  async userForAdmin(actor: User, userId: string): Promise<User> {
-    if (actor.role !== Role.Admin) throw new ForbiddenException('You are not authorized to view this page');
-    const user = await this.db.getRepository(User).findOneBy({ _id: userId });
-    if (!user) throw new NotFoundException('User not found');
-    return user;
   }
 
   bankDetails() {
@@ -219,9 +216,10 @@ export class PaymentsService {
   /**
    * Pending (or Cancelled: money can still arrive after a cancel in another tab) →
    * Completed, and the credits, in one transaction; true when this call did it.
-   * `eventId` (a webhook event) is recorded in the same transaction, so a replay does nothing.
+   * `by.event` (a webhook event) is recorded in the same transaction, so a replay does nothing;
+   * `by.actorId` is the admin who marked a bank transfer received.
    */
-  async complete(paymentId: string, captureId: string, eventId?: { id: string; type: string }): Promise<boolean> {
+  async complete(paymentId: string, captureId: string | null, by: { event?: { id: string; type: string }; actorId?: string } = {}): Promise<boolean> {
     const done = await this.db.transaction(async (m) => {
       const rows = returned<{ id: string; user_id: string; credits: number }>(
         await m.query(
@@ -231,12 +229,13 @@ export class PaymentsService {
         ),
       );
       if (!rows.length) return null;
-      if (eventId) await this.recordEvent(m, eventId.id, eventId.type, paymentId);
+      if (by.event) await this.recordEvent(m, by.event.id, by.event.type, paymentId);
       const tx = await this.credits.apply(
         {
           userId: rows[0].user_id,
           reason: CreditReason.Purchase,
           availableDelta: rows[0].credits,
+          actorId: by.actorId ?? null,
           reference: ledgerReference(paymentId),
           note: `Payment ${paymentId}`,
         },
@@ -347,7 +346,7 @@ export class PaymentsService {
           this.logger.error(`Webhook ${event.id}: capture amount ${r.amount?.value} ${r.amount?.currency_code} does not match payment ${payment._id}`);
           return { action: 'ignored' };
         }
-        return { action: (await this.complete(payment._id, r.id, eventRef)) ? 'completed' : 'unchanged' };
+        return { action: (await this.complete(payment._id, r.id, { event: eventRef })) ? 'completed' : 'unchanged' };
       }
       case 'PAYMENT.CAPTURE.DENIED': {
         const payment = await byCustomId();
@@ -410,44 +409,67 @@ export class PaymentsService {
     return out;
   }
 
-  /** Admin "Add credit to {user}" with a package: a Completed Manual payment and its ledger row (actor: the admin). */
-  async addManual(admin: User, userId: string, sku: string): Promise<Payment> {
+  /**
+   * POST /payment/bank-transfer: a Pending payment of the package at today's price, with a
+   * short reference the buyer writes on the transfer. Asking again for the same package
+   * answers the open one (same reference) instead of piling up Pending payments.
+   */
+  async startBankTransfer(user: User, sku: string): Promise<Payment> {
     const pkg = this.packageOrFail(sku);
-    const id = await this.db.transaction(async (m) => {
-      const user = await m.findOne(User, { where: { _id: userId } });
-      if (!user) throw new NotFoundException('User not found');
-      const payment = await m.save(
-        m.create(Payment, {
-          userId,
-          type: PaymentType.Manual,
-          paymentMethod: PaymentMethod.Admin,
-          packageSku: pkg.sku,
-          credits: pkg.credits,
-          price: priceFor(pkg, user.createdAt, this.config.payments.discountDays),
-          currency: this.config.payments.currency,
-          status: PaymentStatus.Completed,
-          createdBy: admin._id,
-          completedAt: new Date(),
-        }),
-      );
-      await m.update(Payment, { _id: payment._id }, { paymentSystemReferenceId: `MANUAL-${payment._id.slice(0, 8).toUpperCase()}` });
-      await this.credits.apply(
-        { userId, reason: CreditReason.Purchase, availableDelta: pkg.credits, actorId: admin._id, reference: ledgerReference(payment._id), note: `Added by admin (${pkg.sku})` },
-        m,
-      );
-      return payment._id;
+    if (!this.bankDetails().available) {
+      throw new BadRequestException({ message: 'Bank transfer is not available on this installation.', code: 'bank_transfer_disabled' });
+    }
+    const price = priceFor(pkg, user.createdAt, this.config.payments.discountDays);
+    const repo = this.db.getRepository(Payment);
+    const open = await repo.findOne({
+      where: { userId: user._id, paymentMethod: PaymentMethod.Bank, status: PaymentStatus.Pending, packageSku: pkg.sku, price },
+      relations: { user: true },
     });
-    const payment = await this.getAny(id);
-    await this.settled({ kind: 'completed', payment, availableCredits: await this.balance(userId), message: `${payment.credits} credits added to your account` });
-    return payment;
+    if (open) return open;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const payment = await repo.save(
+          repo.create({
+            userId: user._id,
+            type: PaymentType.BankTransfer,
+            paymentMethod: PaymentMethod.Bank,
+            packageSku: pkg.sku,
+            credits: pkg.credits,
+            price,
+            currency: this.config.payments.currency,
+            status: PaymentStatus.Pending,
+            paymentSystemReferenceId: bankReference(),
+          }),
+        );
+        return this.getAny(payment._id);
+      } catch (e: any) {
+        // The reference is unique per method; a collision (1 in 10^12 per pair) draws again.
+        if (e?.code !== '23505' || attempt >= 2) throw e;
+      }
+    }
   }
 
-  async list(userId: string | null, q: PaymentListQueryDto, statuses?: PaymentStatus[]) {
+  /**
+   * Admin: the money of a bank transfer arrived. The payment completes like any other
+   * (credits once, the ledger row names the admin), so it counts as a payment of money.
+   */
+  async markTransferReceived(admin: User, paymentId: string): Promise<Payment> {
+    const payment = await this.db.getRepository(Payment).findOneBy({ _id: paymentId });
+    if (!payment) throw new NotFoundException('Payment not found');
+    if (payment.paymentMethod !== PaymentMethod.Bank) {
+      throw new BadRequestException({ message: 'Only a bank transfer can be marked as received', code: 'not_bank_transfer' });
+    }
+    if (payment.status !== PaymentStatus.Completed) await this.complete(paymentId, null, { actorId: admin._id });
+    return this.getAny(paymentId);
+  }
+
+  async list(userId: string | null, q: PaymentListQueryDto, statuses?: PaymentStatus[], method?: PaymentMethod) {
     const limit = q.limit ?? 10;
     const page = q.page ?? 1;
     const qb = this.db.getRepository(Payment).createQueryBuilder('p').leftJoinAndSelect('p.user', 'u');
     if (userId) qb.andWhere('p.userId = :userId', { userId });
     if (statuses) qb.andWhere('p.status IN (:...statuses)', { statuses });
+    if (method) qb.andWhere('p.paymentMethod = :method', { method });
     if (q.status) qb.andWhere('p.status = :status', { status: q.status });
     if (q.search) {
       qb.andWhere(

@@ -1,9 +1,13 @@
-import { Body, Controller, Delete, Get, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 import {
   CreateUserDto,
+  CreditHistoryQueryDto,
+  CreditHistoryResponse,
+  GrantCreditDto,
   toUserDto,
   UpdateCreditDto,
   UpdateStatusDto,
@@ -56,9 +60,27 @@ export class UsersController {
   }
 
   @Put(':id/credit')
+  @ApiOperation({ summary: 'Set the available balance (a correction); the change is kept in the credit history with the admin and the reason' })
   @ApiOkResponse({ type: UserResponse })
   async updateUserCredit(@Param('id', uuid) id: string, @Body() dto: UpdateCreditDto, @CurrentUser() actor: User) {
-    return { data: toUserDto(await this.users.setCredit(id, dto.availableCredits, actor)), message: 'Credit added successfully' };
+    return { data: toUserDto(await this.users.setCredit(id, dto.availableCredits, dto.reason, actor)), message: 'Credit added successfully' };
+  }
+
+  @Post(':id/credit/grant')
+  @Idempotent()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Give credits (no money moved, so not a payment); kept in the credit history with the admin and the reason' })
+  @ApiOkResponse({ type: UserResponse })
+  async grantUserCredit(@Param('id', uuid) id: string, @Body() dto: GrantCreditDto, @CurrentUser() actor: User) {
+    const user = await this.users.grantCredit(id, dto.credits, dto.reason, actor);
+    return { data: toUserDto(user), message: `${dto.credits.toLocaleString('en-US')} credits added to ${user.username}` };
+  }
+
+  @Get(':id/credit/history')
+  @ApiOperation({ summary: "Every change of the user's credits (payments, grants, corrections, print charges and refunds), newest first" })
+  @ApiOkResponse({ type: CreditHistoryResponse })
+  creditHistory(@Param('id', uuid) id: string, @Query() q: CreditHistoryQueryDto) {
+    return this.users.creditHistory(id, q.page ?? 1, q.limit ?? 10);
   }
 
   @Delete(':id')

@@ -170,11 +170,25 @@ export class UsersService {
     return this.get(id);
   }
 
-  async setCredit(id: string, availableCredits: number, actor: User): Promise<User> {
-    const change = await this.credits.setAvailable(id, availableCredits, actor._id);
+  /** A correction of the balance. A raise is notified like a grant; the admin's reason stays in the audit. */
+  async setCredit(id: string, availableCredits: number, why: string, actor: User): Promise<User> {
+    const change = await this.credits.setAvailable(id, availableCredits, actor._id, why);
     // notifications hook: credit added by an admin
     if (change && change.availableDelta > 0) await this.notifications.notify(id, { type: 'profile', message: `An administrator added ${change.availableDelta} credits to your account. Available now: ${change.availableAfter}.`, attachmentId: change._id });
     return this.get(id);
+  }
+
+  async grantCredit(id: string, credits: number, why: string, actor: User): Promise<User> {
+    const change = await this.credits.grant(id, credits, actor._id, why);
+    // notifications hook: credits granted by an admin
+    await this.notifications.notify(id, { type: 'profile', message: `An administrator added ${credits} credits to your account. Available now: ${change.availableAfter}.`, attachmentId: change._id });
+    return this.get(id);
+  }
+
+  async creditHistory(id: string, page: number, limit: number) {
+    await this.get(id);
+    const { rows, total } = await this.credits.history(id, page, limit);
+    return paginate(rows, total, limit);
   }
 
   async remove(id: string, actor: User): Promise<void> {

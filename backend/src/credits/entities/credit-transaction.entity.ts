@@ -2,7 +2,10 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 
 export enum CreditReason {
   Purchase = 'purchase',
+  /** Credits an admin gave (no money moved); the note says why. */
   AdminGrant = 'admin_grant',
+  /** An admin set the balance directly (a correction, up or down); the note says why. */
+  AdminAdjust = 'admin_adjust',
   PrintCharge = 'print_charge',
   Refund = 'refund',
   /** A refunded payment takes its credits back (as far as the balance allows). */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
 import { PaginatedResponse } from '../../common/responses';
 import { Payment, PaymentStatus, PaymentType } from '../entities/payment.entity';
@@ -9,19 +9,6 @@ export class BuyCreditsDto {
   @ApiProperty({ enum: ['credits500', 'credits1000', 'credits5000'] })
   @IsString({ message: 'sku is required' })
   sku: string;
-}
-
-export class ManualPaymentDto extends BuyCreditsDto {
-  @ApiProperty({ format: 'uuid' })
-  @IsUUID('all', { message: 'userId must be a user id' })
-  userId: string;
-}
-
-export class PackagesQueryDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Admin: price the packages for this user' })
-  @IsOptional()
-  @IsUUID('all', { message: 'userId must be a user id' })
-  userId?: string;
 }
 
 export class PaymentListQueryDto extends ListQueryDto {
@@ -115,6 +102,7 @@ export class CreditPackagesData {
   @ApiProperty({ description: 'The first-month discount applies to this user now' }) discountActive: boolean;
   @ApiProperty() discountEndsAt: Date;
   @ApiProperty({ enum: ['paypal', 'test', 'none'] }) provider: string;
+  @ApiProperty({ description: 'Bank details are configured: the packages can also be paid by bank transfer' }) bankTransfer: boolean;
 }
 
 export class CreditPackagesResponse {

@@ -8,17 +8,20 @@ export enum PaymentStatus {
   Refunded = 'Refunded',
 }
 
-/** How the money came: through a checkout provider, or credit an admin added by hand. */
+/**
+ * How the money comes: through a checkout provider, or a bank transfer an admin marks as
+ * received. Credits an admin gives without money are not payments (see the credit ledger).
+ */
 export enum PaymentType {
-  Manual = 'Manual',
   PayPal = 'PayPal',
   Test = 'Test checkout',
+  BankTransfer = 'Bank transfer',
 }
 
 export enum PaymentMethod {
   PayPal = 'paypal',
   Test = 'test',
-  Admin = 'admin',
+  Bank = 'bank',
 }
 
 @Entity('payments')
@@ -34,13 +37,13 @@ export class Payment {
   @JoinColumn({ name: 'user_id' })
   user?: User;
 
-  @Column({ type: 'varchar', length: 20, default: PaymentType.Manual })
+  @Column({ type: 'varchar', length: 20 })
   type: PaymentType;
 
   @Column({ name: 'payment_method', type: 'varchar', length: 20 })
   paymentMethod: PaymentMethod;
 
-  /** The provider's order id (PayPal order id, test checkout order id); for manual credit our own reference. */
+  /** The provider's order id (PayPal order id, test checkout order id); for a bank transfer the reference the buyer writes on it. */
   @Column({ name: 'payment_system_reference_id', type: 'varchar', length: 100, nullable: true })
   paymentSystemReferenceId: string | null;
 
@@ -63,10 +66,6 @@ export class Payment {
 
   @Column({ type: 'varchar', length: 20, default: PaymentStatus.Pending })
   status: PaymentStatus;
-
-  /** The admin who added the credit (Manual payments). */
-  @Column({ name: 'created_by', type: 'uuid', nullable: true })
-  createdBy: string | null;
 
   /** Credits a refund could not take back because the user had spent them. */
   @Column({ name: 'debt_credits', type: 'integer', default: 0 })

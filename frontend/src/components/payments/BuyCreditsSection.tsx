@@ -1,24 +1,27 @@
 import { useState } from "react";
 import { Button, Card, Col, Flex, Row, Typography } from "antd";
-import { CheckCircleFilled } from "@ant-design/icons";
+import { BankOutlined, CheckCircleFilled } from "@ant-design/icons";
+import { openModalParams } from "../../lib/queryModal";
+import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
-import { addCreditPackage, buyCredits, money, REDIRECT_TOAST, useRefreshPayments, usePackages, type CreditPackage, type Sku } from "./api";
+import { buyCredits, money, REDIRECT_TOAST, startBankTransfer, useRefreshPayments, usePackages, type CreditPackage, type Sku } from "./api";
 import { PayPalMark } from "./PayPalMark";
 import "./payments.css";
 
 export const REDIRECT_DELAY_MS = 1200;
 
 /**
- * The three packages. For the signed-in user: pick one, then the PayPal button opens the
- * checkout (toast, then the redirect). With `forUser` (admin, user detail): each package
- * has an Add button that credits that user at once (a Manual payment).
+ * The three packages for the signed-in user: pick one, then the PayPal button opens the
+ * checkout (toast, then the redirect). Where the server has bank details configured, the
+ * same package can be paid by bank transfer instead: that opens the transfer details with
+ * the payment's own reference (bankTransfer={paymentId}); otherwise it is not offered.
  */
-export function BuyCreditsSection({ forUser, onAdded, bare }: { forUser?: { _id: string; username: string }; onAdded?: () => void; bare?: boolean }) {
-  const { data, isLoading } = usePackages(forUser?._id);
+export function BuyCreditsSection({ bare }: { bare?: boolean }) {
+  const { data, isLoading } = usePackages();
   const [selected, setSelected] = useState<Sku>("credits500");
-  const [busy, setBusy] = useState<string | null>(null);
+  const [busy, setBusy] = useState<"pay" | "bank" | null>(null);
+  const [, setParams] = useSearchParams();
   const refresh = useRefreshPayments();
-  const admin = !!forUser;
 
   const pay = async () => {
     setBusy("pay");
@@ -36,83 +39,76 @@ export function BuyCreditsSection({ forUser, onAdded, bare }: { forUser?: { _id:
     setBusy(null);
   };
 
-  const add = async (sku: Sku) => {
-    if (!forUser) return;
-    setBusy(sku);
+  const bankTransfer = async () => {
+    setBusy("bank");
     try {
-      const res = await addCreditPackage(forUser._id, sku);
-      toast.success(res.message ?? "Credit added successfully");
+      const payment = await startBankTransfer(selected);
       refresh();
-      onAdded?.();
+      // From the buyCredit modal: that modal gives way to the transfer details.
+      setParams((q) => {
+        const next = new URLSearchParams(q);
+        next.delete("buyCredit");
+        return openModalParams(next, "bankTransfer", payment._id);
+      });
     } catch {
-      /* toasted */
+      /* toasted by call() */
     } finally {
       setBusy(null);
     }
   };
 
-  // For an admin these are the prices of that user (what the Manual payment records).
   const discount = !!data?.discountActive;
   const content = (
     <>
       <Row gutter={[16, 16]}>
         {(data?.packages ?? []).map((p) => (
           <Col xs={24} md={8} key={p.sku}>
-            <PackageCard
-              pkg={p}
-              discount={discount}
-              selected={!admin && selected === p.sku}
-              onSelect={admin ? undefined : () => setSelected(p.sku as Sku)}
-              action={
-                admin ? (
-                  <Button type="primary" block loading={busy === p.sku} disabled={!!busy && busy !== p.sku} onClick={() => add(p.sku as Sku)} data-testid={`add-${p.sku}`}>
-                    Add {p.credits.toLocaleString("en-US")} credits
-                  </Button>
-                ) : null
-              }
-            />
+            <PackageCard pkg={p} discount={discount} selected={selected === p.sku} onSelect={() => setSelected(p.sku as Sku)} />
           </Col>
         ))}
       </Row>
-      {!admin && (
-        <Flex vertical align="center" gap={8} style={{ marginTop: 24 }}>
-          <Button
-            size="large"
-            className="gs-paypal-button"
-            onClick={pay}
-            loading={busy === "pay"}
-            disabled={isLoading || !data || data.provider === "none"}
-            data-testid="paypal-button"
-            aria-label="Pay with PayPal"
-          >
-            <PayPalMark />
+      <Flex vertical align="center" gap={8} style={{ marginTop: 24 }}>
+        <Button
+          size="large"
+          className="gs-paypal-button"
+          onClick={pay}
+          loading={busy === "pay"}
+          disabled={isLoading || !data || data.provider === "none" || busy === "bank"}
+          data-testid="paypal-button"
+          aria-label="Pay with PayPal"
+        >
+          <PayPalMark />
+        </Button>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {data?.provider === "test"
+            ? "Test checkout: no money is charged on this installation."
+            : data?.provider === "none"
+              ? "Paying online is not available on this installation."
+              : "You pay securely on PayPal's page and come back here."}
+        </Typography.Text>
+        {data?.bankTransfer && (
+          <Button icon={<BankOutlined />} onClick={bankTransfer} loading={busy === "bank"} disabled={busy === "pay"} data-testid="bank-transfer-button">
+            Pay by bank transfer
           </Button>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {data?.provider === "test"
-              ? "Test checkout: no money is charged on this installation."
-              : data?.provider === "none"
-                ? "Buying credits is not available on this installation."
-                : "You pay securely on PayPal's page and come back here."}
-          </Typography.Text>
-        </Flex>
-      )}
+        )}
+      </Flex>
     </>
   );
   if (bare) return content;
   return (
-    <Card title={admin ? `Add credit to ${forUser.username}` : "Buy Credits"} loading={isLoading} data-testid="buy-credits">
+    <Card title="Buy Credits" loading={isLoading} data-testid="buy-credits">
       {content}
     </Card>
   );
 }
 
-function PackageCard({ pkg, discount, selected, onSelect, action }: { pkg: CreditPackage; discount: boolean; selected: boolean; onSelect?: () => void; action: React.ReactNode }) {
+function PackageCard({ pkg, discount, selected, onSelect }: { pkg: CreditPackage; discount: boolean; selected: boolean; onSelect: () => void }) {
   return (
     <Card
-      hoverable={!!onSelect}
+      hoverable
       onClick={onSelect}
-      role={onSelect ? "radio" : undefined}
-      aria-checked={onSelect ? selected : undefined}
+      role="radio"
+      aria-checked={selected}
       data-testid={`package-${pkg.sku}`}
       className={`gs-package${selected ? " gs-package--selected" : ""}`}
       styles={{ body: { textAlign: "center" } }}
@@ -133,7 +129,6 @@ function PackageCard({ pkg, discount, selected, onSelect, action }: { pkg: Credi
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {(((discount ? pkg.price : pkg.listPrice) / pkg.credits) * 100).toFixed(1)}¢ per credit
       </Typography.Text>
-      {action && <div style={{ marginTop: 16 }}>{action}</div>}
     </Card>
   );
 }

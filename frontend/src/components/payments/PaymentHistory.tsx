@@ -4,7 +4,7 @@ import type { ColumnsType } from "antd/es/table";
 import { Link } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
 import { openModalParams } from "../../lib/queryModal";
-import { EMPTY_HISTORY, money, statusColor, usePaymentHistory, type Payment } from "./api";
+import { EMPTY_HISTORY, isBankTransfer, money, statusColor, usePaymentHistory, type Payment } from "./api";
 
 export const formatDate = (d: string) =>
   new Date(d).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
@@ -33,14 +33,14 @@ export function PaymentHistory() {
     {
       key: "actions",
       title: "",
-      render: (_, p) => (
-        <>
-          <Link to={`/payment/${p._id}`}><Button type="link" size="small">Details</Button></Link>
-          {p.status === "Pending" && (
-            <Button type="link" size="small" onClick={() => setParams((q) => openModalParams(q, "bankTransfer", p._id))}>Bank transfer</Button>
-          )}
-        </>
-      ),
+      // One action per row: a bank transfer still to be paid opens its details (reference
+      // included); every other payment links to its page.
+      render: (_, p) =>
+        p.status === "Pending" && isBankTransfer(p) ? (
+          <Button type="link" size="small" onClick={() => setParams((q) => openModalParams(q, "bankTransfer", p._id))}>How to pay</Button>
+        ) : (
+          <Link to={`/payment/${p._id}`}>Details</Link>
+        ),
     },
   ];
 

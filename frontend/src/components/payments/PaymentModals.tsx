@@ -1,10 +1,11 @@
-import { useEffect } from "react";
-import { Button, Descriptions, Modal, Result, Typography } from "antd";
+import { useEffect, type ReactNode } from "react";
+import { Button, Descriptions, Modal, Result, Skeleton, Typography } from "antd";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, call } from "../../api/client";
 import { useQueryModal } from "../../lib/queryModal";
-import { FAILED_TEXT, useRefreshPayments } from "./api";
+import { FAILED_TEXT, isBankTransfer, money, useRefreshPayments } from "./api";
+import { StatusTag } from "./PaymentHistory";
 import { BuyCreditsSection } from "./BuyCreditsSection";
 
 /** PaymentResult=Completed|Pending|Cancelled: where the browser lands after the checkout. */
@@ -52,7 +53,12 @@ export function BuyCreditModal() {
   );
 }
 
-/** bankTransfer={paymentId}: the configured bank details with the payment's reference. */
+/**
+ * bankTransfer={paymentId}: how to pay a bank-transfer payment — the configured bank
+ * details, the amount and the payment's reference, which the buyer writes on the transfer
+ * so the admin can match the money to it. Anything else (no id, not a bank transfer, bank
+ * details no longer configured) says so instead of showing half of it.
+ */
 export function BankTransferModal() {
   const modal = useQueryModal("bankTransfer");
   const id = modal.value && modal.value !== "true" ? modal.value : null;
@@ -68,25 +74,37 @@ export function BankTransferModal() {
     retry: false,
   });
   const b = bank.data;
-  return (
-    <Modal open={modal.open} onCancel={modal.close} footer={<Button onClick={modal.close}>Close</Button>} title="Bank transfer" destroyOnHidden>
-      {b && !b.available ? (
-        <Typography.Paragraph type="secondary">Bank transfer details are not configured on this installation.</Typography.Paragraph>
-      ) : (
+  const p = payment.data;
+  const loading = bank.isLoading || (!!id && payment.isLoading);
+  let body: ReactNode;
+  if (loading) body = <Skeleton active paragraph={{ rows: 4 }} />;
+  else if (!b?.available) body = <Typography.Paragraph>Bank transfer is not available on this installation.</Typography.Paragraph>;
+  else if (!p || !isBankTransfer(p) || !p.paymentSystemReferenceId) body = <Typography.Paragraph>This payment is not a bank transfer.</Typography.Paragraph>;
+  else
+    body = (
+      <>
         <Descriptions column={1} bordered size="small" data-testid="bank-details">
-          <Descriptions.Item label="Bank name">{b?.bankName}</Descriptions.Item>
-          <Descriptions.Item label="Account number">{b?.accountNumber}</Descriptions.Item>
-          <Descriptions.Item label="IBAN">{b?.iban}</Descriptions.Item>
-          <Descriptions.Item label="Reference">
-            <Typography.Text copyable={!!payment.data?.paymentSystemReferenceId} strong>
-              {payment.data?.paymentSystemReferenceId ?? "—"}
-            </Typography.Text>
+          <Descriptions.Item label="Amount">
+            <Typography.Text strong>{money(p.price, p.currency)}</Typography.Text> for {p.credits.toLocaleString("en-US")} credits
           </Descriptions.Item>
+          <Descriptions.Item label="Bank name">{b.bankName}</Descriptions.Item>
+          {b.accountNumber && <Descriptions.Item label="Account number"><Typography.Text copyable>{b.accountNumber}</Typography.Text></Descriptions.Item>}
+          {b.iban && <Descriptions.Item label="IBAN"><Typography.Text copyable>{b.iban}</Typography.Text></Descriptions.Item>}
+          <Descriptions.Item label="Reference">
+            <Typography.Text copyable strong data-testid="bank-reference">{p.paymentSystemReferenceId}</Typography.Text>
+          </Descriptions.Item>
+          <Descriptions.Item label="Status"><StatusTag status={p.status} /></Descriptions.Item>
         </Descriptions>
-      )}
-      <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-        Put the reference in the transfer so we can match it to your payment.
-      </Typography.Paragraph>
+        <Typography.Paragraph style={{ marginTop: 12, marginBottom: 0 }}>
+          {p.status === "Pending"
+            ? `Put the reference ${p.paymentSystemReferenceId} in the transfer so we can match it to your payment. Your credits are added when the money arrives.`
+            : "This transfer has been settled."}
+        </Typography.Paragraph>
+      </>
+    );
+  return (
+    <Modal open={modal.open} onCancel={modal.close} footer={<Button onClick={modal.close}>Close</Button>} title="Pay by bank transfer" destroyOnHidden>
+      {body}
     </Modal>
   );
 }

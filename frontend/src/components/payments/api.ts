@@ -28,11 +28,11 @@ export function statusColor(status: string): string {
 export const money = (value: number, currency = "USD") =>
   new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: value % 1 ? 2 : 0 }).format(value);
 
-/** The packages at the signed-in user's prices, or (admin) at another user's. */
-export function usePackages(userId?: string) {
+/** The packages at the signed-in user's prices, and whether bank transfer is offered. */
+export function usePackages() {
   return useQuery({
-    queryKey: [...PACKAGES_KEY, userId ?? "me"],
-    queryFn: async () => (await call(api.GET("/api/payment/packages", { params: { query: userId ? { userId } : {} } }))).data,
+    queryKey: PACKAGES_KEY,
+    queryFn: async () => (await call(api.GET("/api/payment/packages"))).data,
     staleTime: 60_000,
   });
 }
@@ -42,9 +42,12 @@ export async function buyCredits(sku: Sku) {
   return (await call(api.POST("/api/buyCredits", { body: { sku } }))).data;
 }
 
-export async function addCreditPackage(userId: string, sku: Sku) {
-  return call(api.POST("/api/payment/manual", { body: { userId, sku } }));
+/** POST /api/payment/bank-transfer: the Pending payment (with its reference) to pay by transfer; the open one for the same package if any. */
+export async function startBankTransfer(sku: Sku) {
+  return (await call(api.POST("/api/payment/bank-transfer", { body: { sku } }))).data;
 }
+
+export const isBankTransfer = (p: Pick<Payment, "paymentMethod">) => p.paymentMethod === "bank";
 
 export function usePaymentHistory(page: number, limit: number) {
   return useQuery({

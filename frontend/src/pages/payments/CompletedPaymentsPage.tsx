@@ -1,9 +1,14 @@
-import { Card, Flex, Tooltip, Typography } from "antd";
+import { useState } from "react";
+import { Button, Card, Flex, Popconfirm, Table, Tooltip, Typography } from "antd";
+import type { ColumnsType } from "antd/es/table";
 import { WarningOutlined } from "@ant-design/icons";
-import { useList } from "@refinedev/core";
+import { useInvalidate, useList } from "@refinedev/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, call } from "../../api/client";
+import { toast } from "../../lib/toast";
 import { Link } from "react-router";
 import { PageShell } from "../../components/common/PageShell";
-import { money, type Payment } from "../../components/payments/api";
+import { money, PAYMENTS_KEY, type Payment } from "../../components/payments/api";
 import { formatDate, StatusTag } from "../../components/payments/PaymentHistory";
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
 import { SearchBox } from "../../components/table/SearchBox";
@@ -13,7 +18,7 @@ import type { ResourceMeta } from "../../providers/dataProvider";
 const userName = (p: Payment) => [p.userId.firstName, p.userId.lastName].filter(Boolean).join(" ") || p.userId.username;
 
 /**
- * Admin: every user's completed payments (GET /api/completedTransfers), refunded ones
+ * Admin: bank transfers still to be received, then every user's completed payments (GET /api/completedTransfers), refunded ones
  * included; a refund that came after the credits were spent shows what the user owes.
  */
 export function CompletedPaymentsPage() {
@@ -49,6 +54,7 @@ export function CompletedPaymentsPage() {
 
   return (
     <PageShell title="Completed Payments">
+      <AwaitingTransfers />
       <Card>
         <Flex gap={12} wrap style={{ marginBottom: 16 }}>
           <SearchBox value={list.state.search} onSearch={list.setSearch} placeholder="Search user or reference" />
@@ -56,5 +62,62 @@ export function CompletedPaymentsPage() {
         <DataTable<Payment> columns={columns} list={list} dataSource={result.data ?? []} total={result.total ?? 0} loading={query.isLoading} />
       </Card>
     </PageShell>
+  );
+}
+
+/**
+ * Admin: bank transfers whose money has not been seen yet (GET /api/bankTransfers). When
+ * the money with that reference arrives, "Mark as received" completes the payment and adds
+ * its credits; it then moves to the completed list. Hidden while there are none.
+ */
+function AwaitingTransfers() {
+  const [page, setPage] = useState(1);
+  const qc = useQueryClient();
+  const invalidate = useInvalidate();
+  const { data } = useQuery({
+    queryKey: [...PAYMENTS_KEY, "bank-awaiting", page],
+    queryFn: () => call(api.GET("/api/bankTransfers", { params: { query: { page, limit: 10, sort: "asc", sortBy: "purchaseDate" } } })),
+  });
+  const received = useMutation({
+    mutationFn: (id: string) => call(api.POST("/api/payment/{id}/received", { params: { path: { id } } })),
+    onSuccess: (res) => {
+      toast.success(res.message ?? "Transfer marked as received");
+      void qc.invalidateQueries({ queryKey: PAYMENTS_KEY });
+      void invalidate({ resource: "payment", invalidates: ["list"] });
+    },
+  });
+  const total = data?.pagination.totalDocuments ?? 0;
+  if (!total) return null;
+  const columns: ColumnsType<Payment> = [
+    { key: "user", title: "User", render: (_, p) => <Link to={`/users/${p.userId._id}`}>{userName(p)}</Link> },
+    { key: "reference", title: "Reference", dataIndex: "paymentSystemReferenceId", render: (r: string | null) => <Typography.Text code copyable>{r ?? "—"}</Typography.Text> },
+    { key: "price", title: "Amount", render: (_, p) => money(p.price, p.currency) },
+    { key: "credits", title: "Credit", dataIndex: "credits", render: (c: number) => c.toLocaleString("en-US") },
+    { key: "purchaseDate", title: "Started", dataIndex: "purchaseDate", render: formatDate },
+    {
+      key: "actions",
+      title: "",
+      render: (_, p) => (
+        <Popconfirm
+          title="Mark this transfer as received?"
+          description={`Only when ${money(p.price, p.currency)} with reference ${p.paymentSystemReferenceId} is in the account: ${p.credits.toLocaleString("en-US")} credits are added.`}
+          okText="Mark as received"
+          onConfirm={() => received.mutateAsync(p._id).catch(() => undefined)}
+        >
+          <Button size="small" loading={received.isPending && received.variables === p._id}>Mark as received</Button>
+        </Popconfirm>
+      ),
+    },
+  ];
+  return (
+    <Card title="Bank transfers awaiting payment" style={{ marginBottom: 24 }} data-testid="awaiting-transfers">
+      <Table<Payment>
+        rowKey="_id"
+        size="small"
+        columns={columns}
+        dataSource={data?.data ?? []}
+        pagination={{ current: page, pageSize: 10, total, onChange: setPage, hideOnSinglePage: true }}
+      />
+    </Card>
   );
 }

@@ -4,7 +4,7 @@ import { Link, useParams } from "react-router";
 import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
-import { FAILED_TEXT, money } from "../../components/payments/api";
+import { FAILED_TEXT, isBankTransfer, money } from "../../components/payments/api";
 import { BuyCreditsSection } from "../../components/payments/BuyCreditsSection";
 import { FirstMonthBanner } from "../../components/payments/FirstMonthBanner";
 import { BankTransferModal, PaymentResultModal } from "../../components/payments/PaymentModals";
@@ -22,6 +22,7 @@ export function PaymentPage() {
       <PageShell title="Payment">
         <FirstMonthBanner />
         <BuyCreditsSection />
+        <BankTransferModal />
         <PaymentResultModal />
       </PageShell>
     );
@@ -55,9 +56,8 @@ function OnePayment({ id }: { id: string }) {
     <PageShell title="Payment" crumbs={[{ title: "Payments", to: "/profile/#payments" }, { title: data.paymentSystemReferenceId ?? "Payment" }]}>
       <Card
         extra={
-          data.status === "Pending" && (
-            <Button onClick={() => setParams((p) => openModalParams(p, "bankTransfer", data._id))}>Pay by bank transfer</Button>
-          )
+          data.status === "Pending" &&
+          isBankTransfer(data) && <Button onClick={() => setParams((p) => openModalParams(p, "bankTransfer", data._id))}>How to pay</Button>
         }
         title={`${data.credits.toLocaleString("en-US")} credits`}
       >

@@ -16,9 +16,9 @@ import { useProfile } from "../../hooks/useProfile";
 import { openModalParams } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { EditCreditModal } from "./UserModals";
-import { BuyCreditsSection } from "../../components/payments/BuyCreditsSection";
+import { AddCreditCard, CreditHistoryCard } from "./CreditTools";
 
-/** /users/{id}: credits (click to edit), the user's profile and the user's prints. */
+/** /users/{id}: credits (click to edit), the user's profile, adding credit, the credit history and the user's prints. */
 export function UserDetailPage() {
   const { id = "" } = useParams();
   const [, setParams] = useSearchParams();
@@ -68,8 +68,9 @@ export function UserDetailPage() {
         </Col>
       </Row>
       <div style={{ marginTop: 24 }}>
-        <BuyCreditsSection forUser={user} onAdded={() => query.refetch()} />
+        <AddCreditCard user={user} onAdded={() => query.refetch()} />
       </div>
+      <CreditHistoryCard userId={user._id} />
       <UserPrints userId={user._id} />
       <EditCreditModal />
     </PageShell>

@@ -1,13 +1,15 @@
-import { Col, Form, Input, InputNumber, Row, Select, Typography } from "antd";
+import { Col, Form, Input, InputNumber, Row, Typography } from "antd";
 import { useQueryClient } from "@tanstack/react-query";
 import type { User } from "../../api/types";
 import { fullName } from "../../api/types";
 import { PhoneField } from "../../components/auth/PhoneField";
+import { FormSelect } from "../../components/common/FormSelect";
 import { QueryFormModal, useQueryModalForm } from "../../components/common/QueryFormModal";
 import { DeleteRecordModal } from "../../components/common/recordModal";
 import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
 import { PROFILE_KEY } from "../../providers/queryClient";
+import { creditHistoryKey, reasonRules } from "./CreditTools";
 import { creditRules, editUserRules, newUserRules } from "./userRules";
 
 export const CREDIT_ADDED = "Credit added successfully";
@@ -61,7 +63,7 @@ export function EditUserModal() {
       <Form.Item name="lastName" label="Last Name"><Input /></Form.Item>
       <Form.Item name="email" label="Email" rules={editUserRules.email}><Input /></Form.Item>
       <Form.Item name="role" label="Role" rules={editUserRules.role}>
-        <Select options={[{ value: "user", label: "User" }, { value: "admin", label: "Admin" }]} />
+        <FormSelect options={[{ value: "user", label: "User" }, { value: "admin", label: "Admin" }]} />
       </Form.Item>
     </QueryFormModal>
   );
@@ -80,12 +82,15 @@ export function DeleteUserModal({ onDeleted }: { onDeleted?: () => void }) {
   );
 }
 
-/** editCredit={id}: set the user's available credits (the new total). */
+/**
+ * editCredit={id}: set the user's available credits (the new total) — a correction, with
+ * a required reason; the server keeps both, and the admin's name, in the credit history.
+ */
 export function EditCreditModal() {
   const qc = useQueryClient();
   const { profile } = useProfile();
   const modal = useQueryModal("editCredit");
-  const form = useQueryModalForm<User, { availableCredits: number }>({
+  const form = useQueryModalForm<User, { availableCredits: number; reason: string }>({
     param: "editCredit",
     resource: "users",
     action: "edit",
@@ -93,9 +98,12 @@ export function EditCreditModal() {
     fixedMessage: true,
     mutationMeta: { path: "/api/users/{id}/credit" },
     toValues: (user) => ({ availableCredits: user.credit.availableCredits }),
-    toPayload: (values) => ({ availableCredits: values.availableCredits }),
-    // An admin changing their own balance: the header shows the profile's figure.
-    onSaved: () => modal.value === profile?._id && qc.invalidateQueries({ queryKey: PROFILE_KEY }),
+    toPayload: (values) => ({ availableCredits: values.availableCredits, reason: values.reason.trim() }),
+    onSaved: () => {
+      if (modal.value) void qc.invalidateQueries({ queryKey: creditHistoryKey(modal.value) });
+      // An admin changing their own balance: the header shows the profile's figure.
+      if (modal.value === profile?._id) void qc.invalidateQueries({ queryKey: PROFILE_KEY });
+    },
   });
   const user = form.record;
   return (
@@ -104,6 +112,9 @@ export function EditCreditModal() {
         Used so far: {user?.credit.usedCredits ?? 0}. Enter the new available balance.
       </Typography.Paragraph>
       <CreditField />
+      <Form.Item name="reason" label="Reason" rules={reasonRules} extra="Kept in the credit history with your name.">
+        <Input.TextArea rows={2} maxLength={300} placeholder="e.g. Correction: charged twice for one print" />
+      </Form.Item>
     </QueryFormModal>
   );
 }
