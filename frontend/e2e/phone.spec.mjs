@@ -19,16 +19,17 @@ async function offScreen(page) {
   }, WIDTH);
 }
 
-async function assertOnScreen(page, label) {
+/** Adds to `faults` what lies off-screen on the page now open. */
+async function checkOnScreen(page, label, faults) {
   const { controls, scrollWidth } = await offScreen(page);
-  const faults = [...(scrollWidth > WIDTH ? [`the page is ${scrollWidth} px wide`] : []), ...controls];
-  if (faults.length) throw new Error(`${label}: off-screen at ${WIDTH} px:\n  ${faults.join("\n  ")}`);
+  if (scrollWidth > WIDTH) faults.push(`${label}: the page is ${scrollWidth} px wide`);
+  for (const c of controls) faults.push(`${label}: ${c}`);
 }
 
-/** Text nodes of the h1 that wrap onto more than one line ("Prin / t"). */
+/** Text nodes of the page heading that wrap onto more than one line ("Prin / t"). */
 const brokenHeadingWords = (page) =>
   page.evaluate(() => {
-    const walker = document.createTreeWalker(document.querySelector("h1"), NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(document.querySelector(".gs-page__head .ant-typography"), NodeFilter.SHOW_TEXT);
     const broken = [];
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       if (!n.textContent.trim()) continue;
@@ -59,27 +60,30 @@ test(
       await page.getByTestId("layout-preview").getByTestId("layout-sheet").first().waitFor();
       await page.waitForTimeout(500);
       await shot("print-detail", { fullPage: true });
-      const broken = await brokenHeadingWords(page);
-      if (broken.length) throw new Error(`print detail heading breaks inside: ${broken.join(", ")}`);
-      await assertOnScreen(page, "print detail");
+      const faults = (await brokenHeadingWords(page)).map((t) => `print detail: the heading breaks inside "${t}"`);
+      await checkOnScreen(page, "print detail", faults);
 
       await page.goto("/prints");
       await page.getByRole("button", { name: /Process/ }).first().waitFor();
       await page.waitForTimeout(300);
       await shot("prints", { fullPage: true });
-      await assertOnScreen(page, "prints");
+      await checkOnScreen(page, "prints", faults);
 
       await page.goto(`/orders?integrationId=${shopId}`);
       const order = page.locator("[data-testid=card-row], .ant-table-row").filter({ hasText: "#1057" });
       await order.getByRole("button", { name: "Show Items" }).click();
       await page.getByText("Custom Tee Print - A3 (back)").waitFor();
       await page.waitForTimeout(300);
-      await assertOnScreen(page, "orders with items shown");
+      await shot("orders", { fullPage: true });
+      await checkOnScreen(page, "orders with items shown", faults);
+      if (faults.length) throw new Error(`at ${WIDTH} px:\n  ${faults.join("\n  ")}`);
+
       await order.getByRole("checkbox", { name: "Select all" }).check();
       await page.getByTestId("order-selection-bar").getByText("2 order items selected").waitFor();
       await page.waitForTimeout(300);
-      await shot("orders", { fullPage: true });
-      await assertOnScreen(page, "orders");
+      await shot("orders-selected", { fullPage: true });
+      await checkOnScreen(page, "orders with items selected", faults);
+      if (faults.length) throw new Error(`at ${WIDTH} px:\n  ${faults.join("\n  ")}`);
     } finally {
       woo.stop();
     }
