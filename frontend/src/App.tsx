@@ -8,6 +8,7 @@ import { AppLayout } from "./components/layout/AppLayout";
 import { FullScreenSpinner, InitialSpinner, ScrollToTop } from "./components/common/Spinners";
 import { NotFoundPage, RouteErrorPage } from "./components/common/StatusPages";
 import { ToastHost } from "./components/common/ToastHost";
+import { TOAST_CONFIG } from "./lib/toast";
 import { authProvider } from "./providers/authProvider";
 import { dataProvider } from "./providers/dataProvider";
 import { notificationProvider } from "./providers/notificationProvider";
@@ -21,7 +22,7 @@ const resources = refineResources();
 function Root() {
   return (
     <ConfigProvider theme={theme}>
-      <AntApp>
+      <AntApp notification={TOAST_CONFIG}>
         <ToastHost />
         <Refine
           routerProvider={routerProvider}

@@ -31,12 +31,14 @@ function Fields({ editing }: { editing?: Integration }) {
   const type = Form.useWatch<Values["type"]>("type");
   const types = useIntegrationTypes();
   const unavailable = types.data?.find((t) => t.type === type && !t.available);
+  // Why a type is disabled is said under the select, not only in a tooltip on the option.
+  const reasons = (types.data ?? []).filter((t) => !t.available && t.type !== type).map((t) => t.reason);
   return (
     <>
       <Form.Item name="name" label="Name" rules={[{ required: true, whitespace: true, message: "Name is required" }, { max: 100, message: "Name must be at most 100 characters" }]}>
         <Input placeholder="e.g. My Etsy shop" autoFocus />
       </Form.Item>
-      <Form.Item name="type" label="Type" rules={[{ required: true, message: "Type is required" }]}>
+      <Form.Item name="type" label="Type" rules={[{ required: true, message: "Type is required" }]} extra={reasons.length ? <span data-testid="integration-type-reasons">{reasons.join(" ")}</span> : undefined}>
         <FormSelect options={typeOptions(types.data)} loading={types.isLoading} placeholder="Select type" data-testid="integration-type" />
       </Form.Item>
       {unavailable && <Alert type="warning" showIcon message={`${unavailable.label} is not available`} description={unavailable.reason} data-testid="integration-type-unavailable" style={{ marginBottom: 16 }} />}

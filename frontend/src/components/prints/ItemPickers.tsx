@@ -9,7 +9,16 @@ import type { DesignImage } from "../../api/types";
 
 export function Thumb({ image, size = 48 }: { image: DesignImage | null | undefined; size?: number }) {
   const src = image?.previewFile?.path ?? image?.file?.path;
-  return <Avatar shape="square" size={size} src={src} icon={<PictureOutlined />} alt={image?.name} style={{ background: "#f1f5f9", flex: "none" }} />;
+  // The whole design, letterboxed (an avatar's image covers its box and cut designs' edges off).
+  return (
+    <Avatar
+      shape="square"
+      size={size}
+      src={src ? <img src={src} alt={image?.name} style={{ objectFit: "contain" }} data-testid="item-thumb" /> : undefined}
+      icon={<PictureOutlined />}
+      style={{ background: "#f1f5f9", flex: "none" }}
+    />
+  );
 }
 
 /** Searchable dropdown of the library's ready images, with thumbnails. */
