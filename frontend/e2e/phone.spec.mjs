@@ -1,6 +1,6 @@
 // Phone width (375 px): print detail, prints and orders keep every control on screen (lists
 // are cards, nothing scrolls sideways) and the print detail's heading never breaks a word.
-import { test, unique, waitFor } from "./harness.mjs";
+import { grantCredits, test, unique, waitFor } from "./harness.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 import { startFakeWoo, syncedShop } from "./fake-woo.mjs";
 
@@ -87,6 +87,50 @@ test(
     } finally {
       woo.stop();
     }
+  },
+  { viewport: { width: WIDTH, height: 812 } },
+);
+
+test(
+  "phone: profile (API keys, payments), the admin's user detail (credit history) and completed payments keep every control on screen",
+  async ({ page, api, admin, createUser, login, adminLogin, shot }) => {
+    const user = await createUser();
+    const userId = await grantCredits({ api, admin }, user, 40);
+    await api("POST", "/login", { email: admin.email, password: admin.password });
+    for (const credits of [25, 10]) {
+      const granted = await api("POST", `/users/${userId}/credit/grant`, { credits, reason: "Reprint of a smudged order" });
+      if (granted.status >= 300) throw new Error(`grant ${granted.status} ${JSON.stringify(granted.body)}`);
+    }
+    await api("POST", "/logout");
+    await api("POST", "/login", { email: user.email, password: user.password });
+    const key = await api("POST", "/api-keys", { name: "Shop backend", scope: "read" });
+    if (key.status >= 300) throw new Error(`api key ${key.status} ${JSON.stringify(key.body)}`);
+    await api("POST", "/logout");
+    const faults = [];
+
+    await login(user.email, user.password);
+    await page.goto("/profile#api-keys");
+    await page.locator("#api-keys").getByText("Shop backend").waitFor();
+    await page.waitForTimeout(300);
+    await shot("profile", { fullPage: true });
+    await checkOnScreen(page, "profile", faults);
+
+    // another account in the same browser: the session cookie and what the app remembers of it go
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await adminLogin();
+    await page.goto(`/users/${userId}`);
+    await page.getByText("Reprint of a smudged order").first().waitFor();
+    await page.waitForTimeout(300);
+    await shot("user-detail", { fullPage: true });
+    await checkOnScreen(page, "user detail", faults);
+
+    await page.goto("/completed-payments");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await page.waitForTimeout(500);
+    await shot("completed-payments", { fullPage: true });
+    await checkOnScreen(page, "completed payments", faults);
+    if (faults.length) throw new Error(`at ${WIDTH} px:\n  ${faults.join("\n  ")}`);
   },
   { viewport: { width: WIDTH, height: 812 } },
 );

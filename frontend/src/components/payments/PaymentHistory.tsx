@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Button, Card, Empty, Table, Tag, Typography } from "antd";
+import { Button, Card, Empty, Tag, Typography } from "antd";
+import { ResponsiveTable } from "../table/ResponsiveTable";
 import type { ColumnsType } from "antd/es/table";
 import { Link } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
@@ -53,7 +54,7 @@ export function PaymentHistory() {
           </Button>
         </Empty>
       ) : (
-        <Table<Payment>
+        <ResponsiveTable<Payment>
           rowKey="_id"
           columns={columns}
           dataSource={rows}

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Button, Card, DatePicker, Form, Input, Popconfirm, Radio, Space, Table, Tag, Typography } from "antd";
+import { Button, Card, DatePicker, Form, Input, Popconfirm, Radio, Space, Tag, Typography } from "antd";
+import { ResponsiveTable } from "../table/ResponsiveTable";
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs, { type Dayjs } from "dayjs";
@@ -53,7 +54,7 @@ export function ApiKeysCard() {
         Your own systems call the API with a key: send it as <code>Authorization: Bearer &lt;key&gt;</code>. A read-only key can only read;
         processing prints spends credits and needs a read-and-write key. Try the API at <a href="/api/docs" target="_blank" rel="noreferrer">/api/docs</a>.
       </Typography.Paragraph>
-      <Table<ApiKey>
+      <ResponsiveTable<ApiKey>
         rowKey="_id"
         size="middle"
         loading={keys.isLoading}

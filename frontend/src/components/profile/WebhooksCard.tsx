@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Button, Card, Checkbox, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from "antd";
+import { Button, Card, Checkbox, Form, Input, Popconfirm, Space, Switch, Tag, Typography } from "antd";
+import { ResponsiveTable } from "../table/ResponsiveTable";
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import dayjs from "dayjs";
@@ -40,7 +41,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
     }
   };
   return (
-    <Table<Delivery>
+    <ResponsiveTable<Delivery>
       rowKey="_id"
       size="small"
       loading={list.isLoading}
@@ -105,7 +106,7 @@ export function WebhooksCard() {
         We POST events to your URL as they happen, signed with the endpoint&apos;s secret (header <code>GangSheet-Signature</code>).
         Failed deliveries are retried for 24 hours; expand an endpoint to see its deliveries.
       </Typography.Paragraph>
-      <Table<Webhook>
+      <ResponsiveTable<Webhook>
         rowKey="_id"
         size="middle"
         loading={hooks.isLoading}

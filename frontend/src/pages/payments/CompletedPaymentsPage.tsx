@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Button, Card, Flex, Popconfirm, Table, Tooltip, Typography } from "antd";
+import { Button, Card, Flex, Popconfirm, Tooltip, Typography } from "antd";
+import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import type { ColumnsType } from "antd/es/table";
 import { WarningOutlined } from "@ant-design/icons";
 import { useInvalidate, useList } from "@refinedev/core";
@@ -111,7 +112,7 @@ function AwaitingTransfers() {
   ];
   return (
     <Card title="Bank transfers awaiting payment" style={{ marginBottom: 24 }} data-testid="awaiting-transfers">
-      <Table<Payment>
+      <ResponsiveTable<Payment>
         rowKey="_id"
         size="small"
         columns={columns}

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Button, Card, Flex, Form, Input, InputNumber, Modal, Table, Tag, Typography } from "antd";
+import { Button, Card, Flex, Form, Input, InputNumber, Modal, Tag, Typography } from "antd";
+import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import type { ColumnsType } from "antd/es/table";
 import type { Rule } from "antd/es/form";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -163,7 +164,7 @@ export function CreditHistoryCard({ userId }: { userId: string }) {
   ];
   return (
     <Card title="Credit history" style={{ marginTop: 24 }} data-testid="credit-history">
-      <Table<CreditHistoryEntry>
+      <ResponsiveTable<CreditHistoryEntry>
         rowKey="_id"
         size="small"
         columns={columns}
