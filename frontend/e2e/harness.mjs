@@ -98,6 +98,15 @@ export async function expectToast(page, text) {
   await page.locator(".ant-notification-notice").filter({ hasText: text }).first().waitFor({ state: "visible" });
 }
 
+/**
+ * Closes the toasts on screen, as a seller does before reaching what the pile covers
+ * (a pointer over the pile expands it and holds it open).
+ */
+export async function dismissToasts(page) {
+  for (const close of await page.locator(".ant-notification-notice-close").all()) await close.click().catch(() => {});
+  await page.locator(".ant-notification-notice").first().waitFor({ state: "detached" });
+}
+
 /** Waits for the tab title (pages set it after they render). */
 export async function expectTitle(page, title) {
   await page.waitForFunction((t) => document.title === t, title, { timeout: 5000 }).catch(async () => {

@@ -2,7 +2,7 @@
 // wait for Completed over the socket, download a sheet PNG, delete the files and
 // process again, then force delete.
 import Bull from "bull";
-import { expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
+import { dismissToasts, expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 const PROCESSING = "Your images are being processed. Please wait for the process to complete. Don't worry, we will inform you by email after the process is complete.";
@@ -64,8 +64,8 @@ test("prints: build from the library, live layout, process, download, delete and
   if ((await panel.getByLabel("Quantity").inputValue()) !== "2") await panel.getByLabel("Quantity").fill("2");
   await panel.getByRole("button", { name: "Add to print" }).click();
   await expectToast(page, "Image added to print");
-  // The same image and size again adds to the quantity (the toast covers the button: use the keyboard).
-  await panel.getByRole("button", { name: "Add to print" }).press("Enter");
+  // The same image and size again adds to the quantity.
+  await panel.getByRole("button", { name: "Add to print" }).click();
   await picker.locator(".ant-modal-close").click();
   await page.waitForURL((u) => !u.searchParams.has("addPrint"));
   const row = page.locator(".ant-table-row").filter({ hasText: image.name });
@@ -161,6 +161,7 @@ test("prints: build from the library, live layout, process, download, delete and
   await shot("completed");
 
   // Delete the files only: the print stays as Deleted and can be processed again.
+  await dismissToasts(page);
   await page.getByRole("button", { name: /Delete$/ }).click();
   await page.waitForURL(/deletePrint=/);
   const del = page.locator(".ant-modal").filter({ hasText: "Force Delete" });
