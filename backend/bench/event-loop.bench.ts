@@ -1,6 +1,6 @@
 /**
- * API latency while someone uploads SVG bombs (issue 8): the SVG of 160 KB of "<a" that
- * froze the event loop for 11 s. Boots the real app on loopback (fresh PostgreSQL database,
+ * API latency while someone uploads SVG bombs: 160 KB of "<a", which a backtracking SVG check
+ * would spend seconds on. Boots the real app on loopback (fresh PostgreSQL database,
  * in-process jobs), gives a seller a library of 1,000 images, and drives GET /api/health and
  * GET /api/images with autocannon, first quiet, then while another client uploads the bomb
  * over and over. Prints a Markdown table. Run it on two checkouts to compare before/after.

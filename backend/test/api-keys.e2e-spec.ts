@@ -61,7 +61,7 @@ describe('API keys (e2e)', () => {
     const { secret } = await keyFor(agent);
     const me = await http().get('/api/profile').set(bearer(secret)).expect(200);
     expect(me.body.data._id).toBe(user._id);
-    // the issue's curl: multipart upload, no browser headers
+    // what an integrator's curl sends: multipart upload, no browser headers
     const up = await http().post('/api/images/bulk-upload').set(bearer(secret)).attach('files', await transparentPng(), 'logo.png').expect(201);
     expect(up.body.data[0].name).toBe('logo');
     await waitFor(async () => (await http().get(`/api/images/${up.body.data[0]._id}`).set(bearer(secret)).expect(200)).body.data.status === 'ready', 30_000, 'inspection');

@@ -3,8 +3,8 @@ import { CreditsService } from '../src/credits/credits.service';
 import { addDesign, addSize, setCredits, waitDone } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
-/** Issue 8, "smaller" items: NUL bytes, the stored layout of a Completed print, designs wider than the sheet, the credit editor. */
-describe('Hardening, smaller items (e2e)', () => {
+/** Input and state edge cases: NUL bytes, the stored layout of a Completed print, designs wider than the sheet, the credit editor. */
+describe('Edge cases: NUL bytes, stored layouts, designs wider than the sheet, the credit editor (e2e)', () => {
   let t: TestApp;
   let admin: any;
 

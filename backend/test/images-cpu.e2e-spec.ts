@@ -3,7 +3,7 @@ import { pngClaiming, svgBomb, transparentPng } from './fixtures/images';
 import { healthLatencyDuring } from './utils/latency';
 import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
-/** Issue 8: hostile uploads must not freeze the API, and one pixel limit applies everywhere. */
+/** Hostile uploads must not freeze the API, and one pixel limit applies everywhere. */
 describe('Images: CPU work off the event loop, one pixel limit (e2e)', () => {
   let t: TestApp;
   let seller: Awaited<ReturnType<typeof signUpAndLogin>>;

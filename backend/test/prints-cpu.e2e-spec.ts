@@ -9,7 +9,7 @@ import { healthLatencyDuring } from './utils/latency';
 const SETTINGS = { width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true };
 
 /**
- * Issue 8: on the embedded default the print job runs inside the API process; its layout
+ * On the embedded default the print job runs inside the API process; its layout
  * and render must still not hold up other requests, and cancelling must stop the render.
  */
 describe('Prints: rendering off the event loop (e2e, in-process jobs)', () => {

@@ -24,7 +24,7 @@ describe('Print limits before the charge (e2e)', () => {
   let db: DataSource;
 
   // No job runs here: an uploaded image stays "processing" (its inspection never starts),
-  // which is the window the issue found.
+  // which is the window in which a print could be charged for designs not yet checked.
   beforeAll(async () => {
     t = await createTestApp({ PROCESS_JOBS: 'false' });
     db = t.app.get(DataSource);

@@ -59,7 +59,7 @@ describe('Prints: 100 concurrent process requests (e2e)', () => {
     ).finally(() => (burstDone = true));
     await probe;
     const count = (xs: number[]) => Object.fromEntries([...new Set(xs)].map((c) => [c, xs.filter((x) => x === c).length]));
-    // the numbers the issue asks to report (see docs/prints.md)
+    // the figures docs/prints.md reports for a burst
     console.log(
       `burst of 100: statuses ${JSON.stringify(count(results.map((r) => r.status)))}, slowest ${Math.max(...results.map((r) => r.ms))} ms; ` +
         `health during: ${JSON.stringify(count(health))}`,

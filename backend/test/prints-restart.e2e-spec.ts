@@ -12,7 +12,7 @@ jest.setTimeout(300_000);
  * The embedded default (PGlite, in-process jobs) killed with SIGKILL in the middle of a
  * render and started again on the same DATA_DIR: its jobs lived in memory, so the recovery
  * sweep at start must find the print still Processing and resume it — completed once,
- * charged once, the killed run's folder removed (issue 8, item 3a).
+ * charged once, the killed run's folder removed.
  */
 describe('Prints: the embedded default restarted mid-job (e2e)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gs-restart-'));

@@ -131,7 +131,7 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
     await (await q.getJob(jobId))!.progress(0);
   }
 
-  it('a worker killed twice on one job → Bull fails it as stalled → Error, refunded once (issue 8, 3c)', async () => {
+  it('a worker killed twice on one job → Bull fails it as stalled → Error, refunded once', async () => {
     const { s, p } = await bigPrint('killedtwice');
     const jobId = `print:${p._id}:1`;
     const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
@@ -160,7 +160,7 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
     }
   });
 
-  it('the API dies between the charge commit and the enqueue → the outbox row is enqueued by the recovery sweep; completed once (issue 8, 3b)', async () => {
+  it('the API dies between the charge commit and the enqueue → the outbox row is enqueued by the recovery sweep; completed once', async () => {
     const { s, p, copies } = await bigPrint('apikilled', 4);
     const jobId = `print:${p._id}:1`;
     // The process "dies" right after the commit: the enqueue never happens and the request never answers.
@@ -188,7 +188,7 @@ describe('Prints: a worker killed mid-job (e2e)', () => {
       await q.close();
     }
   });
-  it('an uploaded image whose preview job was lost → the sweep of a starting worker queues it again → ready (issue 8, 3)', async () => {
+  it('an uploaded image whose preview job was lost → the sweep of a starting worker queues it again → ready', async () => {
     const s = await signUpAndLogin(t, 'lostimage');
     const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 10, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
     const imageId = (await s.agent.post('/api/images/bulk-upload').attach('files', png, 'lost.png').expect(201)).body.data[0]._id;

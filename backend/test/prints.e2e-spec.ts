@@ -509,7 +509,7 @@ describe('Prints (e2e)', () => {
 
     it('bounded work: a print over the pixel budget is refused before charging, with the reason', async () => {
       const s = await seller('budget', 5);
-      // the issue's case within the limits: many large copies at 600 DPI is tens of gigapixels
+      // many large copies at 600 DPI is tens of gigapixels, though each design fits the sheet
       const big = await addSize(t, s.user._id, 'Poster', 20);
       const huge = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: big._id, quantity: 1000 }] }).expect(201)).body.data;
       const res = await s.agent.post(`/api/print/${huge._id}/process`).send({ settings: { dpi: 600, width: 64, maxLength: 400 } }).expect(400);

@@ -31,7 +31,7 @@ describe('estimateWork', () => {
     expect(est.bytes).toBeGreaterThan(0);
   });
 
-  it("the issue's request (1000 copies of a 20 in design at 600 DPI on 64 in film) is tens of gigapixels", () => {
+  it("1000 copies of a 20 in design at 600 DPI on 64 in film is tens of gigapixels", () => {
     const est = estimateWork([{ trim: { width: 500, height: 300 }, widthIn: 20, quantity: 1000 }], { ...DEFAULT_SHEET_SETTINGS, width: 64, maxLength: 400, dpi: 600 });
     expect(est.pixels).toBeGreaterThan(50e9);
   });

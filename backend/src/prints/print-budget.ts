@@ -80,12 +80,11 @@ export const SHAPE_LAYOUT_MS_PER_COPY = 200;
  * mask) get `layoutTimeLimitMs`. True-shape
  * nesting gets SHAPE_LAYOUT_MS_PER_COPY per copy, at least that and at most
  * `shapeLayoutTimeLimitMs` (30 s by default, so prints of 150 copies or more get the 30 s the
- * engine's goal allows a 300-copy order): its first layouts alone take 1–3 s on 150–400
- * copies, half the time then compacts the sheet's far end, and on the artwork benchmark (two
- * threads, 2026-11-26) 30 s gave 0.849 of the rectangles' film where 10 s gave 0.853, 100 ms
- * per copy 0.852 and 1 s 0.873 (docs/gangsheet.md), while prints of up to 10 copies stay as
- * quick as before. Film is what the seller pays for; the layout is a small part of a job that
- * renders for tens of seconds.
+ * engine's goal allows a 300-copy order). Large orders need it: their first layouts alone
+ * take seconds, half the time then compacts the sheet's far end, and a longer search keeps
+ * saving film (docs/gangsheet.md, "Benchmarks"), while prints of up to 10 copies stay quick.
+ * Film is what the seller pays for; the layout is a small part of a job that renders for
+ * tens of seconds.
  */
 export function layoutBudget(
   designs: ReadonlyArray<{ quantity: number; mask?: unknown }>,

@@ -371,7 +371,7 @@ export class PrintJobService {
     await this.webhooks.dispatch(ended.deliveries);
   }
 
-  // --- public API (issue 13) ---
+  // --- public API ---
 
   /**
    * A print processed while some of its images were still being inspected waits here until

@@ -8,10 +8,9 @@
  *
  * It complements the skyline heuristic, which always fills its lowest segment: maximal
  * rectangles may put a piece into any free area, and the best-area rule keeps the large
- * free areas whole. With the same sequence search it was 3.5 % shorter than the skyline
- * search on one realistic order (two designs, 42 copies) and a little shorter on another,
- * and longer on the rest, so `search.ts` runs it after the skyline search, looking only
- * below the skyline's result, on orders of a few sizes in many copies.
+ * free areas whole. With the same sequence search it beats the skyline search on some
+ * orders of few designs and loses on others, so `search.ts` runs it after the skyline
+ * search, looking only below the skyline's result, on orders of a few sizes in many copies.
  */
 import { EvalResult, PieceSize } from './skyline';
 

@@ -37,7 +37,7 @@ const FEW_SIZES = 16;
 /**
  * Widest-first only pays off for real orders: few distinct sizes, many copies each. With
  * mostly unique pieces (the benchmark sets) the sequence search does better in pure
- * sequence mode, and letting the first evaluations pick widest-first cost ~0.5 % there.
+ * sequence mode, so the first evaluations do not spend time on widest-first there.
  */
 function tieBreakModes(ev: SkylineEvaluator): (0 | 1)[] {
   const types = ev.typeW.length;
@@ -205,9 +205,8 @@ interface Stage {
 
 /**
  * Share of the time the skyline search gets on real orders; the rest goes to maximal
- * rectangles. On the realistic orders of `bench:pack` maximal rectangles with the same
- * sequence search were up to 3.5 % shorter on some (order-7: two designs, 42 copies), worse
- * on others.
+ * rectangles: with the same sequence search they are shorter on some real orders (few
+ * designs, a few dozen copies) and longer on others, so neither gets all the time.
  */
 const SKYLINE_SHARE = 0.5;
 
@@ -217,24 +216,23 @@ const SKYLINE_SHARE = 0.5;
  */
 const MAXRECTS_STEP = 0.004;
 /**
- * Maximal rectangles start with few swaps per target: an evaluation costs about 1 ms for
- * 350 copies, and with 200 its quarter of 1.8 s reached two targets (order-8 of
- * `bench:pack`: 2357 in with 200, 2349–2355 in with 16).
+ * Maximal rectangles start with few swaps per target: an evaluation of a few hundred copies
+ * takes about a millisecond, so many swaps per target would let the stage's share of the
+ * time reach only one or two targets.
  */
 const MAXRECTS_FIRST_ITERATIONS = 16;
 /**
  * Maximal-rectangle rules whose best starting layout is more than this fraction longer than
- * the skyline's result are skipped (order-8 of `bench:pack`: the fixed container starts 22 %
- * above it; order-7: the growing region 18 %).
+ * the skyline's result are skipped: a rule that starts that far behind does not catch up
+ * within its share of the time.
  */
 const MAXRECTS_START_SLACK = 0.05;
 
 /**
- * On real orders the skyline search inserts a piece earlier rather than swapping two: on
- * the realistic orders of `bench:pack` (1.8 s each) that gave a mean of 3.1 % above the area
- * bound against 3.5 % with swaps only (order-1: 2.9 % → 1.3 %). On the benchmark sets it
- * lost optima (BKW N5, N12, Hopper–Turton c7p3), so they keep swaps, and so do maximal
- * rectangles, which did better with them.
+ * On real orders (many copies of few sizes) the skyline search inserts a piece earlier
+ * rather than swapping two: moving one piece of a run of equal copies changes the layout
+ * where a swap of two equal copies changes nothing. On mostly unique pieces insertion loses
+ * optima that swaps find, so those keep swaps, and so do maximal rectangles.
  */
 const REAL_ORDER_INSERT_SHARE = 1;
 
@@ -286,19 +284,16 @@ function searchBelow(
 }
 
 /**
- * Share of the time the column stage gets on real orders. Where it wins (orders 3, 4, 6, 8
- * of `bench:pack`) its plan search settles early, the searches after it rarely beat it (order
- * 4, some runs), and 0.1, 0.25 and 0.4 gave the same lengths (0.6 no better); where it
- * loses, the searches want the time.
+ * Share of the time the column stage gets on real orders. Where it wins, its plan search
+ * settles early and the searches after it rarely beat it, so a larger share buys nothing;
+ * where it loses, the searches want the time.
  */
 const COLUMN_SHARE = 0.25;
 /**
  * The column stage runs only when the pattern LP is at least this far above the area bound.
  * When it is not, the sizes tile the width in columns with nothing lost, and the search's
- * free mixing did better than columns: orders 1, 2 and 5 of `bench:pack` (LP 0.01–0.08 %
- * above the bound) were 0.3–1.9 % longer with columns; orders 3, 4, 6, 8 (1.0–4.1 % above)
- * 0.3–1.7 % shorter. (Order 7, 42 copies, 1.6 % above: columns 2 % longer, so the searches
- * after the stage keep the time to beat it.)
+ * free mixing does better than columns. Above it columns are usually shorter, but not
+ * always, so the searches after the stage keep the time to beat it.
  */
 const COLUMN_MIN_LP_GAP = 0.005;
 /** At most this share of the time for the pattern LP. */

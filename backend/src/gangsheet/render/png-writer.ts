@@ -41,16 +41,16 @@ export function adler32Combine(adler1: number, adler2: number, len2: number): nu
 
 /**
  * PNG row filter: one type for every row, or `adaptive` (per row, the type with the smallest
- * sum of absolute filtered values, libpng's heuristic). See docs/gangsheet.md for the
- * measurements behind the defaults.
+ * sum of absolute filtered values, libpng's heuristic). docs/gangsheet.md ("Print files")
+ * explains the defaults.
  */
 export type PngFilter = 'none' | 'sub' | 'up' | 'average' | 'paeth' | 'adaptive';
 
 
 /**
- * Defaults chosen on bench/render.bench.ts artwork (see docs/gangsheet.md, "Print files"):
- * Up filtering at zlib level 1, with the strategy chosen per band (PNG_STRATEGY_AUTO).
- * Paeth saves a few % of bytes for almost twice the filter CPU, adaptive 1 % for 5x.
+ * Defaults (checked with bench/render.bench.ts, docs/gangsheet.md "Print files"): Up
+ * filtering at zlib level 1, with the strategy chosen per band (PNG_STRATEGY_AUTO). Paeth
+ * and adaptive filtering save a few per cent of bytes for several times the filter CPU.
  */
 export const DEFAULT_PNG_FILTER: PngFilter = 'up';
 export const DEFAULT_PNG_LEVEL = 1;
@@ -58,10 +58,9 @@ export const DEFAULT_PNG_LEVEL = 1;
  * Per band, Z_RLE or LZ77 (Z_DEFAULT_STRATEGY), whichever writes fewer bytes on a slice of
  * the band (RLE when within SAMPLE_RLE_SLACK, since it takes about two thirds of the CPU).
  * Up turns transparent film and flat colour into zero runs, which RLE codes with shorter
- * codes than LZ77 (distance 1): on the realistic artwork RLE wrote fewer bytes over a whole
- * run. But where copies of one design repeat side by side and level 1's short hash chains
- * find them, LZ77 wrote 43 % fewer bytes (smooth art). Each band is its own deflate segment,
- * so mixing strategies is free.
+ * codes than LZ77 (distance 1), so RLE writes fewer bytes on most artwork. But where copies
+ * of one design repeat side by side and level 1's short hash chains find them, LZ77 writes
+ * far fewer bytes. Each band is its own deflate segment, so mixing strategies is free.
  */
 export const PNG_STRATEGY_AUTO = -1;
 export const DEFAULT_PNG_STRATEGY = PNG_STRATEGY_AUTO;

@@ -218,8 +218,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
         opts.signal?.throwIfAborted();
         const bytes = it.w * it.h * 4;
         // two at a time only while both fit the budget: a large raster resamples alone, since
-        // libvips' buffers grow with it (and glibc keeps freed memory); measured when sharp also
-        // held the whole raster in one buffer, which the .v output no longer does (raster-cache.ts)
+        // libvips' buffers grow with the raster (and glibc keeps freed memory)
         if (inFlightBytes > 0 && inFlightBytes + bytes > RESAMPLE_BUDGET_BYTES) {
           await new Promise<void>((resolve) => waiting.push(resolve));
           continue;

@@ -2,10 +2,9 @@
  * ESICUP nesting on every core: independent searches with different seeds, the shortest
  * checked strip wins.
  *
- * The overlap minimisation is stochastic and its 30 s results spread more than any tuning
- * moved them (jakobs1: 0.915–0.951 of the record with the same code, docs/gangsheet.md), so
- * a second search on the second core buys more than a second search's worth of time in one
- * thread would: sparrow's records, too, are the best of many runs on 16 cores.
+ * The overlap minimisation is stochastic and its results spread from seed to seed more than
+ * tuning moves them, so a second search on the second core buys more than a second search's
+ * worth of time in one thread would: sparrow's records, too, are the best of many runs.
  */
 import { availableParallelism } from 'os';
 import { EsicupInstance, EsicupSolution, nestEsicup, NestEsicupOptions } from './esicup';

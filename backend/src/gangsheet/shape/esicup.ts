@@ -173,12 +173,10 @@ const ESICUP_RULES: readonly PlacementRule[] = ['centre', 'far', 'top', 'lattice
 
 /**
  * Rows (cells along the strip) wanted over the area bound's length. The length can only
- * shrink by whole rows, and with square cells jakobs1's 12-unit strip was 96 rows, so a row
- * was 1 % of the length. Finer rows only where the square grid gives fewer than about this
- * many: on jakobs1 rows of a third of a cell gave 0.951 / 0.948 / 0.938 of the record in
- * three 30 s runs, against 0.915 in most runs with square cells (halves 0.929 / 0.915 /
- * 0.950, quarters 0.932 / 0.915 / 0.944); halving the rows of shapes0 (320 rows) did not
- * help (0.913 / 0.909 against 0.910–0.923).
+ * shrink by whole rows, so on a short strip square cells make each row a large step of the
+ * length (about 1 % on jakobs1). Rows are made finer than a cell only where the square grid
+ * gives fewer than about this many; where it already gives more, finer rows cost time and
+ * do not shorten the strip.
  */
 const ROWS_ALONG = 240;
 
@@ -207,8 +205,8 @@ export interface NestEsicupOptions {
  * Share of the time for refining the strip on a grid of half the cell (both ways) after the
  * search on the coarse grid: the finer masks lie closer to the polygons (shapes0: 1.6 % above
  * their area at 160 cells across, 0.8 % at 320), so the coarse layout has slack the fine
- * separator can take, while the global search runs at the coarse grid's speed. One level of
- * 0.4 measured best (docs/gangsheet.md, "ESICUP grid").
+ * separator can take, while the global search runs at the coarse grid's speed. One level
+ * with this share does best on the ESICUP sets (docs/gangsheet.md, "ESICUP grid").
  */
 export const ESICUP_REFINE = [0.4];
 
@@ -268,8 +266,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
     timeLimitMs: opts.timeLimitMs * (1 - refineShare),
     maxEvaluations: opts.maxEvaluations,
     // the fill rule mixes many copies of a few designs across a sheet's width; on these
-    // instances overlap minimisation does the work, and with it 30 s runs averaged 0.959 of
-    // the records (six runs) against 0.964 (four runs) without it (docs/gangsheet.md)
+    // instances overlap minimisation does the work, and the strip is shorter without it
     rules: ESICUP_RULES,
     seed: opts.seed,
     // most of the time goes to overlap minimisation: it beats the bottom-left search alone

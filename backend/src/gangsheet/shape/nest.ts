@@ -551,13 +551,13 @@ const RACE_MIN_MS = 3000;
  * each phase waits in proportion to how long its last gain took:
  * - the bottom-left search ends (and the compaction starts) once it has found no shorter
  *   layout for max(`searchMinMs`, `share` × the time to its last one) and made
- *   `searchEvaluations` evaluations since (about 30 fill draws and sequence moves: on
- *   60-copy orders its last gain came within 40 evaluations of the start);
+ *   `searchEvaluations` evaluations since (fill draws and sequence moves; the search's gains
+ *   come early, so a few dozen evaluations without one mean it has settled);
  * - the compaction ends once no thread has found a shorter strip for max(`compactMinMs`,
  *   `share` × the time it took to find its last one), `compactFailures` attempts of its own
  *   have failed since (each failure shrinks the step: it has tried smaller ones), and no
  *   racing helper's own search can still publish a start.
- * Measured on the artwork benchmark and 60-copy prints: docs/gangsheet.md, "Convergence".
+ * Why these values: docs/gangsheet.md, "Convergence".
  */
 export const CONVERGENCE = { searchMinMs: 1000, searchEvaluations: 30, compactMinMs: 1500, compactFailures: 3, share: 1 } as const;
 
@@ -678,8 +678,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
             }
           }
           // "lattice" breaks ties by orientation, not by column: copies of a symmetric design
-          // then stay in one orientation and on one lattice (badges of 3 in: 0.983 of the
-          // rectangles' film with the column, 0.882 without)
+          // then stay in one orientation and on one lattice, and pack as tightly as rectangles
+          // do (breaking ties by column mixes orientations and leaves gaps between rows)
           // "fill" turns each design's copy by the centre rule, then chooses among designs
           const height = rule === 'top' ? py : rule === 'centre' || rule === 'fill' ? py + ps[o].cy : far;
           // a copy that continues its lattice beats an orientation without one: the turned

@@ -61,11 +61,10 @@ export interface ShapeSheet {
  * footprint (the design mask's ink cells mapped to the printed size). lanczos3 spreads an
  * edge up to 3 pixels of the coarser of source and output; the renderer clears every pixel
  * beyond this reach (`inkClip`), so the nester keeps the gap from the footprint and not from
- * that faint spread. At most 1 pixel for a raster that is not enlarged (what was cleared
- * there had alpha 6 of 255 at most on the benchmark artwork); an enlarged raster's edge ramp
- * is wider, about 1.5 source pixels (what was cleared had alpha 1 at most, enlarged 1.2–4.7×).
- * Until 2026-11-26 the nester kept the whole spread, 3 · enlargement + 1 pixels, out of
- * every gap.
+ * that faint spread. At most 1 pixel for a raster that is not enlarged; an enlarged
+ * raster's edge ramp is wider, about 1.5 source pixels. What the clip removes beyond this
+ * reach is all but transparent (alpha of a few levels of 255), so keeping the whole spread,
+ * 3 · enlargement + 1 pixels, out of every gap would cost film for nothing visible.
  */
 export function inkReach(width: number, sourceWidth: number): number {
   const k = width / Math.max(1, sourceWidth);
@@ -141,8 +140,8 @@ function cellMaskOf(rects: [number, number, number, number][], W: number, H: num
  * the W × H box on every side (its cell (pad, pad) is the box's cell (0, 0)). A copy whose
  * ink cells avoid these cells keeps the gap from this footprint. The distance is measured
  * from the footprint's pixels, not from its cells, so only the cell rounding of the two
- * copies is paid on top of the gap (growing the ink cells by whole cells paid about one
- * more cell per contact: 0.870 → 0.866 of the rectangles' film at 40 evaluations).
+ * copies is paid on top of the gap (growing the ink cells by whole cells would pay about
+ * one more cell per contact).
  */
 export function grownMask(rects: readonly [number, number, number, number][], W: number, H: number, cellPx: number, gap: number): { mask: CellMask; pad: number } {
   const pad = Math.ceil(gap / cellPx) + 1;
@@ -207,8 +206,7 @@ export { NestPieceTooLargeError };
  * How the product's shape layouts split their time (docs/gangsheet.md, "Compacting the far
  * end"): half for the bottom-left search, half for overlap minimisation of the last sheet,
  * shrinking it by 0.2 % at a time at cuts within its last 2 %, where a bottom-left layout is
- * loose. On the six artwork orders at 10 s: 0.855–0.858 of the rectangles' film, against
- * 0.862 with the whole time for the search.
+ * loose. That gives shorter sheets than spending the whole time on the search.
  */
 export const SHAPE_COMPACTION = { compactShare: 0.5, compactFirstStep: 0.002, compactCutTail: 0.02 } as const;
 
