@@ -192,7 +192,7 @@ export function usedRows(shapes: readonly CompactShape[][], pieces: readonly Com
   return rows;
 }
 
-/** Sparrow's published settings (docs/gangsheet.md has what was measured with them and others). */
+/** Sparrow's published settings (docs/benchmarks/gangsheet-log.md has what was measured with them and others). */
 const GLOBAL_SAMPLES = 50;
 const LOCAL_SAMPLES = 25;
 const NO_IMPROVEMENT_SWEEPS = 200;
