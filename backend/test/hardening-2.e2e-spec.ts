@@ -17,7 +17,7 @@ async function mails(t: TestApp, to: string, subject: RegExp, count: number) {
   }
 }
 
-describe('Hardening, part 2: a stranger cannot block a password reset (e2e)', () => {
+describe('Password reset: a stranger cannot block it (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ TRUST_PROXY: 'loopback', RATE_LIMIT_PER_ACCOUNT: '3', RATE_LIMIT_PER_IP: '20' });
@@ -32,7 +32,7 @@ describe('Hardening, part 2: a stranger cannot block a password reset (e2e)', ()
     const { email } = await signUpAndLogin(t, 'resetowner');
     await forgot('198.51.100.4', email).expect(200);
     const [first] = await mails(t, email, /reset code/, 1);
-    // A stranger asks for codes from ten addresses (more than the old per-account budget of 3) ...
+    // A stranger asks for codes from ten addresses (more than a per-account budget would allow) ...
     for (let i = 1; i <= 10; i++) await forgot(`203.0.113.${i}`, email).expect(200);
     const all = await mails(t, email, /reset code/, 11);
     // ... the owner's address still has its own budget ...
@@ -70,7 +70,7 @@ describe('Hardening, part 2: a stranger cannot block a password reset (e2e)', ()
 });
 
 /** Hardening: password-reset limits, page and nesting bounds, HSTS, outgoing addresses, e-mail changes, keys, file names, checkout returns. */
-describe('Hardening, part 2 (e2e)', () => {
+describe('Limits and bounds: password resets, pages, nesting, HSTS, outgoing addresses, e-mail changes, keys, file names (e2e)', () => {
   let t: TestApp;
   let admin: Awaited<ReturnType<typeof adminAgent>>;
   let db: DataSource;
@@ -227,7 +227,7 @@ describe('Hardening, part 2 (e2e)', () => {
   });
 });
 
-describe('Hardening, part 2: PayPal return before approval (e2e, fake PayPal)', () => {
+describe('PayPal return before approval changes nothing (e2e, fake PayPal)', () => {
   let t: TestApp;
   let paypal: FakePayPal;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ export const NUL_MESSAGE = 'Text must not contain NUL characters (\\u0000)';
 
 /**
  * PostgreSQL text cannot hold U+0000: a query with one fails inside the driver (22021 for
- * text, 22P05 for jsonb) and used to surface as a 500. A string anywhere in a body, query or
+ * text, 22P05 for jsonb), which would answer 500. A string anywhere in a body, query or
  * route parameter with one is refused here, before any handler runs. `seen` guards cycles.
  */
 export function containsNul(value: unknown, seen = new Set<object>()): boolean {
@@ -19,7 +19,7 @@ export function containsNul(value: unknown, seen = new Set<object>()): boolean {
 /**
  * How deep a JSON body may nest. Our own bodies nest a few levels and a provider's webhook
  * about ten; thousands of levels only exhaust the stack of every recursive walker after the
- * parser (class-transformer, the idempotency fingerprint) and used to answer 500.
+ * parser (class-transformer, the idempotency fingerprint), which would answer 500.
  */
 export const MAX_JSON_DEPTH = 32;
 

@@ -178,7 +178,7 @@ export class PaymentsService {
       return { result: 'Pending', paymentId: payment._id };
     }
     // The return needs no session, so anyone with the order id can open it: before the buyer
-    // approves it must change nothing (it used to cancel the checkout the buyer was still on).
+    // approves it must change nothing (cancelling would end the checkout the buyer is still on).
     if (capture.state === 'unapproved') return { result: 'Pending', paymentId: payment._id };
     this.logger.warn(`Payment ${payment._id} declined: ${capture.reason}`);
     await this.cancel(payment._id);

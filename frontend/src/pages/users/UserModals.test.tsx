@@ -28,7 +28,7 @@ describe("the credit editor's balance field", () => {
     fireEvent.click(screen.getByText("Save"));
     expect(await screen.findByText("Available credits must be a positive integer")).toBeTruthy();
     expect(onFinish).not.toHaveBeenCalled();
-    // The typed value stays as typed (it used to be clamped to 1 on blur).
+    // The typed value stays as typed (not clamped to 1 on blur), so the user sees what was refused.
     expect((input as HTMLInputElement).value).toBe(typed);
   });
 
