@@ -25,8 +25,8 @@ const keys = new WeakMap<AppConfig, KeyObject>();
 /**
  * The JWT secret as a `KeyObject`, one per configuration. Given a string, jsonwebtoken
  * first tries to parse it as a public key (`createPublicKey`) on every verification and
- * only then falls back to a secret: that failed parse was 11 % of the API's CPU on a
- * cheap authenticated route.
+ * only then falls back to a secret; that failed parse would be a large share of the CPU of
+ * a cheap authenticated route.
  */
 export function jwtKey(config: AppConfig): KeyObject {
   let key = keys.get(config);

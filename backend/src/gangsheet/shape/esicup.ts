@@ -156,7 +156,7 @@ const COARSE_OVERHEAD = 0.02;
  * number (shapes0, jakobs1, albano), a cell of 1/k (k whole) puts every vertex and every
  * axis-parallel edge on cell borders, so rasterising adds nothing there; the strip then holds
  * floor(H·k) cells and the rest of H (at most one cell) stays unused. For large coordinates
- * (albano, 4900 across) no such cell exists and the cell is H / cells as before.
+ * (albano, 4900 across) no such cell exists and the cell is H / cells.
  */
 export function alignedCells(inst: EsicupInstance, cells: number): { across: number; scale: number } {
   const whole = inst.items.every((it) => it.shape.data.every(([x, y]) => Number.isInteger(x) && Number.isInteger(y)));
