@@ -1,4 +1,4 @@
-// Issue 8, smaller items, in the browser: a design wider than the sheet, the stored layout
+// Edge cases in the browser: a design wider than the sheet, the stored layout
 // of a Completed print, the manual draft kept across tabs, the admin credit editor.
 import { join } from "node:path";
 import { ARTIFACTS, expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
