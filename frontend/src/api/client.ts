@@ -55,11 +55,3 @@ export async function call<D>(
   }
   return result.data as D;
 }
-
-/**
- * Until the backend's request DTOs declare `type: String` on their optional nullable
- * strings (register and profile: company, phone), the generator types those fields as
- * `Record<string, never>`. This is the one place that bridges it; delete it once
- * `npm run openapi` types them as strings.
- */
-export const nullableString = (value: string | null | undefined) => value as unknown as Record<string, never> | null | undefined;

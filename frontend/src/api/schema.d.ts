@@ -2326,7 +2326,7 @@ export interface components {
             printItems: components["schemas"]["PrintItemInput"][];
         };
         CreateUserDto: {
-            company?: Record<string, never> | null;
+            company?: string | null;
             /** Format: email */
             email: string;
             firstName: string;
@@ -2971,14 +2971,14 @@ export interface components {
         RegisterDto: {
             /** @description Captcha response token, when not verified through /verify-captcha first */
             captchaToken?: string;
-            company?: Record<string, never> | null;
+            company?: string | null;
             /** Format: email */
             email: string;
             firstName: string;
             lastName: string;
             password: string;
             /** @description Any valid international number; stored as E.164 */
-            phone?: Record<string, never> | null;
+            phone?: string | null;
             username: string;
         };
         ResetPasswordDto: {
@@ -3236,14 +3236,14 @@ export interface components {
             sizeId?: string;
         };
         UpdateProfileDto: {
-            company?: Record<string, never> | null;
+            company?: string | null;
             /** @description Required when the e-mail changes: a stolen session alone must not take over the account */
             currentPassword?: string;
             /** Format: email */
             email: string;
             firstName: string;
             lastName: string;
-            phone?: Record<string, never> | null;
+            phone?: string | null;
         };
         UpdateStatusDto: {
             /** @enum {string} */

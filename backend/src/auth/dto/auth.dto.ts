@@ -40,7 +40,7 @@ export class RegisterDto extends NameFields {
   @Matches(USERNAME_PATTERN, { message: 'Username may contain only letters, digits, dots, dashes and underscores' })
   username: string;
 
-  @ApiPropertyOptional({ minLength: 3, maxLength: 100, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 3, maxLength: 100, nullable: true })
   @Transform(emptyToNull)
   @IsOptional()
   @IsString()
@@ -48,7 +48,7 @@ export class RegisterDto extends NameFields {
   @MaxLength(100, { message: 'Company must be at most 100 characters' })
   company?: string | null;
 
-  @ApiPropertyOptional({ description: 'Any valid international number; stored as E.164', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Any valid international number; stored as E.164', nullable: true })
   @Transform(emptyToNull)
   @IsOptional()
   @IsPhone()
@@ -140,7 +140,7 @@ export class UpdateProfileDto extends NameFields {
   @MaxLength(254, { message: 'Invalid email address' })
   email: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @Transform(emptyToNull)
   @IsOptional()
   @IsString()
@@ -148,7 +148,7 @@ export class UpdateProfileDto extends NameFields {
   @MaxLength(100, { message: 'Company must be at most 100 characters' })
   company?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @Transform(emptyToNull)
   @IsOptional()
   @IsPhone()

@@ -63,7 +63,7 @@ export function BuyCreditsSection({ bare }: { bare?: boolean }) {
       <Row gutter={[16, 16]}>
         {(data?.packages ?? []).map((p) => (
           <Col xs={24} md={8} key={p.sku}>
-            <PackageCard pkg={p} discount={discount} selected={selected === p.sku} onSelect={() => setSelected(p.sku as Sku)} />
+            <PackageCard pkg={p} discount={discount} selected={selected === p.sku} onSelect={() => setSelected(p.sku)} />
           </Col>
         ))}
       </Row>

@@ -7,7 +7,7 @@ export type Payment = components["schemas"]["PaymentDto"];
 export type CreditPackages = components["schemas"]["CreditPackagesData"];
 export type CreditPackage = components["schemas"]["CreditPackageDto"];
 export type PaymentStatus = Payment["status"];
-export type Sku = "credits500" | "credits1000" | "credits5000";
+export type Sku = CreditPackage["sku"];
 
 export const PAYMENTS_KEY = ["payments"] as const;
 export const PACKAGES_KEY = ["payments", "packages"] as const;

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button, Col, Form, Input, Result, Row } from "antd";
 import { Link } from "react-router";
-import { api, call, nullableString } from "../../api/client";
+import { api, call } from "../../api/client";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { captchaRule, useCaptcha } from "../../components/auth/captcha";
 import { PhoneField } from "../../components/auth/PhoneField";
@@ -36,7 +36,7 @@ export function SignupPage() {
     setBusy(true);
     try {
       if (!(await captcha.verify())) return;
-      await call(api.POST("/api/register", { body: { ...rest, company: nullableString(company?.trim() || undefined), phone: nullableString(phone || undefined) } }));
+      await call(api.POST("/api/register", { body: { ...rest, company: company?.trim() || undefined, phone: phone || undefined } }));
       toast.success("User registered successfully");
       setDone(true);
     } catch {

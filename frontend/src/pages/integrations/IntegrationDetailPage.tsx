@@ -38,7 +38,7 @@ function useOrderCount(id: string | undefined, status?: "Completed") {
     enabled: !!id,
     queryFn: async () => {
       const res = await call(api.GET("/api/orders", { params: { query: { integrationId: id, status, limit: 1 } } }));
-      return (res.pagination as { totalDocuments: number }).totalDocuments;
+      return res.pagination.totalDocuments;
     },
   });
 }

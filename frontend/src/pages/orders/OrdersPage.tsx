@@ -5,7 +5,6 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import dayjs from "dayjs";
 import { useNavigate } from "react-router";
 import { api, call } from "../../api/client";
-import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { INTEGRATIONS_KEY, syncErrorText, useIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
@@ -28,7 +27,7 @@ export function OrdersPage() {
   const chosenIntegrationId = params.get("integrationId") ?? undefined;
   /** One order only (a print item's link to its order), shown opened. */
   const orderId = params.get("id") ?? undefined;
-  const status = params.get("status") ?? undefined;
+  const status = ORDER_STATUSES.find((s) => s === params.get("status"));
   const startDate = params.get("startDate") ?? undefined;
   const endDate = params.get("endDate") ?? undefined;
   const page = Number(params.get("page") ?? 1) || 1;
@@ -48,10 +47,10 @@ export function OrdersPage() {
     queryKey: ["orders", { id: orderId, integrationId, status, startDate, endDate, page, limit }],
     placeholderData: keepPreviousData,
     queryFn: () =>
-      call(api.GET("/api/orders", { params: { query: { id: orderId, integrationId, status: status as Order["status"] | undefined, startDate, endDate, page, limit } } })),
+      call(api.GET("/api/orders", { params: { query: { id: orderId, integrationId, status, startDate, endDate, page, limit } } })),
   });
   const rows = orders.data?.data ?? [];
-  const total = (orders.data?.pagination as { totalDocuments?: number } | undefined)?.totalDocuments ?? 0;
+  const total = orders.data?.pagination.totalDocuments ?? 0;
 
   const setFilter = (key: string, value?: string) =>
     setParams((p) => {
@@ -75,7 +74,7 @@ export function OrdersPage() {
     sync.mutate(integrationId, {
       // Progress and the result come over the socket (order-sync-{userId}); the job may even finish first.
       onSuccess: (r) => toast.success(r.message),
-      onError: (e) => toast.error(syncErrorText((e as ApiError).message)),
+      onError: (e) => toast.error(syncErrorText(e.message)),
     });
   };
 

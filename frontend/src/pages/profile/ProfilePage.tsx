@@ -3,7 +3,7 @@ import { Avatar, Button, Card, Col, Flex, Row, Typography } from "antd";
 import { UserOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
 import { useLocation, useNavigate } from "react-router";
-import { api, call, nullableString } from "../../api/client";
+import { api, call } from "../../api/client";
 import { fullName } from "../../api/types";
 import { ResetPasswordForm, SendCodeForm } from "../../components/auth/PasswordReset";
 import { PageShell } from "../../components/common/PageShell";
@@ -49,8 +49,8 @@ export function ProfilePage() {
           firstName: values.firstName ?? "",
           lastName: values.lastName ?? "",
           email: values.email ?? "",
-          company: nullableString(values.company),
-          phone: nullableString(values.phone),
+          company: values.company,
+          phone: values.phone,
           currentPassword: values.currentPassword,
         },
       }));
