@@ -96,7 +96,7 @@ test("hardening-small: the manual draft is kept in a new tab; a line too wide di
   await other.close();
 });
 
-test("hardening-small: the credit editor refuses -5 (it used to save 1)", async ({ page, adminLogin, api, shot }) => {
+test("hardening-small: the credit editor refuses -5 and saves nothing", async ({ page, adminLogin, api, shot }) => {
   await adminLogin();
   const me = (await api("GET", "/profile")).body.data;
   await page.goto(`/users?editCredit=${me._id}`);
@@ -121,6 +121,7 @@ test("hardening-small: the header follows an admin's own new balance", async ({ 
   const field = modal.getByLabel("Available credits");
   const next = me.credit.availableCredits + 321;
   await field.fill(String(next));
+  await modal.getByLabel("Reason").fill("Balance for the shop demo");
   await modal.getByRole("button", { name: "Save" }).click();
   await expectToast(page, "Credit added successfully");
   await page.getByTestId("credit-balance").filter({ hasText: `${next.toLocaleString("en-US")} credits` }).waitFor();
