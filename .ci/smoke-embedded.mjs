@@ -73,7 +73,7 @@ try {
   res = await fetch(`${base}/api/login`, { method: 'POST', headers, body: JSON.stringify({ email: 'admin@localhost', password: adminPassword }) });
   if (res.status !== 200) fail(`admin login answered ${res.status}`);
   const adminCookie = res.headers.get('set-cookie')?.split(';')[0];
-  const credit = await json(`/users/${profile.data._id}/credit`, { method: 'PUT', body: JSON.stringify({ availableCredits: 10 }) }, adminCookie);
+  const credit = await json(`/users/${profile.data._id}/credit`, { method: 'PUT', body: JSON.stringify({ availableCredits: 10, reason: 'Smoke test credits' }) }, adminCookie);
   if (credit.status !== 200) fail(`credit answered ${credit.status} ${JSON.stringify(credit.body)}`);
   const png = await sharp({ create: { width: 600, height: 400, channels: 4, background: { r: 200, g: 30, b: 90, alpha: 1 } } }).png().toBuffer();
   const form = new FormData();
