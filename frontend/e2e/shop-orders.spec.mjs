@@ -1,21 +1,8 @@
 // Shop orders keep their identity: a seller's only shop is chosen without picking it, each
 // order shows the shop's own status beside ours, and a print item made from an order names
 // that order (number, buyer, line title) and links to it.
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { resolve } from "node:path";
 import { expectToast, test } from "./harness.mjs";
-
-const BACKEND = resolve(new URL("../../backend", import.meta.url).pathname);
-
-/** The fake WooCommerce store (backend/test/fakes/woocommerce.serve.ts) in a child process; resolves with its keys. */
-function startFakeWoo() {
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "test/fakes/woocommerce.serve.ts"], { cwd: BACKEND, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((res, rej) => {
-    child.once("exit", (code) => rej(new Error(`fake WooCommerce exited with ${code}`)));
-    createInterface({ input: child.stdout }).once("line", (line) => res({ ...JSON.parse(line), stop: () => child.kill("SIGTERM") }));
-  });
-}
+import { startFakeWoo } from "./fake-woo.mjs";
 
 test("shop orders: the only shop syncs without picking it, the shop's status shows, a print item links to its order", async ({ page, api, createUser, login, shot }) => {
   const woo = await startFakeWoo();

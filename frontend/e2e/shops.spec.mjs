@@ -1,21 +1,8 @@
 // Shops: add a WooCommerce integration against the fake store, sync its orders (progress
 // over the socket), select order items, review them, create and process the print, and
 // see the order Completed.
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { resolve } from "node:path";
 import { expectToast, grantCredits, test, unique, waitFor } from "./harness.mjs";
-
-const BACKEND = resolve(new URL("../../backend", import.meta.url).pathname);
-
-/** The fake WooCommerce store (backend/test/fakes) in a child process; resolves with its keys. */
-function startFakeWoo() {
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "test/fakes/woocommerce.serve.ts"], { cwd: BACKEND, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((res, rej) => {
-    child.once("exit", (code) => rej(new Error(`fake WooCommerce exited with ${code}`)));
-    createInterface({ input: child.stdout }).once("line", (line) => res({ ...JSON.parse(line), stop: () => child.kill("SIGTERM") }));
-  });
-}
+import { startFakeWoo } from "./fake-woo.mjs";
 
 test("shops: connect WooCommerce, sync, select order items, review, create and process the print", async ({ page, api, admin, createUser, login, shot }) => {
   const woo = await startFakeWoo();
