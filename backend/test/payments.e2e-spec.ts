@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CreditsService } from '../src/credits/credits.service';
 import { CreditReason } from '../src/credits/entities/credit-transaction.entity';
-import { PaymentsService } from '../src/payments/payments.service';
+import { PaymentReconciliationService } from '../src/payments/payment-reconciliation.service';
 import { RealtimeService } from '../src/realtime/realtime.service';
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, FakePayPal } from './fakes/paypal.fake';
 import { addDesign, addSize, waitDone } from './prints.fixtures';
@@ -266,7 +266,7 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
     const lost = await startPurchase('wanderer');
     paypal.approve(lost.orderId); // approved at PayPal, then the browser was closed
     const open = await startPurchase('lingerer'); // still on PayPal's page
-    const payments = t.app.get(PaymentsService);
+    const payments = t.app.get(PaymentReconciliationService);
     await payments.reconcile(0);
     expect((await lost.agent.get(`/api/payment/${lost.paymentId}`)).body.data.status).toBe('Completed');
     expect(await balance(lost.agent)).toBe(500);

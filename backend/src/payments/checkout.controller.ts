@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } fro
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { Public } from '../auth/auth.decorators';
-import { PaymentsService, PaymentResult } from './payments.service';
+import { CheckoutService, PaymentResult } from './checkout.service';
+import { PayPalWebhookService } from './paypal-webhook.service';
 import { WebhookHeaders } from './providers/paypal.provider';
 
 /**
@@ -16,30 +17,33 @@ import { WebhookHeaders } from './providers/paypal.provider';
 @Public()
 @Controller()
 export class CheckoutController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(
+    private readonly checkout: CheckoutService,
+    private readonly paypal: PayPalWebhookService,
+  ) {}
 
   @Get('checkout/return')
   async checkoutReturn(@Query('token') token: string | undefined, @Res() res: Response) {
-    const { result } = await this.payments.handleReturn(String(token ?? ''));
+    const { result } = await this.checkout.handleReturn(String(token ?? ''));
     this.toApp(res, result);
   }
 
   @Get('checkout/cancel')
   async checkoutCancel(@Query('token') token: string | undefined, @Res() res: Response) {
-    const { result } = await this.payments.handleCancel(String(token ?? ''));
+    const { result } = await this.checkout.handleCancel(String(token ?? ''));
     this.toApp(res, result);
   }
 
   @Post('webhooks/paypal')
   @HttpCode(200)
   async paypalWebhook(@Headers() headers: WebhookHeaders, @Body() event: Record<string, unknown>) {
-    return this.payments.handlePayPalWebhook(headers, event);
+    return this.paypal.handle(headers, event);
   }
 
   /** The test checkout's approval page (only while the test provider is configured). */
   @Get('checkout/test/:orderId')
   async testCheckout(@Param('orderId') orderId: string, @Res() res: Response) {
-    const payment = await this.payments.testOrder(orderId);
+    const payment = await this.checkout.testOrder(orderId);
     res.setHeader('Cache-Control', 'no-store');
     if (!payment) {
       res.status(404).type('html').send(page('Test checkout', '<h1>Payment Failed</h1><p>This checkout does not exist.</p><p><a class="btn" href="/dashboard">Go to Homepage</a></p>'));

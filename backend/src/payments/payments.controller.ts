@@ -13,6 +13,9 @@ import {
   toPaymentDto,
 } from './dto/payment.dto';
 import { PaymentMethod, PaymentStatus } from './entities/payment.entity';
+import { BankTransfersService } from './bank-transfers.service';
+import { CheckoutService } from './checkout.service';
+import { PaymentCatalogueService } from './payment-catalogue.service';
 import { PaymentsService } from './payments.service';
 import { Idempotent } from '../idempotency/idempotency.decorators';
 
@@ -22,7 +25,12 @@ const paymentId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundExcept
 @ApiCookieAuth()
 @Controller()
 export class PaymentsController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly catalogue: PaymentCatalogueService,
+    private readonly checkout: CheckoutService,
+    private readonly bankTransfers: BankTransfersService,
+  ) {}
 
   @Post('buyCredits')
   @Idempotent()
@@ -30,7 +38,7 @@ export class PaymentsController {
   @ApiOperation({ summary: "Start buying a package: a Pending payment and the provider's checkout link" })
   @ApiOkResponse({ type: BuyCreditsResponse })
   async buyCredits(@CurrentUser() user: User, @Body() dto: BuyCreditsDto) {
-    return { data: await this.payments.buy(user, dto.sku) };
+    return { data: await this.checkout.buy(user, dto.sku) };
   }
 
   @Get('payment/packages')
@@ -39,14 +47,14 @@ export class PaymentsController {
   })
   @ApiOkResponse({ type: CreditPackagesResponse })
   packages(@CurrentUser() user: User) {
-    return { data: this.payments.packagesFor(user) };
+    return { data: this.catalogue.packagesFor(user) };
   }
 
   @Get('payment/bank-details')
   @ApiOperation({ summary: 'Bank-transfer details from configuration' })
   @ApiOkResponse({ type: BankDetailsResponse })
   bankDetails() {
-    return { data: this.payments.bankDetails() };
+    return { data: this.catalogue.bankDetails() };
   }
 
   @Post('payment/bank-transfer')
@@ -57,7 +65,7 @@ export class PaymentsController {
   })
   @ApiOkResponse({ type: PaymentResponse })
   async startBankTransfer(@CurrentUser() user: User, @Body() dto: BuyCreditsDto) {
-    return { data: toPaymentDto(await this.payments.startBankTransfer(user, dto.sku)) };
+    return { data: toPaymentDto(await this.bankTransfers.start(user, dto.sku)) };
   }
 
   @Post('payment/:id/received')
@@ -66,7 +74,7 @@ export class PaymentsController {
   @ApiOperation({ summary: "Admin: a bank transfer's money arrived; the payment completes and its credits are added once" })
   @ApiOkResponse({ type: PaymentResponse })
   async markTransferReceived(@CurrentUser() admin: User, @Param('id', paymentId) id: string) {
-    return { data: toPaymentDto(await this.payments.markTransferReceived(admin, id)), message: 'Transfer marked as received: credits added' };
+    return { data: toPaymentDto(await this.bankTransfers.markReceived(admin, id)), message: 'Transfer marked as received: credits added' };
   }
 
   @Get('payment')

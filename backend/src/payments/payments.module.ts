@@ -6,7 +6,14 @@ import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { CheckoutController } from './checkout.controller';
 import { PaymentsController } from './payments.controller';
+import { BankTransfersService } from './bank-transfers.service';
+import { CheckoutService } from './checkout.service';
+import { PaymentCatalogueService } from './payment-catalogue.service';
+import { PaymentReconciliationService } from './payment-reconciliation.service';
+import { PaymentSettlementService } from './payment-settlement.service';
+import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
+import { PayPalWebhookService } from './paypal-webhook.service';
 import { PAYMENT_PROVIDER, PaymentProvider } from './providers/payment-provider';
 import { PayPalProvider } from './providers/paypal.provider';
 import { TestCheckoutProvider } from './providers/test-checkout.provider';
@@ -17,7 +24,14 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
   imports: [WebhooksModule],
   controllers: [PaymentsController, CheckoutController],
   providers: [
+    PaymentsRepository,
     PaymentsService,
+    PaymentCatalogueService,
+    PaymentSettlementService,
+    CheckoutService,
+    PayPalWebhookService,
+    PaymentReconciliationService,
+    BankTransfersService,
     {
       provide: PAYMENT_PROVIDER,
       inject: [APP_CONFIG],
@@ -37,14 +51,14 @@ export class PaymentsModule implements OnModuleInit {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
-    private readonly payments: PaymentsService,
+    private readonly reconciliation: PaymentReconciliationService,
   ) {}
 
   /** Nodes that run jobs reconcile unfinished payments on the recovery interval (one node at a time). */
   async onModuleInit() {
     if (this.config.payments.provider === 'none') return;
     this.jobs.process(JobName.PaymentReconcile, () =>
-      this.payments.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`)),
+      this.reconciliation.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`)),
     );
     await this.jobs.repeat(JobName.PaymentReconcile, this.config.recovery.intervalMs);
   }
