@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { act, renderHook } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { MemoryRouter, useLocation } from "react-router";
-import { useUrlList } from "./urlList";
+import { useLocalPages, useUrlList } from "./urlList";
 import { useQueryModal } from "./queryModal";
 import { useSearchParams } from "./searchParams";
 
@@ -59,5 +59,42 @@ describe("useSearchParams (queued updates)", () => {
       result.current.sp[1]((p) => { p.set("b", "2"); return p; });
     });
     expect(result.current.loc.search).toBe("?page=2&a=1&b=2");
+  });
+});
+
+describe("useUrlList filters and sort", () => {
+  it("a filter or a picked sort goes back to page 1; a header click keeps the page", () => {
+    const { result } = renderHook(() => ({ list: useUrlList({ filters: ["status"] }), loc: useLocation() }), { wrapper: wrapper("/prints?page=3") });
+    act(() => result.current.list.setFilter("status", "Completed"));
+    expect(result.current.loc.search).toBe("?page=1&status=Completed");
+    act(() => result.current.list.setPage(2));
+    act(() => result.current.list.toggleSort("name"));
+    expect(result.current.loc.search).toBe("?page=2&status=Completed&sortBy=name&sort=asc");
+    act(() => result.current.list.setSort("score", "desc"));
+    expect(result.current.loc.search).toBe("?page=1&status=Completed&sortBy=score&sort=desc");
+  });
+  it("a date range sets or clears both ends at once", () => {
+    const { result } = renderHook(() => ({ list: useUrlList({ filters: ["startDate", "endDate"] }), loc: useLocation() }), { wrapper: wrapper("/orders?page=2") });
+    act(() => result.current.list.setFilters({ startDate: "2025-01-01", endDate: "2025-01-31" }));
+    expect(result.current.list.state.filters).toEqual({ startDate: "2025-01-01", endDate: "2025-01-31" });
+    act(() => result.current.list.setFilters({ startDate: undefined, endDate: undefined }));
+    expect(result.current.loc.search).toBe("?page=1");
+  });
+  it("a table's size change goes back to page 1", () => {
+    const { result } = renderHook(() => ({ list: useUrlList(), loc: useLocation() }), { wrapper: wrapper("/orders?page=4") });
+    act(() => result.current.list.tablePagination(100).onChange(5, 10));
+    expect(result.current.loc.search).toBe("?page=5");
+    act(() => result.current.list.tablePagination(100).onChange(5, 25));
+    expect(result.current.loc.search).toBe("?page=1&limit=25");
+  });
+});
+
+describe("useLocalPages", () => {
+  it("pages in memory and a new size goes back to page 1", () => {
+    const { result } = renderHook(() => useLocalPages(), { wrapper: wrapper("/profile") });
+    act(() => result.current.tablePagination(100).onChange(3, 10));
+    expect(result.current).toMatchObject({ page: 3, limit: 10 });
+    act(() => result.current.tablePagination(100).onChange(3, 50));
+    expect(result.current).toMatchObject({ page: 1, limit: 50 });
   });
 });

@@ -16,8 +16,6 @@ export const MODAL_PARAMS = [
   "callback",
 ] as const;
 
-const modalParamSet = new Set<string>(MODAL_PARAMS);
-export const isModalParam = (name: string) => modalParamSet.has(name);
 
 /** The search string with a modal's parameter set (value "true" for plain open flags). */
 export function openModalParams(current: URLSearchParams, name: string, value = "true", callback?: string): URLSearchParams {

@@ -10,8 +10,8 @@ describe("parseListState", () => {
     expect(s).toMatchObject({ page: 2, limit: 50, sortBy: "email", sort: "desc", search: "ann" });
     expect(parseListState(new URLSearchParams("page=-1&limit=abc&sort=sideways"))).toMatchObject({ page: 1, limit: 10, sort: undefined });
   });
-  it("turns the state into Refine arguments", () => {
-    const args = toRefineArgs(parseListState(new URLSearchParams("page=2&limit=25&sortBy=email&sort=asc&search=x&status=active")));
+  it("turns the state into Refine arguments: only the list's own filters, the search trimmed", () => {
+    const args = toRefineArgs(parseListState(new URLSearchParams("page=2&limit=25&sortBy=email&sort=asc&search=%20x%20&status=active&editUser=u1"), { filters: ["status"] }));
     expect(args.pagination).toEqual({ currentPage: 2, pageSize: 25, mode: "server" });
     expect(args.sorters).toEqual([{ field: "email", order: "asc" }]);
     expect(args.filters).toEqual([

@@ -51,19 +51,14 @@ export interface ImageLibraryProps {
  */
 export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectImage }: ImageLibraryProps) {
   const url = useLibraryUrl(printModeProp);
-  const { query, sortBy, sort, printMode } = url;
+  const { list, sortBy, sort, printMode } = url;
   const navigate = useNavigate();
   const selection = useSelection();
   const [activeId, setActiveId] = useState<string | null>(null);
 
   const { result, query: listQuery } = useList<LibraryImage>({
     resource: "images",
-    pagination: { currentPage: Number(query.page), pageSize: Number(query.limit), mode: "server" },
-    sorters: [{ field: sortBy, order: sort }],
-    filters: [
-      ...(query.search ? [{ field: "search", operator: "contains" as const, value: query.search }] : []),
-      ...(query.imageCategory ? [{ field: "imageCategory", operator: "eq" as const, value: query.imageCategory }] : []),
-    ],
+    ...list.refine,
     // Safety net only: a missed socket event (reconnecting) still ends "Processing".
     queryOptions: { refetchInterval: (q) => ((q.state.data?.data as LibraryImage[] | undefined)?.some((i) => i.status === "processing") ? FALLBACK_POLL_MS : false) },
   });
@@ -114,7 +109,7 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       toast.success(IMAGE_ADDED);
     });
 
-  const categoryFilter = url.category;
+  const categoryFilter = list.state.filters.imageCategory;
   const chip = (key: string, label: string, count: number | undefined, checked: boolean, onClick: () => void) => (
     <Tag.CheckableTag key={key} checked={checked} onChange={onClick} data-testid={`chip-${key}`}>
       {label}
@@ -133,20 +128,20 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       <Flex className="gs-library__toolbar" gap={8} wrap align="center" justify="space-between">
         <Flex gap={8} wrap align="center">
           <div style={{ width: 280, maxWidth: "100%" }}>
-            <SearchBox value={url.search} onSearch={(v) => url.setFilter("search", v || undefined)} placeholder="Search images" />
+            <SearchBox value={list.state.search ?? ""} onSearch={list.setSearch} placeholder="Search images" />
           </div>
           <Select
             aria-label="Sort by"
             value={sortBy}
             style={{ width: 150 }}
             options={SORT_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
-            onChange={(v: ImageSortField) => url.setSort(v, sort)}
+            onChange={(v: ImageSortField) => list.setSort(v, sort)}
           />
           <Tooltip title={sort === "asc" ? "Ascending" : "Descending"}>
             <Button
               aria-label={sort === "asc" ? "Sort ascending" : "Sort descending"}
               icon={sort === "asc" ? <SortAscendingOutlined /> : <SortDescendingOutlined />}
-              onClick={() => url.setSort(sortBy, sort === "asc" ? "desc" : "asc")}
+              onClick={() => list.setSort(sortBy, sort === "asc" ? "desc" : "asc")}
             />
           </Tooltip>
         </Flex>
@@ -154,8 +149,8 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
       </Flex>
 
       <div className="gs-library__chips" role="group" aria-label="Categories">
-        {chip("all", "All categories", all.total, !categoryFilter, () => url.setFilter("imageCategory"))}
-        {categories.map((c) => chip(c._id, c.name, c.imageCount, categoryFilter === c._id, () => url.setFilter("imageCategory", c._id)))}
+        {chip("all", "All categories", all.total, !categoryFilter, () => list.setFilter("imageCategory", undefined))}
+        {categories.map((c) => chip(c._id, c.name, c.imageCount, categoryFilter === c._id, () => list.setFilter("imageCategory", c._id)))}
       </div>
 
       <div className="gs-library">
@@ -195,13 +190,13 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
           )}
 
           <Pager
-            page={Number(query.page)}
-            limit={Number(query.limit)}
+            page={list.state.page}
+            limit={list.state.limit}
             total={total}
             sizes={PAGE_SIZES}
             clearTo={25}
-            onPage={url.setPage}
-            onLimit={url.setLimit}
+            onPage={list.setPage}
+            onLimit={list.setLimit}
           />
         </div>
 

@@ -3,19 +3,19 @@ import {
   canAddToPrint,
   canUpload,
   effectiveDpi,
-  imageListQuery,
   isAcceptedFile,
   isBrokenImage,
-  limitFromParams,
+  LIBRARY_LIST,
   lowResolutionWarning,
   perFileProgress,
   sizeLabel,
-  sortFromParams,
   tileSource,
-  withSort,
   withoutExtension,
 } from "./library";
 import type { LibraryImage } from "../../api/types";
+import { parseListState, toRefineArgs } from "../../lib/urlList";
+
+const state = (query: string) => parseListState(new URLSearchParams(query), LIBRARY_LIST);
 
 const image = (over: Partial<LibraryImage> = {}): LibraryImage => ({
   _id: "i1",
@@ -40,29 +40,32 @@ const image = (over: Partial<LibraryImage> = {}): LibraryImage => ({
 
 describe("sort options ↔ URL parameters", () => {
   it("defaults to newest first", () => {
-    expect(sortFromParams(new URLSearchParams())).toEqual({ sortBy: "createdAt", sort: "desc" });
+    expect(state("")).toMatchObject({ sortBy: "createdAt", sort: "desc" });
   });
   it("reads each option and ignores unknown keys", () => {
     for (const key of ["name", "createdAt", "score", "usedInPrint"]) {
-      expect(sortFromParams(new URLSearchParams(`sortBy=${key}&sort=asc`))).toEqual({ sortBy: key, sort: "asc" });
+      expect(state(`sortBy=${key}&sort=asc`)).toMatchObject({ sortBy: key, sort: "asc" });
     }
-    expect(sortFromParams(new URLSearchParams("sortBy=password&sort=sideways"))).toEqual({ sortBy: "createdAt", sort: "desc" });
-  });
-  it("writing a sort keeps other parameters and resets the page", () => {
-    const next = withSort(new URLSearchParams("page=4&imageCategory=c1&addPrint=p1"), "score", "asc");
-    expect(next.toString()).toBe("page=1&imageCategory=c1&addPrint=p1&sortBy=score&sort=asc");
+    expect(state("sortBy=password&sort=sideways")).toMatchObject({ sortBy: "createdAt", sort: "desc" });
   });
 });
 
 describe("list query", () => {
   it("defaults to 50 per page and falls back to 25 when the selector was cleared", () => {
-    expect(limitFromParams(new URLSearchParams())).toBe(50);
-    expect(limitFromParams(new URLSearchParams("limit=100"))).toBe(100);
-    expect(limitFromParams(new URLSearchParams("limit="))).toBe(25);
+    expect(state("").limit).toBe(50);
+    expect(state("limit=100").limit).toBe(100);
+    expect(state("limit=").limit).toBe(25);
   });
   it("sends search, category, sort and paging but never modal parameters", () => {
-    const q = imageListQuery(new URLSearchParams("search=%20cat%20&imageCategory=c1&page=2&limit=25&editImage=i1&addPrint=p1&callback=%2Fx"));
-    expect(q).toEqual({ search: "cat", imageCategory: "c1", page: 2, limit: 25, sortBy: "createdAt", sort: "desc" });
+    const args = toRefineArgs(state("search=%20cat%20&imageCategory=c1&page=2&limit=25&editImage=i1&addPrint=p1&callback=%2Fx"));
+    expect(args).toEqual({
+      pagination: { currentPage: 2, pageSize: 25, mode: "server" },
+      sorters: [{ field: "createdAt", order: "desc" }],
+      filters: [
+        { field: "imageCategory", operator: "eq", value: "c1" },
+        { field: "search", operator: "contains", value: "cat" },
+      ],
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { LibraryImage, Size } from "../../api/types";
+import type { ListOptions } from "../../lib/urlList";
 
 /** The library's sort dropdown (spec: Name, Upload date, Score, Most used). */
 export const SORT_OPTIONS = [
@@ -14,51 +15,17 @@ export const IMAGE_PAGE_SIZE = 50;
 /** What the page-size selector falls back to when it is cleared. */
 export const CLEARED_PAGE_SIZE = 25;
 
-const isSortField = (v: string | null): v is ImageSortField => SORT_OPTIONS.some((o) => o.value === v);
-
-/** Newest first until the user picks something else. */
-export function sortFromParams(params: URLSearchParams): { sortBy: ImageSortField; sort: SortDirection } {
-  const sortBy = params.get("sortBy");
-  const sort = params.get("sort");
-  return {
-    sortBy: isSortField(sortBy) ? sortBy : "createdAt",
-    sort: sort === "asc" || sort === "desc" ? sort : "desc",
-  };
-}
-
-/** Picking a sort key or flipping the direction always goes back to page 1. */
-export function withSort(params: URLSearchParams, sortBy: ImageSortField, sort: SortDirection): URLSearchParams {
-  const next = new URLSearchParams(params);
-  next.set("sortBy", sortBy);
-  next.set("sort", sort);
-  next.set("page", "1");
-  return next;
-}
-
-/** An explicit but empty `limit` means the selector was cleared: 25 per page. */
-export function limitFromParams(params: URLSearchParams): number {
-  const raw = params.get("limit");
-  if (raw === null) return IMAGE_PAGE_SIZE;
-  const n = Number(raw);
-  return Number.isInteger(n) && n > 0 ? n : CLEARED_PAGE_SIZE;
-}
-
-/** `GET /api/images` query for the URL state; modal parameters are never sent. */
-export function imageListQuery(params: URLSearchParams): Record<string, string | number> {
-  const { sortBy, sort } = sortFromParams(params);
-  const page = Number(params.get("page"));
-  const query: Record<string, string | number> = {
-    sortBy,
-    sort,
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-    limit: limitFromParams(params),
-  };
-  const search = params.get("search")?.trim();
-  if (search) query.search = search;
-  const category = params.get("imageCategory");
-  if (category) query.imageCategory = category;
-  return query;
-}
+/**
+ * The library's list state in the URL: newest first until the user picks another sort, 50 per
+ * page, 25 when the size selector was cleared, and the category chip as `imageCategory`.
+ */
+export const LIBRARY_LIST = {
+  filters: ["imageCategory"],
+  defaultLimit: IMAGE_PAGE_SIZE,
+  clearedLimit: CLEARED_PAGE_SIZE,
+  defaultSort: { sortBy: "createdAt", sort: "desc" },
+  sortFields: SORT_OPTIONS.map((o) => o.value),
+} as const satisfies ListOptions<"imageCategory">;
 
 /** A tile whose file never made it (no path, or processing failed) is an upload-error tile. */
 export const isBrokenImage = (image: LibraryImage) => image.status === "error" || !image.file?.path;

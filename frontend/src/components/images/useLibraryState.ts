@@ -1,45 +1,23 @@
-// The image library's state, out of the screen: what the URL says (sort, search,
-// category, page, limit, print mode, modals) and which images are selected.
+// The image library's state, out of the screen: the list state in the URL (sort, search,
+// category, page, limit), the print mode and modals, and which images are selected.
 import { useMemo, useState } from "react";
 import { useSearchParams } from "../../lib/searchParams";
 import { openModalParams } from "../../lib/queryModal";
-import { imageListQuery, sortFromParams, withSort, type ImageSortField, type SortDirection } from "./library";
+import { useUrlList } from "../../lib/urlList";
+import { LIBRARY_LIST, type ImageSortField, type SortDirection } from "./library";
 
 /** The library's URL state and the changes the toolbar, chips and pager make to it. */
 export function useLibraryUrl(printModeProp?: boolean) {
   const [params, setParams] = useSearchParams();
-  const query = imageListQuery(params);
-  const { sortBy, sort } = sortFromParams(params);
-  const update = (change: (next: URLSearchParams) => void) =>
-    setParams((p) => {
-      const next = new URLSearchParams(p);
-      change(next);
-      return next;
-    });
+  const list = useUrlList(LIBRARY_LIST);
   return {
+    list,
     params,
-    query,
-    sortBy,
-    sort,
+    sortBy: list.state.sortBy as ImageSortField,
+    sort: list.state.sort as SortDirection,
     printMode: printModeProp ?? params.has("addPrint"),
     /** `addPrint=<printId>`: the print that 'Add to print' adds to. */
     printId: params.get("addPrint"),
-    category: params.get("imageCategory"),
-    search: params.get("search") ?? "",
-    /** A filter changed: back to page 1. */
-    setFilter: (name: "search" | "imageCategory", value?: string) =>
-      update((n) => {
-        if (value) n.set(name, value);
-        else n.delete(name);
-        n.set("page", "1");
-      }),
-    setSort: (field: ImageSortField, direction: SortDirection) => setParams((p) => withSort(p, field, direction)),
-    setPage: (page: number) => update((n) => n.set("page", String(page))),
-    setLimit: (limit: number) =>
-      update((n) => {
-        n.set("limit", String(limit));
-        n.set("page", "1");
-      }),
     openModal: (name: string, value?: string) => setParams((p) => openModalParams(p, name, value)),
   };
 }

@@ -46,14 +46,6 @@ export function Truncated({ text, max }: { text: string | null | undefined; max:
   return short === text ? <span>{text}</span> : <Tooltip title={text}><span>{short}</span></Tooltip>;
 }
 
-export const money = (amount: number, currency: string) => {
-  try {
-    return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency}`;
-  }
-};
-
 /** The selected items travel to the review screen in the URL, so a reload keeps them. */
 export const reviewUrl = (ids: string[]) => `/prints/review-print?orderItems=${ids.join(",")}`;
 

@@ -4,9 +4,10 @@ import { BankOutlined, CheckCircleFilled } from "@ant-design/icons";
 import { openModalParams } from "../../lib/queryModal";
 import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
-import { buyCredits, money, REDIRECT_TOAST, startBankTransfer, useRefreshPayments, usePackages, type CreditPackage, type Sku } from "./api";
+import { buyCredits, REDIRECT_TOAST, startBankTransfer, useRefreshPayments, usePackages, type CreditPackage, type Sku } from "./api";
 import { PayPalMark } from "./PayPalMark";
 import "./payments.css";
+import { money } from "../../lib/money";
 
 export const REDIRECT_DELAY_MS = 1200;
 

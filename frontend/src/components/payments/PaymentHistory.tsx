@@ -1,11 +1,12 @@
-import { useState } from "react";
 import { Button, Card, Empty, Tag, Typography } from "antd";
 import { ResponsiveTable } from "../table/ResponsiveTable";
 import type { ColumnsType } from "antd/es/table";
 import { Link } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
+import { useLocalPages } from "../../lib/urlList";
 import { openModalParams } from "../../lib/queryModal";
-import { EMPTY_HISTORY, isBankTransfer, money, statusColor, usePaymentHistory, type Payment } from "./api";
+import { EMPTY_HISTORY, isBankTransfer, statusColor, usePaymentHistory, type Payment } from "./api";
+import { money } from "../../lib/money";
 
 export const formatDate = (d: string) =>
   new Date(d).toLocaleString("en-US", { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
@@ -16,9 +17,8 @@ export function StatusTag({ status }: { status: string }) {
 
 /** The signed-in user's payments, newest first (sort=desc&sortBy=purchaseDate). */
 export function PaymentHistory() {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(10);
-  const { data, isLoading } = usePaymentHistory(page, limit);
+  const pages = useLocalPages();
+  const { data, isLoading } = usePaymentHistory(pages.page, pages.limit);
   const [, setParams] = useSearchParams();
   const rows = data?.data ?? [];
   const total = data?.pagination.totalDocuments ?? 0;
@@ -61,19 +61,7 @@ export function PaymentHistory() {
           loading={isLoading}
           scroll={{ x: "max-content" }}
           locale={{ emptyText: "No data" }}
-          pagination={{
-            current: page,
-            pageSize: limit,
-            total,
-            pageSizeOptions: [10, 25, 50, 100],
-            showSizeChanger: true,
-            onChange: (p, size) => {
-              if (size !== limit) {
-                setLimit(size);
-                setPage(1);
-              } else setPage(p);
-            },
-          }}
+          pagination={pages.tablePagination(total)}
         />
       )}
     </Card>

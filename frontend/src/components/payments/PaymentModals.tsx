@@ -4,9 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { api, call } from "../../api/client";
 import { useQueryModal } from "../../lib/queryModal";
-import { FAILED_TEXT, isBankTransfer, money, useRefreshPayments } from "./api";
+import { FAILED_TEXT, isBankTransfer, useRefreshPayments } from "./api";
 import { StatusTag } from "./PaymentHistory";
 import { BuyCreditsSection } from "./BuyCreditsSection";
+import { money } from "../../lib/money";
 
 /** PaymentResult=Completed|Pending|Cancelled: where the browser lands after the checkout. */
 export function PaymentResultModal() {

@@ -25,9 +25,6 @@ export function statusColor(status: string): string {
   return "warning";
 }
 
-export const money = (value: number, currency = "USD") =>
-  new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: value % 1 ? 2 : 0 }).format(value);
-
 /** The packages at the signed-in user's prices, and whether bank transfer is offered. */
 export function usePackages() {
   return useQuery({

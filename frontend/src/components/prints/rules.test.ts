@@ -1,7 +1,8 @@
+import dayjs from "dayjs";
 import { describe, expect, it } from "vitest";
 import {
   MSG, addDraftItem, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf,
-  missingItemMessage, processLabel, lowResolutionImages, retentionColor, retentionDaysLeft, retentionText, setDateRange, showFilesOnlyDelete,
+  missingItemMessage, processLabel, lowResolutionImages, retentionColor, retentionDaysLeft, retentionText, dateRangeFilters, showFilesOnlyDelete,
   successModalParams, totalQuantity, processBlockedReason, problemsByItem, draftItemId, stageText, detailProcessLabel,
 } from "./rules";
 import { parseListState } from "../../lib/urlList";
@@ -79,17 +80,16 @@ describe("process checks", () => {
 });
 
 describe("list and modal URLs", () => {
-  it("writes the date range as startDate/endDate and keeps other filters", () => {
-    const p = setDateRange(new URLSearchParams("status=Completed&type=Manual&page=3"), ["2025-01-01", "2025-01-31"]);
-    expect(p.toString()).toBe("status=Completed&type=Manual&page=1&startDate=2025-01-01&endDate=2025-01-31");
-    expect(parseListState(p).filters).toEqual({ status: "Completed", type: "Manual", startDate: "2025-01-01", endDate: "2025-01-31" });
-    expect(setDateRange(p, null).has("startDate")).toBe(false);
+  it("a range becomes startDate/endDate, and a half-cleared one removes both", () => {
+    expect(dateRangeFilters([dayjs("2025-01-01"), dayjs("2025-01-31")])).toEqual({ startDate: "2025-01-01", endDate: "2025-01-31" });
+    expect(dateRangeFilters([dayjs("2025-01-01"), null])).toEqual({ startDate: undefined, endDate: undefined });
+    expect(dateRangeFilters(null)).toEqual({ startDate: undefined, endDate: undefined });
   });
   it("never sends modal parameters as list filters", () => {
     const p = successModalParams(new URLSearchParams("status=Completed&printWarningModal=5"), [file("a.png"), file("b.png")]);
     expect(p.getAll("filePath")).toEqual(["a.png", "b.png"]);
     expect(p.has("printWarningModal")).toBe(false);
-    expect(parseListState(p).filters).toEqual({ status: "Completed" });
+    expect(parseListState(p, { filters: ["status", "startDate", "endDate"] }).filters).toEqual({ status: "Completed" });
   });
 });
 

@@ -1,4 +1,5 @@
 // Pure print rules (status, processing checks, retention; see docs/prints.md). No React here.
+import type { Dayjs } from "dayjs";
 import type { Layout, LayoutWarning, PrintFile, PrintStatus } from "../../api/types";
 import type { DraftItem } from "./manualDraft";
 
@@ -120,18 +121,10 @@ export function addDraftItem(items: DraftItem[], next: Omit<DraftItem, "key">): 
   return [...items, { ...next, key }];
 }
 
-/** Prints list filters (spec: Status, Date range, Type); everything else in the URL is kept. */
-export function setDateRange(params: URLSearchParams, range: [string, string] | null): URLSearchParams {
-  const next = new URLSearchParams(params);
-  if (range) {
-    next.set("startDate", range[0]);
-    next.set("endDate", range[1]);
-  } else {
-    next.delete("startDate");
-    next.delete("endDate");
-  }
-  next.set("page", "1");
-  return next;
+/** A range picker's value as the startDate/endDate filters (both cleared unless both ends are set). */
+export function dateRangeFilters(range: readonly [Dayjs | null, Dayjs | null] | null): { startDate?: string; endDate?: string } {
+  const [start, end] = range ?? [null, null];
+  return start && end ? { startDate: start.format("YYYY-MM-DD"), endDate: end.format("YYYY-MM-DD") } : { startDate: undefined, endDate: undefined };
 }
 
 /** The success modal's URL: printSuccessModal=true plus one filePath per sheet file. */

@@ -2,7 +2,7 @@ import type { TableProps } from "antd";
 import type { ColumnType } from "antd/es/table";
 import { Pager } from "./Pager";
 import { ResponsiveTable } from "./ResponsiveTable";
-import type { useUrlList } from "../../lib/urlList";
+import type { ListState } from "../../lib/urlList";
 
 export type DataColumn<T> = ColumnType<T> & {
   key: string;
@@ -12,7 +12,13 @@ export type DataColumn<T> = ColumnType<T> & {
 
 export interface DataTableProps<T> extends Omit<TableProps<T>, "columns" | "pagination" | "onChange"> {
   columns: DataColumn<T>[];
-  list: ReturnType<typeof useUrlList>;
+  /** The screen's `useUrlList()`: the table reads its page and sort and writes clicks back. */
+  list: {
+    state: Pick<ListState, "page" | "limit" | "sortBy" | "sort">;
+    toggleSort: (field: string) => void;
+    setPage: (page: number) => void;
+    setLimit: (limit: number) => void;
+  };
   total: number;
 }
 

@@ -9,29 +9,25 @@ import { PageShell } from "../../components/common/PageShell";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { INTEGRATIONS_KEY, syncErrorText, useIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
 import {
-  activeIntegrationId, ADDRESS_MAX, money, ORDER_STATUSES, reviewUrl, ShopStatusTag, StatusTag, TITLE_MAX, Truncated,
+  activeIntegrationId, ADDRESS_MAX, ORDER_STATUSES, reviewUrl, ShopStatusTag, StatusTag, TITLE_MAX, Truncated,
 } from "../../components/orders/orderBits";
-import { setDateRange } from "../../components/prints/rules";
+import { dateRangeFilters } from "../../components/prints/rules";
 import { useLiveEvent } from "../../providers/live";
-import { useSearchParams } from "../../lib/searchParams";
+import { useUrlList } from "../../lib/urlList";
 import { toast } from "../../lib/toast";
-
-const PAGE_SIZES = [10, 25, 50, 100];
+import { money } from "../../lib/money";
 
 /** The Orders page: orders imported from the user's integrations. */
 export function OrdersPage() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const small = !Grid.useBreakpoint().md;
-  const [params, setParams] = useSearchParams();
-  const chosenIntegrationId = params.get("integrationId") ?? undefined;
+  const list = useUrlList({ filters: ["integrationId", "id", "status", "startDate", "endDate"] });
+  const { page, limit } = list.state;
+  const { integrationId: chosenIntegrationId, startDate, endDate } = list.state.filters;
   /** One order only (a print item's link to its order), shown opened. */
-  const orderId = params.get("id") ?? undefined;
-  const status = ORDER_STATUSES.find((s) => s === params.get("status"));
-  const startDate = params.get("startDate") ?? undefined;
-  const endDate = params.get("endDate") ?? undefined;
-  const page = Number(params.get("page") ?? 1) || 1;
-  const limit = Number(params.get("limit") ?? 10) || 10;
+  const orderId = list.state.filters.id;
+  const status = ORDER_STATUSES.find((s) => s === list.state.filters.status);
   const [selected, setSelected] = useState<Record<string, string[]>>({});
   const [expanded, setExpanded] = useState<string[]>(orderId ? [orderId] : []);
   useEffect(() => {
@@ -51,14 +47,6 @@ export function OrdersPage() {
   });
   const rows = orders.data?.data ?? [];
   const total = orders.data?.pagination.totalDocuments ?? 0;
-
-  const setFilter = (key: string, value?: string) =>
-    setParams((p) => {
-      if (value) p.set(key, value);
-      else p.delete(key);
-      p.set("page", "1");
-      return p;
-    });
 
   useLiveEvent("order-sync", (e) => {
     if (e.status === "running") return setProgress(e.orders);
@@ -160,7 +148,7 @@ export function OrdersPage() {
             style={{ minWidth: 220 }}
             value={integrationId}
             loading={integrations.isLoading}
-            onChange={(v?: string) => setFilter("integrationId", v)}
+            onChange={(v?: string) => list.setFilter("integrationId", v)}
             options={(integrations.data ?? []).map((i) => ({ value: i._id, label: `${i.name} (${i.type})` }))}
           />
           <Button icon={<SyncOutlined spin={progress !== null} />} loading={sync.isPending} disabled={!integrationId} onClick={runSync}>
@@ -181,13 +169,13 @@ export function OrdersPage() {
             aria-label="Status"
             style={{ width: 190 }}
             value={status}
-            onChange={(v?: string) => setFilter("status", v)}
+            onChange={(v?: string) => list.setFilter("status", v)}
             options={ORDER_STATUSES.map((s) => ({ value: s, label: s }))}
           />
           <DatePicker.RangePicker
             aria-label="Date range"
             value={startDate && endDate ? [dayjs(startDate), dayjs(endDate)] : null}
-            onChange={(range) => setParams((p) => setDateRange(p, range?.[0] && range[1] ? [range[0].format("YYYY-MM-DD"), range[1].format("YYYY-MM-DD")] : null))}
+            onChange={(range) => list.setFilters(dateRangeFilters(range))}
           />
         </Flex>
         {orderId && (
@@ -195,7 +183,7 @@ export function OrdersPage() {
             type="info"
             style={{ marginBottom: 16 }}
             message="Showing one order."
-            action={<Button size="small" onClick={() => setFilter("id")}>Show all orders</Button>}
+            action={<Button size="small" onClick={() => list.setFilter("id", undefined)}>Show all orders</Button>}
           />
         )}
         <ResponsiveTable<Order>
@@ -224,19 +212,7 @@ export function OrdersPage() {
               />
             ),
           }}
-          pagination={{
-            current: page,
-            pageSize: limit,
-            total,
-            pageSizeOptions: PAGE_SIZES,
-            showSizeChanger: true,
-            onChange: (p, size) =>
-              setParams((prev) => {
-                prev.set("page", String(size !== limit ? 1 : p));
-                prev.set("limit", String(size));
-                return prev;
-              }),
-          }}
+          pagination={list.tablePagination(total)}
         />
       </Card>
       {small && <div style={{ height: 64 }} />}

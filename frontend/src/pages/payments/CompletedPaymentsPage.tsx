@@ -9,12 +9,13 @@ import { api, call } from "../../api/client";
 import { toast } from "../../lib/toast";
 import { Link } from "react-router";
 import { PageShell } from "../../components/common/PageShell";
-import { money, PAYMENTS_KEY, type Payment } from "../../components/payments/api";
+import { PAYMENTS_KEY, type Payment } from "../../components/payments/api";
 import { formatDate, StatusTag } from "../../components/payments/PaymentHistory";
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
 import { SearchBox } from "../../components/table/SearchBox";
 import { useUrlList } from "../../lib/urlList";
 import type { ResourceMeta } from "../../providers/dataProvider";
+import { money } from "../../lib/money";
 
 const userName = (p: Payment) => [p.userId.firstName, p.userId.lastName].filter(Boolean).join(" ") || p.userId.username;
 

@@ -4,13 +4,14 @@ import { Link, useParams } from "react-router";
 import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
-import { FAILED_TEXT, isBankTransfer, money } from "../../components/payments/api";
+import { FAILED_TEXT, isBankTransfer } from "../../components/payments/api";
 import { BuyCreditsSection } from "../../components/payments/BuyCreditsSection";
 import { FirstMonthBanner } from "../../components/payments/FirstMonthBanner";
 import { BankTransferModal, PaymentResultModal } from "../../components/payments/PaymentModals";
 import { formatDate, StatusTag } from "../../components/payments/PaymentHistory";
 import { openModalParams } from "../../lib/queryModal";
 import { useSearchParams } from "../../lib/searchParams";
+import { money } from "../../lib/money";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

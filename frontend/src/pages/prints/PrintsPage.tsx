@@ -9,7 +9,7 @@ import { usePrintActions } from "../../components/prints/api";
 import { PrintStatusSelect } from "../../components/prints/PrintBits";
 import { DeletePrintModal } from "../../components/prints/PrintModals";
 import { printColumns } from "../../components/prints/printColumns";
-import { MSG, setDateRange } from "../../components/prints/rules";
+import { dateRangeFilters, MSG } from "../../components/prints/rules";
 import { PRINT_TYPES, type Print } from "../../api/types";
 import { useLiveEvent } from "../../providers/live";
 import { DataTable } from "../../components/table/DataTable";
@@ -19,7 +19,7 @@ import { toast } from "../../lib/toast";
 
 /** The prints list: Status, Date range and Type filters in the URL; File … Delete columns. */
 export function PrintsPage() {
-  const list = useUrlList();
+  const list = useUrlList({ filters: ["status", "dateType", "startDate", "endDate", "type"] });
   const navigate = useNavigate();
   const [, setParams] = useSearchParams();
   const { result, query } = useList<Print>({ resource: "print", ...list.refine });
@@ -63,9 +63,7 @@ export function PrintsPage() {
           <DatePicker.RangePicker
             aria-label="Date range"
             value={startDate && endDate ? [dayjs(startDate), dayjs(endDate)] : null}
-            onChange={(range) =>
-              setParams((p) => setDateRange(p, range?.[0] && range[1] ? [range[0].format("YYYY-MM-DD"), range[1].format("YYYY-MM-DD")] : null))
-            }
+            onChange={(range) => list.setFilters(dateRangeFilters(range))}
           />
           <Select
             allowClear

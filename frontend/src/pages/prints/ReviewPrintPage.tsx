@@ -7,12 +7,13 @@ import { api, call } from "../../api/client";
 import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
 import type { ReviewItem } from "../../components/integrations/api";
-import { money, StatusTag, TITLE_MAX, Truncated } from "../../components/orders/orderBits";
+import { StatusTag, TITLE_MAX, Truncated } from "../../components/orders/orderBits";
 import { CreatePrintButtons } from "../../components/prints/CreatePrintButtons";
 import { ProcessingOverlay } from "../../components/prints/PrintModals";
 import { MSG } from "../../components/prints/rules";
 import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
+import { money } from "../../lib/money";
 
 /** Waits (up to two minutes) until every image of the print is ready; false if one failed or it took too long. */
 async function designsReady(printId: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import type { components } from "../../api/schema";
 import { formatDate } from "../../components/payments/PaymentHistory";
 import { useProfile } from "../../hooks/useProfile";
 import { toast } from "../../lib/toast";
+import { useLocalPages } from "../../lib/urlList";
 import { PROFILE_KEY } from "../../providers/queryClient";
 
 export type CreditHistoryEntry = components["schemas"]["CreditHistoryEntryDto"];
@@ -126,8 +127,8 @@ const actorName = (e: CreditHistoryEntry) => {
 
 /** The user's credit history (the ledger), newest first, paged on the server. */
 export function CreditHistoryCard({ userId }: { userId: string }) {
-  const [page, setPage] = useState(1);
-  const [limit, setLimit] = useState(10);
+  const pages = useLocalPages();
+  const { page, limit } = pages;
   const { data, isLoading } = useQuery({
     queryKey: [...creditHistoryKey(userId), page, limit],
     queryFn: () => call(api.GET("/api/users/{id}/credit/history", { params: { path: { id: userId }, query: { page, limit } } })),
@@ -171,20 +172,7 @@ export function CreditHistoryCard({ userId }: { userId: string }) {
         dataSource={data?.data ?? []}
         loading={isLoading}
         locale={{ emptyText: "No credit changes yet" }}
-        pagination={{
-          current: page,
-          pageSize: limit,
-          total: data?.pagination.totalDocuments ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [10, 25, 50, 100],
-          showTotal: (total) => `${total.toLocaleString("en-US")} changes`,
-          onChange: (p, size) => {
-            if (size !== limit) {
-              setLimit(size);
-              setPage(1);
-            } else setPage(p);
-          },
-        }}
+        pagination={{ ...pages.tablePagination(data?.pagination.totalDocuments ?? 0), showTotal: (total) => `${total.toLocaleString("en-US")} changes` }}
       />
     </Card>
   );

@@ -85,7 +85,7 @@ export function UserDetailPage() {
  * Process or Delete columns.
  */
 function UserPrints({ userId }: { userId: string }) {
-  const list = useUrlList();
+  const list = useUrlList({ filters: ["status"] });
   const { profile } = useProfile();
   const { result, query } = useList<Print>({ resource: "print", meta: { path: "/api/print/user/{userId}", params: { userId } }, ...list.refine });
   const own = profile?._id === userId;
