@@ -1,4 +1,6 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { BadRequestException, Inject, Injectable, NotFoundException, OnModuleDestroy, UnauthorizedException } from '@nestjs/common';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
@@ -8,7 +10,6 @@ import { AppConfig } from '../config/configuration';
 import { Role, User, UserStatus } from '../users/entities/user.entity';
 import { CreateApiKeyDto } from './dto/api-key.dto';
 import { ApiKey, ApiKeyScope } from './entities/api-key.entity';
-import { KeyRateLimiter, RateLimitResult } from './rate-limiter';
 import { redisClient } from '../common/redis';
 
 /**
@@ -29,9 +30,21 @@ export interface AuthenticatedKey {
 
 const unauthorized = (message: string) => new UnauthorizedException({ message, code: 'invalid_api_key' });
 
+export interface RateLimitResult {
+  limit: number;
+  remaining: number;
+  /** Seconds until the key may send again: the window's end, or the refusal's when refused. */
+  resetSeconds: number;
+  allowed: boolean;
+}
+
 @Injectable()
 export class ApiKeysService implements OnModuleDestroy {
-  private readonly limiter: KeyRateLimiter;
+  /**
+   * Per-key request counters, @nestjs/throttler's storage: in Redis when it is configured, so
+   * every API node counts against one budget; in memory on the embedded default (one process).
+   */
+  private readonly rateCounters: ThrottlerStorage;
   private readonly redis?: Redis;
 
   constructor(
@@ -39,10 +52,11 @@ export class ApiKeysService implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     if (config.redis.url) this.redis = redisClient(config.redis.url, 'API key limits', { maxRetriesPerRequest: 2 });
-    this.limiter = new KeyRateLimiter(config.api.keyRateLimit, config.api.keyRateWindowMs, this.redis, config.redis.prefix);
+    this.rateCounters = this.redis ? new ThrottlerStorageRedisService(this.redis) : new ThrottlerStorageService();
   }
 
   async onModuleDestroy() {
+    if (this.rateCounters instanceof ThrottlerStorageService) this.rateCounters.onApplicationShutdown();
     await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 
@@ -101,7 +115,19 @@ export class ApiKeysService implements OnModuleDestroy {
     return { id: k.id, scope: k.scope, user: Object.assign(new User(), user, { role: Role.User }) };
   }
 
-  rateLimit(keyId: string): Promise<RateLimitResult> {
-    return this.limiter.hit(keyId);
+  /**
+   * Counts one request of the key: `API_KEY_RATE_LIMIT` per `API_KEY_RATE_WINDOW_SECONDS`. The
+   * request past the limit is refused, and so is the key for one window from then.
+   */
+  async rateLimit(keyId: string): Promise<RateLimitResult> {
+    const { keyRateLimit: limit, keyRateWindowMs: windowMs } = this.config.api;
+    // Namespaced like the queues and the sign-in throttler, so deployments sharing one Redis keep separate counters.
+    const hit = await this.rateCounters.increment(`${this.config.redis.prefix}:throttle:api-key:${keyId}`, windowMs, limit, windowMs, 'api-key');
+    return {
+      limit,
+      remaining: Math.max(0, limit - hit.totalHits),
+      resetSeconds: Math.max(1, hit.isBlocked ? hit.timeToBlockExpire : hit.timeToExpire),
+      allowed: !hit.isBlocked,
+    };
   }
 }
