@@ -130,6 +130,23 @@ const envSchema = z.object({
   WEBHOOK_BACKOFF_SECONDS: z.coerce.number().positive().default(30),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  // ---- where files live: the local folder (default) or an S3-compatible bucket ----
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  STORAGE_SIGNED_URL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(300),
+  STORAGE_S3_BUCKET: z.string().min(3).optional(),
+  STORAGE_S3_ENDPOINT: url(['http', 'https']).optional(),
+  STORAGE_S3_PUBLIC_ENDPOINT: url(['http', 'https']).optional(),
+  STORAGE_S3_REGION: z.string().min(1).default('us-east-1'),
+  STORAGE_S3_PREFIX: z
+    .string()
+    .regex(/^([^/\\]+\/)+$/, 'must be folder names each ending in /, such as gangsheet/')
+    .optional(),
+  STORAGE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  STORAGE_S3_FORCE_PATH_STYLE: bool.optional(),
+  STORAGE_S3_CHECKSUMS: z.enum(['when_required', 'when_supported']).default('when_required'),
+  STORAGE_S3_PART_SIZE_MB: z.coerce.number().int().min(5).max(5120).default(8),
+  STORAGE_S3_QUEUE_SIZE: z.coerce.number().int().min(1).max(16).default(2),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -258,6 +275,37 @@ export interface AppConfig {
    * `retryWindowMs`; `allowPrivate` lets endpoints on private/loopback addresses (tests only).
    */
   webhooks: { retryWindowMs: number; backoffMs: number; timeoutMs: number; allowPrivate: boolean };
+  /**
+   * Where files live: `local` is the folder filesDir; `s3` an S3-compatible bucket (see
+   * S3StorageConfig). Downloads from a bucket are signed URLs valid for `signedUrlSeconds`.
+   */
+  storage: { driver: 'local' | 's3'; signedUrlSeconds: number; s3?: S3StorageConfig };
+}
+
+/** The S3-compatible bucket of STORAGE_DRIVER=s3 (STORAGE_S3_* variables). */
+export interface S3StorageConfig {
+  /** Empty for AWS itself; the gateway's URL otherwise (Ceph RGW, MinIO, R2, ...). */
+  endpoint?: string;
+  /** Where browsers reach the store, when that differs from `endpoint` (signed URLs only). */
+  publicEndpoint?: string;
+  region: string;
+  bucket: string;
+  /** Prepended to every key, so several installs (or test runs) can share a bucket. */
+  prefix: string;
+  /** Both or neither; without them the SDK's own chain (AWS_* variables, instance roles) is used. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `endpoint/bucket/key` instead of `bucket.endpoint/key` (most self-hosted gateways). */
+  forcePathStyle: boolean;
+  /**
+   * when_required: the SDK adds checksums only where S3 demands them (the widest
+   * compatibility: some S3-compatible servers refuse the SDK's default checksums);
+   * when_supported: CRC32 on every upload, checked on every download.
+   */
+  checksums: 'when_required' | 'when_supported';
+  /** Multipart part size (at least 5 MiB); an upload holds at most `queueSize` + 1 parts in memory. */
+  partSizeBytes: number;
+  queueSize: number;
 }
 
 export class ConfigError extends Error {}
@@ -336,6 +384,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(
       'Invalid configuration:\n  PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID: required when PAYMENT_PROVIDER=paypal',
     );
+  }
+  if (e.STORAGE_DRIVER === 's3' && !e.STORAGE_S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  STORAGE_S3_BUCKET: required when STORAGE_DRIVER=s3');
+  }
+  if (!e.STORAGE_S3_ACCESS_KEY_ID !== !e.STORAGE_S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError('Invalid configuration:\n  STORAGE_S3_ACCESS_KEY_ID, STORAGE_S3_SECRET_ACCESS_KEY: set both or neither');
   }
   const dataDir = resolve(e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
@@ -461,6 +515,27 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       backoffMs: e.WEBHOOK_BACKOFF_SECONDS * 1000,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    },
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      signedUrlSeconds: e.STORAGE_SIGNED_URL_SECONDS,
+      s3:
+        e.STORAGE_DRIVER === 's3'
+          ? {
+              endpoint: e.STORAGE_S3_ENDPOINT,
+              publicEndpoint: e.STORAGE_S3_PUBLIC_ENDPOINT,
+              region: e.STORAGE_S3_REGION,
+              bucket: e.STORAGE_S3_BUCKET!,
+              prefix: e.STORAGE_S3_PREFIX ?? '',
+              accessKeyId: e.STORAGE_S3_ACCESS_KEY_ID,
+              secretAccessKey: e.STORAGE_S3_SECRET_ACCESS_KEY,
+              // Self-hosted gateways rarely have a wildcard DNS name for virtual-hosted buckets.
+              forcePathStyle: e.STORAGE_S3_FORCE_PATH_STYLE ?? !!e.STORAGE_S3_ENDPOINT,
+              checksums: e.STORAGE_S3_CHECKSUMS,
+              partSizeBytes: e.STORAGE_S3_PART_SIZE_MB * 1024 * 1024,
+              queueSize: e.STORAGE_S3_QUEUE_SIZE,
+            }
+          : undefined,
     },
   };
 }

@@ -1,0 +1,208 @@
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Readable, Transform } from 'node:stream';
+import { S3StorageConfig } from '../config/configuration';
+import {
+  ByteRange,
+  checkKey,
+  checkPrefix,
+  contentDisposition,
+  GetResult,
+  ObjectInfo,
+  ObjectNotFoundError,
+  ObjectStore,
+  PutOptions,
+  RangeNotSatisfiableError,
+  SignedUrlOptions,
+} from './object-store';
+
+export type S3StoreOptions = S3StorageConfig;
+
+const DELETE_BATCH = 1000;
+
+export class S3ObjectStore implements ObjectStore {
+  readonly driver = 's3' as const;
+  readonly client: S3Client;
+  private readonly signer: S3Client;
+
+  constructor(readonly options: S3StoreOptions) {
+    const mode = options.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED';
+    const base = {
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      credentials:
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
+      requestChecksumCalculation: mode,
+      responseChecksumValidation: mode,
+    } as const;
+    this.client = new S3Client({ ...base, endpoint: options.endpoint });
+    this.signer = options.publicEndpoint ? new S3Client({ ...base, endpoint: options.publicEndpoint }) : this.client;
+  }
+
+  private objectKey(key: string): string {
+    return this.options.prefix + checkKey(key);
+  }
+
+  async put(key: string, body: Buffer | Readable, options: PutOptions = {}): Promise<{ size: number }> {
+    const Key = this.objectKey(key);
+    const { signal } = options;
+    signal?.throwIfAborted();
+    let size = 0;
+    // Upload reads the stream part by part; an error or an abort destroys it, Upload then fails
+    // and aborts the multipart upload before done() settles (leavePartsOnError: false).
+    const counted = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+    source.on('error', (e) => counted.destroy(e));
+    const onAbort = () => counted.destroy(abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    source.pipe(counted);
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.options.bucket, Key, Body: counted, ContentType: options.contentType },
+      partSize: this.options.partSizeBytes,
+      queueSize: this.options.queueSize,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (e) {
+      source.destroy();
+      throw signal?.aborted ? abortError(signal) : e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    // Aborted after the last part was sent: the object exists, so it goes again.
+    if (signal?.aborted) {
+      await this.delete(key);
+      throw abortError(signal);
+    }
+    return { size };
+  }
+
+  async get(key: string, options: { range?: ByteRange } = {}): Promise<GetResult> {
+    const { range } = options;
+    if (range && (!Number.isInteger(range.start) || range.start < 0 || (range.end !== undefined && range.end < range.start))) {
+      throw new RangeNotSatisfiableError(key, (await this.head(key))?.size ?? 0);
+    }
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.options.bucket,
+          Key: this.objectKey(key),
+          Range: range ? `bytes=${range.start}-${range.end ?? ''}` : undefined,
+        }),
+      );
+      const length = out.ContentLength ?? 0;
+      const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(out.ContentRange ?? '');
+      const [start, end, size] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, length - 1, length];
+      return { body: out.Body as Readable, length, size, start, end };
+    } catch (e) {
+      if (status(e) === 404) throw new ObjectNotFoundError(key);
+      if (status(e) === 416) throw new RangeNotSatisfiableError(key, (await this.head(key))?.size ?? 0);
+      throw e;
+    }
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
+      return { key, size: out.ContentLength ?? 0, modified: out.LastModified ?? new Date(0) };
+    } catch (e) {
+      if (status(e) === 404) return null;
+      throw e;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
+  }
+
+  async *list(prefix: string): AsyncIterable<ObjectInfo> {
+    checkPrefix(prefix);
+    const own = this.options.prefix;
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: own + prefix, ContinuationToken }),
+      );
+      for (const o of page.Contents ?? []) {
+        if (!o.Key) continue;
+        yield { key: o.Key.slice(own.length), size: o.Size ?? 0, modified: o.LastModified ?? new Date(0) };
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    checkPrefix(prefix, { allowEmpty: false });
+    let n = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      const out = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.options.bucket,
+          Delete: { Objects: batch.map((k) => ({ Key: this.objectKey(k) })), Quiet: true },
+        }),
+      );
+      if (out.Errors?.length) {
+        const first = out.Errors[0];
+        throw new Error(`Deleting ${out.Errors.length} object(s) failed, first ${first.Key}: ${first.Code} ${first.Message}`);
+      }
+      n += batch.length;
+      batch = [];
+    };
+    for await (const info of this.list(prefix)) {
+      batch.push(info.key);
+      if (batch.length === DELETE_BATCH) await flush();
+    }
+    await flush();
+    return n;
+  }
+
+  async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.options.bucket,
+      Key: this.objectKey(key),
+      ResponseContentDisposition: options.fileName ? contentDisposition('attachment', options.fileName) : undefined,
+      ResponseContentType: options.contentType,
+    });
+    return getSignedUrl(this.signer, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  async health(): Promise<void> {
+    const probe = `.health/${process.pid}-${Date.now()}`;
+    await this.put(probe, Buffer.from('ok'));
+    await this.delete(probe);
+  }
+
+  close(): void {
+    this.client.destroy();
+    if (this.signer !== this.client) this.signer.destroy();
+  }
+}
+
+function status(e: unknown): number | undefined {
+  return e instanceof S3ServiceException ? e.$metadata.httpStatusCode : (e as any)?.$metadata?.httpStatusCode;
+}
+
+function abortError(signal?: AbortSignal): Error {
+  const reason = signal?.reason;
+  return reason instanceof Error ? reason : Object.assign(new Error('The write was aborted'), { name: 'AbortError' });
+}

@@ -1,0 +1,171 @@
+import {
+  AbortMultipartUploadCommand,
+  CreateBucketCommand,
+  DeleteObjectsCommand,
+  GetBucketLifecycleConfigurationCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutBucketLifecycleConfigurationCommand,
+} from '@aws-sdk/client-s3';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config/configuration';
+import { objectStoreContract } from '../src/storage/object-store.contract';
+import { createObjectStore } from '../src/storage/object-store.factory';
+import { S3ObjectStore, S3StoreOptions } from '../src/storage/s3-object-store';
+
+/**
+ * The S3 driver against a real S3-compatible server: Ceph's RADOS Gateway started by
+ * backend/test/ceph/ceph-rgw.sh (CI runs it before `npm test` and exports S3_TEST_*).
+ */
+const env = {
+  endpoint: process.env.S3_TEST_ENDPOINT,
+  region: process.env.S3_TEST_REGION ?? 'us-east-1',
+  accessKeyId: process.env.S3_TEST_ACCESS_KEY_ID,
+  secretAccessKey: process.env.S3_TEST_SECRET_ACCESS_KEY,
+};
+const configured = !!(env.endpoint && env.accessKeyId && env.secretAccessKey);
+if (!configured && process.env.CI) {
+  throw new Error('S3_TEST_ENDPOINT/ACCESS_KEY_ID/SECRET_ACCESS_KEY are not set: .ci/run starts Ceph RGW (backend/test/ceph/ceph-rgw.sh) before the tests');
+}
+if (!configured) {
+  console.warn('S3 storage tests skipped: no S3_TEST_ENDPOINT. Run `eval "$(backend/test/ceph/ceph-rgw.sh start)"` first.');
+}
+
+const BUCKET = 'gangsheet-test';
+const MB = 1024 * 1024;
+const describeS3 = configured ? describe : describe.skip;
+
+describeS3('S3ObjectStore on Ceph RGW', () => {
+  const runPrefix = `run-${randomUUID()}/`;
+  const options = (over: Partial<S3StoreOptions> = {}): S3StoreOptions => ({
+    endpoint: env.endpoint,
+    region: env.region,
+    bucket: BUCKET,
+    prefix: runPrefix,
+    accessKeyId: env.accessKeyId,
+    secretAccessKey: env.secretAccessKey,
+    forcePathStyle: true,
+    checksums: 'when_required',
+    partSizeBytes: 5 * MB,
+    queueSize: 2,
+    ...over,
+  });
+  const store = new S3ObjectStore(options());
+  const admin = store.client;
+  const others: S3ObjectStore[] = [];
+  const another = (over: Partial<S3StoreOptions>) => {
+    const s = new S3ObjectStore(options(over));
+    others.push(s);
+    return s;
+  };
+
+  const unfinishedUploads = async (): Promise<string[]> => {
+    const out = await admin.send(new ListMultipartUploadsCommand({ Bucket: BUCKET, Prefix: runPrefix }));
+    return (out.Uploads ?? []).map((u) => `${u.Key} (${u.UploadId})`);
+  };
+
+  beforeAll(async () => {
+    await admin.send(new CreateBucketCommand({ Bucket: BUCKET })).catch((e) => {
+      if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
+    });
+  });
+
+  afterAll(async () => {
+    // Remove whatever the run left, so the shared bucket stays small.
+    for (;;) {
+      const page = await admin.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: runPrefix }));
+      if (!page.Contents?.length) break;
+      await admin.send(new DeleteObjectsCommand({ Bucket: BUCKET, Delete: { Objects: page.Contents.map((o) => ({ Key: o.Key })) } }));
+    }
+    const ups = await admin.send(new ListMultipartUploadsCommand({ Bucket: BUCKET, Prefix: runPrefix }));
+    for (const u of ups.Uploads ?? []) {
+      await admin.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: u.Key, UploadId: u.UploadId }));
+    }
+    for (const s of [store, ...others]) s.close();
+  });
+
+  describe('contract, checksums only where S3 requires them (when_required)', () => {
+    objectStoreContract(() => ({ store, partSize: 5 * MB, leftovers: unfinishedUploads }));
+  });
+
+  describe('contract, CRC32 on every upload and download (when_supported)', () => {
+    objectStoreContract(() => ({
+      store: another({ checksums: 'when_supported', prefix: `${runPrefix}crc/` }),
+      partSize: 5 * MB,
+      leftovers: unfinishedUploads,
+    }));
+  });
+
+  it('sends a large stream as a multipart upload: its ETag counts the parts', async () => {
+    const { size } = await store.put('etag/big.bin', Buffer.alloc(12 * MB, 7));
+    expect(size).toBe(12 * MB);
+    const head = await admin.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${runPrefix}etag/` }));
+    // An S3 multipart ETag is "<md5 of the part md5s>-<parts>": 12 MB in 5 MB parts is 3.
+    expect(head.Contents?.[0]?.ETag).toMatch(/-3"$/);
+  });
+
+  it('serves a signed URL without credentials, with the download name and type, until it expires', async () => {
+    await store.put('signed/sheet-1.png', Buffer.from('PNG bytes'));
+    const url = await store.signedUrl('signed/sheet-1.png', { expiresInSeconds: 2, fileName: 'Sheet 1 – Ünïcode.png', contentType: 'image/png' });
+    expect(url).toMatch(/X-Amz-Signature=/);
+    const ok = await fetch(url);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('PNG bytes');
+    expect(ok.headers.get('content-type')).toBe('image/png');
+    expect(ok.headers.get('content-disposition')).toContain("filename*=UTF-8''Sheet%201%20%E2%80%93%20%C3%9Cn%C3%AFcode.png");
+    const ranged = await fetch(url, { headers: { Range: 'bytes=0-2' } });
+    expect(ranged.status).toBe(206);
+    expect(await ranged.text()).toBe('PNG');
+    // A changed signature or key is refused.
+    const tampered = new URL(url);
+    tampered.pathname = tampered.pathname.replace('sheet-1.png', 'sheet-2.png');
+    expect((await fetch(tampered)).status).toBe(403);
+    await new Promise((r) => setTimeout(r, 3100));
+    expect((await fetch(url)).status).toBe(403);
+  });
+
+  it('signs URLs for the public endpoint when one is set', async () => {
+    const pub = another({ publicEndpoint: 'https://files.example.com' });
+    const url = new URL(await pub.signedUrl('signed/x.png', { expiresInSeconds: 60 }));
+    expect(url.origin).toBe('https://files.example.com');
+    expect(url.pathname).toBe(`/${BUCKET}/${runPrefix}signed/x.png`);
+  });
+
+  it('is refused with a wrong secret or an unknown access key', async () => {
+    const wrongSecret = another({ secretAccessKey: env.secretAccessKey!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) });
+    await expect(wrongSecret.put('denied/x.txt', Buffer.from('x'))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch', $metadata: { httpStatusCode: 403 } });
+    await expect(wrongSecret.head('signed/sheet-1.png')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    const unknownKey = another({ accessKeyId: 'GSNOSUCHKEY000000000' });
+    await expect(unknownKey.put('denied/x.txt', Buffer.from('x'))).rejects.toMatchObject({ name: 'InvalidAccessKeyId', $metadata: { httpStatusCode: 403 } });
+    expect(await store.head('denied/x.txt')).toBeNull();
+  });
+
+  it('accepts the lifecycle rule docs/operations.md gives for unfinished multipart uploads', async () => {
+    const rule = JSON.parse(readFileSync(join(__dirname, '..', '..', 'docker', 's3-lifecycle.json'), 'utf8'));
+    await admin.send(new PutBucketLifecycleConfigurationCommand({ Bucket: BUCKET, LifecycleConfiguration: rule }));
+    const got = await admin.send(new GetBucketLifecycleConfigurationCommand({ Bucket: BUCKET }));
+    expect(got.Rules?.[0]).toMatchObject({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } });
+  });
+
+  it('is chosen by STORAGE_DRIVER=s3 with the bucket, endpoint and keys from the environment', async () => {
+    const config = loadConfig({
+      DATA_DIR: join(__dirname, '..', 'tmp-unused'),
+      JWT_SECRET: 'x'.repeat(32),
+      INTEGRATIONS_SECRET_KEY: 'y'.repeat(32),
+      STORAGE_DRIVER: 's3',
+      STORAGE_S3_BUCKET: BUCKET,
+      STORAGE_S3_ENDPOINT: env.endpoint,
+      STORAGE_S3_ACCESS_KEY_ID: env.accessKeyId,
+      STORAGE_S3_SECRET_ACCESS_KEY: env.secretAccessKey,
+      STORAGE_S3_PREFIX: runPrefix,
+    });
+    const chosen = createObjectStore(config) as S3ObjectStore;
+    others.push(chosen);
+    expect(chosen).toBeInstanceOf(S3ObjectStore);
+    expect(chosen.options).toMatchObject({ forcePathStyle: true, checksums: 'when_required', partSizeBytes: 8 * MB, prefix: runPrefix });
+    await chosen.put('config/probe.txt', Buffer.from('ok'));
+    expect(await store.head('config/probe.txt')).toMatchObject({ size: 2 });
+  });
+});
