@@ -10,7 +10,7 @@
 import { PieceTooLargeError, packSheets } from './sheets';
 import { DesignMask } from '../shape/design-mask';
 import { inkArea, NestPieceTooLargeError, nestShapes, Rotation } from '../shape/shape-layout';
-import type { PlacementRule } from '../shape/nest';
+import type { PlacementRule } from '../shape/placement';
 
 export interface LayoutDesign {
   /** Caller's id, echoed in placements and errors. */

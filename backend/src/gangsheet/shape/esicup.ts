@@ -4,7 +4,10 @@
  * masks (conservatively, so disjoint cells mean disjoint polygons) and nested on the grid.
  */
 import { CellMask, emptyMask, countCells, setRun } from './cells';
-import { compactSheet, nestSheets, NestType, PlacementRule } from './nest';
+import { compactSheet } from './compact-sheet';
+import { NestType } from './grid';
+import { nestSheets } from './nest';
+import type { PlacementRule } from './placement';
 
 export type Point = [number, number];
 

@@ -1,6 +1,8 @@
 import { Rng } from '../pack/rng';
 import { emptyMask, markRect, CellMask } from './cells';
-import { nestSheets, NestType, raceHelper } from './nest';
+import { NestType } from './grid';
+import { nestSheets } from './nest';
+import { raceHelper } from './race-helper';
 import { compactStrip, CompactPiece, CompactShape, gapOverlap, shiftRows, usedRows } from './overlap';
 import { SharedStrip } from './race';
 

@@ -13,7 +13,9 @@
  */
 import { emptyMask, markRect, countCells, setRun, CellMask } from './cells';
 import { DesignMask, maskCoverage, unpackMask } from './design-mask';
-import { NestPieceTooLargeError, nestSheets, NestType, PlacementRule } from './nest';
+import { NestType } from './grid';
+import { NestPieceTooLargeError, nestSheets } from './nest';
+import type { PlacementRule } from './placement';
 
 export interface ShapeDesign {
   /** Printed size in sheet pixels (upright). */

@@ -14,7 +14,7 @@ import * as engineWorker from './engine-worker';
 import { alphaMask, INK_ALPHA_THRESHOLD } from './design-mask';
 import { alignedCells, nestEsicup, parseEsicup, Point, rasterizePolygon, searchCells } from './esicup';
 import { nestEsicupParallel, SEED_STRIDE } from './esicup-parallel';
-import { longestFreeRun } from './nest';
+import { longestFreeRun } from './grid';
 import { boundedCell, grownMask, MASK_MEMORY_BYTES, nestShapes } from './shape-layout';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');

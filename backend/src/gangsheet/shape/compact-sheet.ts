@@ -1,0 +1,106 @@
+/**
+ * Overlap-minimisation compaction (overlap.ts) of a nested sheet: the glue between the
+ * bottom-left fill's sheets and `compactStrip`, and the exact check of its result.
+ */
+import { Rng } from '../pack/rng';
+import { NestType, prepare, Prepared } from './grid';
+import type { NestPlacement, NestSheet } from './nest';
+import { compactStrip, CompactOptions, CompactShape, gapOverlap, shiftRows } from './overlap';
+import { SharedStrip } from './race';
+
+/** Compaction shapes by preparation, made once per object (see `prepare`). */
+const compactOf = new WeakMap<Prepared, CompactShape>();
+
+/**
+ * Overlap-minimisation compaction of one feasible sheet on its own (the types' masks may be
+ * finer than those it was nested on: `nestEsicup` refines on a grid of half the cell).
+ * Returns the shorter checked sheet, or null when none was found before `deadline`.
+ */
+export function compactSheet(
+  types: readonly NestType[],
+  copies: readonly number[],
+  sheet: NestSheet,
+  cfg: { width: number; seed?: number; compactMoves?: number; firstStep?: number },
+  deadline: number,
+): NestSheet | null {
+  const prepared = types.map((t) => t.orientations.map(prepare));
+  return compactLast(prepared, copies, sheet, { width: cfg.width, maxRows: Infinity, compactMoves: cfg.compactMoves }, new Rng((cfg.seed ?? 1) + 11), deadline, cfg.firstStep);
+}
+
+export function toCompactShape(p: Prepared): CompactShape {
+  let c = compactOf.get(p);
+  if (!c) compactOf.set(p, (c = compactShapeOf(p)));
+  return c;
+}
+
+function compactShapeOf(p: Prepared): CompactShape {
+  const o = p.src;
+  const d = o.dil === o.mask || o.pad === 0 ? null : shiftRows(o.dil.bits, o.dil.words, o.dil.h);
+  return {
+    w: p.w,
+    h: p.h,
+    sw: p.sw,
+    shifted: p.shifted,
+    lo: p.lo,
+    hi: p.hi,
+    pad: o.pad,
+    dw: d ? o.dil.w : p.w,
+    dh: d ? o.dil.h : p.h,
+    dsw: d ? d.sw : p.sw,
+    dshifted: d ? d.shifted : p.shifted,
+    dlo: d ? d.lo : p.lo,
+    dhi: d ? d.hi : p.hi,
+  };
+}
+
+/**
+ * Overlap-minimisation compaction of one sheet (overlap.ts). The result is checked again on
+ * a fresh grid with the bottom-left fill's own fit test; null when nothing shorter was found.
+ * `patience`: stop once converged (`CompactOptions.converge`).
+ */
+export function compactLast(
+  prepared: readonly (readonly Prepared[])[],
+  copies: readonly number[],
+  sheet: NestSheet,
+  cfg: { width: number; maxRows: number; compactMoves?: number },
+  rng: Rng,
+  deadline: number,
+  firstStep?: number,
+  cutTail?: number,
+  race?: SharedStrip,
+  patience?: CompactOptions['converge'],
+): NestSheet | null {
+  if (sheet.placements.length < 2) return null;
+  const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
+  const shapes: CompactShape[][] = [];
+  for (const t of used) shapes[t] = prepared[t].map(toCompactShape);
+  // racing threads share layouts piece by piece, so the pieces go in the order of the copies
+  const order = race ? [...sheet.placements].sort((a, b) => a.copy - b.copy) : sheet.placements;
+  const start = order.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y }));
+  race?.publish(start, sheet.rows);
+  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience });
+  if (race) {
+    // a helper may have found a shorter strip after this thread's last look
+    race.stop();
+    const theirs = race.best();
+    if (theirs && theirs.rows < res.rows && theirs.pieces.length === start.length && theirs.pieces.every((p, i) => p.type === start[i].type))
+      res = { ...res, pieces: theirs.pieces, rows: theirs.rows };
+  }
+  if (res.rows >= sheet.rows) return null;
+  const placements = order.map((p, i) => ({ copy: p.copy, orientation: res.pieces[i].orientation, x: res.pieces[i].x, y: res.pieces[i].y }));
+  return checkedSheet(prepared, copies, placements, cfg) ? { rows: res.rows, placements } : null;
+}
+
+/**
+ * Whether every placement lies within the sheet and every two keep the gap: one copy's ink
+ * cells miss the other's grown cells, in either direction (`gapOverlap`).
+ */
+function checkedSheet(prepared: readonly (readonly Prepared[])[], copies: readonly number[], placements: readonly NestPlacement[], cfg: { width: number; maxRows: number }): boolean {
+  const shapes = placements.map((p) => toCompactShape(prepared[copies[p.copy]][p.orientation]));
+  for (const [i, p] of placements.entries()) {
+    const s = shapes[i];
+    if (p.x < 0 || p.y < 0 || p.x + s.w > cfg.width || p.y + s.h > cfg.maxRows) return false;
+    for (let j = 0; j < i; j++) if (gapOverlap(s, p.x, p.y, shapes[j], placements[j].x, placements[j].y)) return false;
+  }
+  return true;
+}
