@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, opendir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  byteCounter,
   ByteRange,
   checkKey,
   checkPrefix,
@@ -16,6 +17,7 @@ import {
   PutOptions,
   RangeNotSatisfiableError,
   resolveRange,
+  writeProbe,
 } from './object-store';
 
 /** Writes in progress (under the root); renamed to their key when complete, so a reader never sees half a file. */
@@ -39,16 +41,10 @@ export class LocalObjectStore implements ObjectStore {
     const target = this.file(key);
     const partial = join(this.root, PARTIAL_DIR, randomUUID());
     await mkdir(dirname(partial), { recursive: true });
-    let size = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const count = byteCounter();
     try {
       const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-      await pipeline(source, count, createWriteStream(partial), { signal: options.signal });
+      await pipeline(source, count.stream, createWriteStream(partial), { signal: options.signal });
       await mkdir(dirname(target), { recursive: true });
       await rename(partial, target);
     } catch (e) {
@@ -56,7 +52,7 @@ export class LocalObjectStore implements ObjectStore {
       if (!Buffer.isBuffer(body)) body.destroy();
       throw e;
     }
-    return { size };
+    return { size: count.bytes() };
   }
 
   async get(key: string, options: { range?: ByteRange } = {}): Promise<GetResult> {
@@ -139,9 +135,7 @@ export class LocalObjectStore implements ObjectStore {
     return null;
   }
 
-  async health(): Promise<void> {
-    const probe = `.health/${process.pid}-${Date.now()}`;
-    await this.put(probe, Buffer.from('ok'));
-    await this.delete(probe);
+  health(): Promise<void> {
+    return writeProbe(this);
   }
 }

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 
 /** Injection token of the ObjectStore that STORAGE_DRIVER chooses (StorageModule provides it). */
 export const OBJECT_STORE = Symbol('OBJECT_STORE');
@@ -17,7 +17,10 @@ export interface ObjectStore {
   /** Writes `key` from a buffer or a stream of unknown length; resolves with the bytes written. */
   put(key: string, body: Buffer | Readable, options?: PutOptions): Promise<{ size: number }>;
 
-  /** Reads `key`, or the inclusive byte range `range` of it. Throws ObjectNotFoundError / RangeNotSatisfiableError. */
+  /**
+   * Reads `key`, or the inclusive byte range `range` of it; the caller consumes or destroys
+   * `body` (an S3 body holds a connection). Throws ObjectNotFoundError / RangeNotSatisfiableError.
+   */
   get(key: string, options?: { range?: ByteRange }): Promise<GetResult>;
 
   /** Size and time of `key`; null when it does not exist. */
@@ -135,4 +138,23 @@ export function resolveRange(range: ByteRange | undefined, size: number): { star
 export function contentDisposition(type: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())}`;
+}
+
+/** A pass-through stream that counts what goes through it (the size of a write of unknown length). */
+export function byteCounter(): { stream: Transform; bytes: () => number } {
+  let n = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      n += chunk.length;
+      done(null, chunk);
+    },
+  });
+  return { stream, bytes: () => n };
+}
+
+/** The health check of a store: a small object written and deleted again. */
+export async function writeProbe(store: ObjectStore): Promise<void> {
+  const probe = `.health/${process.pid}-${Date.now()}`;
+  await store.put(probe, Buffer.from('ok'));
+  await store.delete(probe);
 }

@@ -9,9 +9,10 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { S3StorageConfig } from '../config/configuration';
 import {
+  byteCounter,
   ByteRange,
   checkKey,
   checkPrefix,
@@ -23,6 +24,7 @@ import {
   PutOptions,
   RangeNotSatisfiableError,
   SignedUrlOptions,
+  writeProbe,
 } from './object-store';
 
 export type S3StoreOptions = S3StorageConfig;
@@ -58,15 +60,10 @@ export class S3ObjectStore implements ObjectStore {
     const Key = this.objectKey(key);
     const { signal } = options;
     signal?.throwIfAborted();
-    let size = 0;
     // Upload reads the stream part by part; an error or an abort destroys it, Upload then fails
     // and aborts the multipart upload before done() settles (leavePartsOnError: false).
-    const counted = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const count = byteCounter();
+    const counted = count.stream;
     const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
     source.on('error', (e) => counted.destroy(e));
     const onAbort = () => counted.destroy(abortError(signal));
@@ -92,7 +89,7 @@ export class S3ObjectStore implements ObjectStore {
       await this.delete(key);
       throw abortError(signal);
     }
-    return { size };
+    return { size: count.bytes() };
   }
 
   async get(key: string, options: { range?: ByteRange } = {}): Promise<GetResult> {
@@ -186,10 +183,8 @@ export class S3ObjectStore implements ObjectStore {
     return getSignedUrl(this.signer, command, { expiresIn: options.expiresInSeconds });
   }
 
-  async health(): Promise<void> {
-    const probe = `.health/${process.pid}-${Date.now()}`;
-    await this.put(probe, Buffer.from('ok'));
-    await this.delete(probe);
+  health(): Promise<void> {
+    return writeProbe(this);
   }
 
   close(): void {
