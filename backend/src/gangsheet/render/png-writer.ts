@@ -10,8 +10,10 @@
  */
 import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import { Worker } from 'worker_threads';
 import * as zlib from 'zlib';
+import { BandAnswer, BandJob, PNG_FILTER_WORKER } from './png-filter.worker';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const ADLER_BASE = 65521;
@@ -46,7 +48,6 @@ export function adler32Combine(adler1: number, adler2: number, len2: number): nu
  */
 export type PngFilter = 'none' | 'sub' | 'up' | 'average' | 'paeth' | 'adaptive';
 
-
 /**
  * Defaults (checked with bench/render.bench.ts, docs/gangsheet.md "Print files"): Up
  * filtering at zlib level 1, with the strategy chosen per band (PNG_STRATEGY_AUTO). Paeth
@@ -56,7 +57,7 @@ export const DEFAULT_PNG_FILTER: PngFilter = 'up';
 export const DEFAULT_PNG_LEVEL = 1;
 /**
  * Per band, Z_RLE or LZ77 (Z_DEFAULT_STRATEGY), whichever writes fewer bytes on a slice of
- * the band (RLE when within SAMPLE_RLE_SLACK, since it takes about two thirds of the CPU).
+ * the band (png-filter.worker.ts; RLE when nearly as short, since it takes less CPU).
  * Up turns transparent film and flat colour into zero runs, which RLE codes with shorter
  * codes than LZ77 (distance 1), so RLE writes fewer bytes on most artwork. But where copies
  * of one design repeat side by side and level 1's short hash chains find them, LZ77 writes
@@ -64,173 +65,28 @@ export const DEFAULT_PNG_LEVEL = 1;
  */
 export const PNG_STRATEGY_AUTO = -1;
 export const DEFAULT_PNG_STRATEGY = PNG_STRATEGY_AUTO;
-/** Share of a band's rows (taken from its middle) both strategies compress to choose. */
-const SAMPLE_SHARE = 1 / 32;
-const SAMPLE_RLE_SLACK = 1.03;
 
 const FILTER_CODES: Record<PngFilter, number> = { none: 0, sub: 1, up: 2, average: 3, paeth: 4, adaptive: -1 };
 
 /**
- * The worker, as plain JavaScript so it runs the same under ts-node, jest and the compiled
- * build. A job is a band of raw rows (an ArrayBuffer moved to the worker and back) plus
- * the row above it; the answer is the deflated filtered rows and their Adler-32. For RGBA
- * (bpp 4), bytes left and right of a row's non-transparent span (in this row and the one
- * above) filter to zero under every filter type, so only the span is filtered.
+ * How a filter worker starts: from the compiled png-filter.worker.js next to this file, or,
+ * when the engine runs from its TypeScript sources (jest, ts-node), from that module's
+ * source transpiled once per process here (the TypeScript compiler is loaded already, and a
+ * worker that compiled its own source would take seconds to start on a busy machine).
  */
-const WORKER_SOURCE = String.raw`
-const { parentPort } = require('worker_threads');
-const zlib = require('zlib');
-
-/** First and one-past-last non-zero pixel of a row, or [0, 0] when it is all zero. */
-function span(px, start, width) {
-  let lo = 0;
-  while (lo < width && px[start + lo] === 0) lo++;
-  if (lo === width) return [0, 0];
-  let hi = width;
-  while (px[start + hi - 1] === 0) hi--;
-  return [lo, hi];
-}
-function paeth(a, b, c) {
-  const p = a + b - c;
-  const pa = p > a ? p - a : a - p, pb = p > b ? p - b : b - p, pc = p > c ? p - c : c - p;
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-/** Filters cur[lo..hi) (bytes, bpp per pixel) with type t into out at o (+ index); prev may be null. */
-function apply(t, bpp, cur, c0, prev, p0, lo, hi, out, o) {
-  if (t === 0) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i]; return; }
-  if (t === 1) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (i >= bpp ? cur[c0 + i - bpp] : 0); return; }
-  if (t === 2) { for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (prev ? prev[p0 + i] : 0); return; }
-  if (t === 3) {
-    for (let i = lo; i < hi; i++) out[o + i] = cur[c0 + i] - (((i >= bpp ? cur[c0 + i - bpp] : 0) + (prev ? prev[p0 + i] : 0)) >> 1);
-    return;
-  }
-  for (let i = lo; i < hi; i++) {
-    const a = i >= bpp ? cur[c0 + i - bpp] : 0, b = prev ? prev[p0 + i] : 0, c = prev && i >= bpp ? prev[p0 + i - bpp] : 0;
-    out[o + i] = cur[c0 + i] - paeth(a, b, c);
-  }
-}
-/**
- * Sub and Up for RGBA, four bytes at once: a pixel is one 32-bit word, and both filters
- * subtract whole pixels (Sub the one to the left, Up the one above), so a bytewise
- * subtraction without borrows between the bytes (SWAR) gives the same bytes as apply()
- * in about a quarter of the time. cur/prev are pixel views; pixels [lo, hi) go to
- * scratch32[0 .. hi-lo), which the caller copies into the unaligned output row.
- */
-function applyWords(t, cur, c0, prev, p0, lo, hi, scratch32) {
-  if (t === 2 && prev) {
-    for (let i = lo; i < hi; i++) {
-      const c = cur[c0 + i], b = prev[p0 + i];
-      scratch32[i - lo] = ((c | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((c ^ ~b) & 0x80808080);
-    }
-  } else if (t === 2) {
-    for (let i = lo; i < hi; i++) scratch32[i - lo] = cur[c0 + i];
-  } else {
-    for (let i = lo; i < hi; i++) {
-      const c = cur[c0 + i], b = i > 0 ? cur[c0 + i - 1] : 0;
-      scratch32[i - lo] = ((c | 0x80808080) - (b & 0x7f7f7f7f)) ^ ((c ^ ~b) & 0x80808080);
-    }
-  }
-}
-/** libpng's heuristic: sum of the filtered bytes read as signed magnitudes. */
-function cost(t, bpp, cur, c0, prev, p0, lo, hi, scratch) {
-  apply(t, bpp, cur, c0, prev, p0, lo, hi, scratch, -lo);
-  let s = 0;
-  for (let i = 0; i < hi - lo; i++) { const v = scratch[i]; s += v < 128 ? v : 256 - v; }
-  return s;
+let workerStart: { source: string; eval: boolean } | undefined;
+function filterWorkerStart(): { source: string; eval: boolean } {
+  if (workerStart) return workerStart;
+  if (!__filename.endsWith('.ts')) return (workerStart = { source: path.join(__dirname, 'png-filter.worker.js'), eval: false });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a dev dependency, present wherever the sources run
+  const ts = require('typescript') as typeof import('typescript');
+  const js = ts.transpileModule(fs.readFileSync(path.join(__dirname, 'png-filter.worker.ts'), 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  return (workerStart = { source: `(function (exports, require) {\n${js}\n})({}, require);`, eval: true });
 }
 
-// reused from band to band: a fresh 4 MB buffer per band would pile up as garbage
-// between collections and show in the process RSS
-let outBuf = Buffer.alloc(0);
-let scratchBuf = new Uint8Array(0);
-let wordBuf = Buffer.alloc(0);
-
-parentPort.on('message', (m) => {
-  try {
-    const { buf, rows, width, bpp, prev, filter, level, strategy, last, id } = m;
-    const rb = width * bpp;
-    const cur = new Uint8Array(buf, 0, rows * rb);
-    const curBytes = Buffer.from(buf, 0, rows * rb);
-    const prevBytes = prev ? Buffer.from(prev.buffer, prev.byteOffset, prev.length) : null;
-    // spans only for RGBA; other layouts are filtered whole
-    const px = bpp === 4 ? new Uint32Array(buf, 0, rows * width) : null;
-    const whole = [0, width];
-    if (outBuf.length < rows * (rb + 1)) outBuf = Buffer.alloc(rows * (rb + 1));
-    const out = outBuf.subarray(0, rows * (rb + 1));
-    if (filter < 0 && scratchBuf.length < rb) scratchBuf = new Uint8Array(rb);
-    const scratch = scratchBuf;
-    if (px && wordBuf.length < rb) wordBuf = Buffer.alloc(rb);
-    const words = px ? new Uint32Array(wordBuf.buffer, wordBuf.byteOffset, width) : null;
-    const prevPx = prev && px ? new Uint32Array(prev.buffer, prev.byteOffset, width) : null;
-    let prevSpan = !prev ? [0, 0] : prevPx ? span(prevPx, 0, width) : whole;
-    for (let r = 0; r < rows; r++) {
-      const cs = px ? span(px, r * width, width) : whole;
-      const above = r === 0 ? prev : cur;
-      const aboveBytes = r === 0 ? prevBytes : curBytes;
-      const p0 = r === 0 ? 0 : (r - 1) * rb;
-      // union of this row's and the above row's spans, plus one pixel for the left neighbour
-      let lo, hi;
-      if (cs[1] === 0 && prevSpan[1] === 0) { lo = 0; hi = 0; }
-      else if (cs[1] === 0) { lo = prevSpan[0] * bpp; hi = Math.min(width, prevSpan[1] + 1) * bpp; }
-      else if (prevSpan[1] === 0) { lo = cs[0] * bpp; hi = Math.min(width, cs[1] + 1) * bpp; }
-      else { lo = Math.min(cs[0], prevSpan[0]) * bpp; hi = Math.min(width, Math.max(cs[1], prevSpan[1]) + 1) * bpp; }
-      let t = filter;
-      if (t < 0) {
-        t = 0;
-        if (hi > lo) {
-          let best = Infinity;
-          for (let k = 0; k < 5; k++) {
-            const c = cost(k, bpp, cur, r * rb, above, p0, lo, hi, scratch);
-            if (c < best) { best = c; t = k; }
-          }
-        }
-      }
-      const o = r * (rb + 1);
-      out[o] = t;
-      out.fill(0, o + 1, o + 1 + lo);
-      // Up of a span equal to the row above is all zeros: one native compare instead of a
-      // pass (most rows of flat art, and every row of a copy's solid parts)
-      if (hi > lo && t === 2 && aboveBytes && curBytes.compare(aboveBytes, p0 + lo, p0 + hi, r * rb + lo, r * rb + hi) === 0) {
-        out.fill(0, o + 1 + lo, o + 1 + hi);
-      } else if (hi > lo && px && (t === 1 || t === 2)) {
-        applyWords(t, px, r * width, r === 0 ? prevPx : px, r === 0 ? 0 : (r - 1) * width, lo / 4, hi / 4, words);
-        wordBuf.copy(out, o + 1 + lo, 0, hi - lo);
-      } else if (hi > lo) apply(t, bpp, cur, r * rb, above, p0, lo, hi, out, o + 1);
-      out.fill(0, o + 1 + hi, o + 1 + rb);
-      prevSpan = cs;
-    }
-    // zlib's native (SIMD) Adler-32, read from the trailer of a stored (level 0) stream: a
-    // memcpy-speed pass, several times faster than a JavaScript loop over the band
-    const stored = zlib.deflateSync(out, { level: 0 });
-    const adler = stored.readUInt32BE(stored.length - 4);
-    let z = strategy;
-    if (z < 0) {
-      const n = Math.max(1, Math.round(rows * ${SAMPLE_SHARE}));
-      const at = Math.floor((rows - n) / 2) * (rb + 1);
-      const sample = out.subarray(at, at + n * (rb + 1));
-      const rle = zlib.deflateRawSync(sample, { level, strategy: zlib.constants.Z_RLE }).length;
-      const lz = zlib.deflateRawSync(sample, { level, strategy: zlib.constants.Z_DEFAULT_STRATEGY }).length;
-      z = rle <= lz * ${SAMPLE_RLE_SLACK} ? zlib.constants.Z_RLE : zlib.constants.Z_DEFAULT_STRATEGY;
-    }
-    const data = zlib.deflateRawSync(out, { level, strategy: z, finishFlush: last ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH });
-    // hand the output over rather than copy it, when it owns its whole memory (pooled small
-    // Buffers share theirs)
-    const own = data.byteOffset === 0 && data.buffer.byteLength === data.length;
-    // the band's buffer goes back to the main thread for the next band
-    parentPort.postMessage({ id, data, adler, length: out.length, buf }, own ? [data.buffer, buf] : [buf]);
-  } catch (e) {
-    parentPort.postMessage({ id: m.id, error: String(e && e.stack || e) });
-  }
-});
-`;
-
-interface BandResult {
-  data: Uint8Array;
-  adler: number;
-  length: number;
-  /** The band's raw rows, handed back for reuse. */
-  buf: ArrayBuffer;
-}
+type BandResult = Omit<BandAnswer, 'id'>;
 
 /**
  * Worker threads that filter and deflate bands; jobs go to the least busy worker. One pool
@@ -249,7 +105,8 @@ export class FilterPool {
   }
 
   private spawn(): void {
-    const w = new Worker(WORKER_SOURCE, { eval: true });
+    const start = filterWorkerStart();
+    const w = new Worker(start.source, { eval: start.eval, workerData: PNG_FILTER_WORKER });
     const entry = { w, busy: 0 };
     w.on('message', (m: { id: number; error?: string } & BandResult) => {
       entry.busy--;
@@ -278,7 +135,7 @@ export class FilterPool {
   }
 
   /** Runs a job; `transfer` lists buffers that move to the worker instead of being copied. */
-  run(job: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<BandResult> {
+  run(job: Omit<BandJob, 'id'>, transfer: ArrayBuffer[] = []): Promise<BandResult> {
     if (this.closed) return Promise.reject(new Error('the PNG worker pool is closed'));
     const entry = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     const id = this.seq++;
