@@ -13,8 +13,7 @@
  * generation: a revised simplex over at most 16 rows, and an unbounded knapsack over the
  * (type, orientation) widths prices out the next pattern. The LP value is what such
  * periodic layouts can reach; the sequence search cannot see it, because it decides one
- * piece at a time and never plans a whole column (order 6 of `bench:pack`: LP 861 in, the
- * search 878 in).
+ * piece at a time and never plans a whole column.
  *
  * `initialPlan` turns the LP solution into whole copies per column (each pattern a phase),
  * `buildColumns` lays a plan out (every column drops onto the profile of the phases below

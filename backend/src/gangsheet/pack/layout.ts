@@ -48,7 +48,7 @@ export interface SheetSettings {
 export type ResolvedSheetSettings = Required<SheetSettings>;
 
 export interface LayoutOptions {
-  /** Wall-clock budget for the search. Default 600 ms (300 copies in well under 1 s). */
+  /** Wall-clock budget for the search. Default DEFAULT_TIME_LIMIT_MS. */
   timeLimitMs?: number;
   /** Deterministic effort cap (heuristic evaluations), for reproducible tests. */
   maxEvaluations?: number;

@@ -142,8 +142,8 @@ function openSpan(m: CellMask, row: number, xa: number, xb: number, w: number): 
  * Cells across the strip for the search: 160 when their masks cover the polygons within
  * COARSE_OVERHEAD of their area, else 320. A coarse grid makes every overlap count four times
  * cheaper, so the separator gets four times the moves; what its cells add beyond the polygons
- * the refinements on finer grids take back. On an aligned grid shapes0 and jakobs1 get 1.6 %
- * and 1.9 % at 160 (320: 0.8 %, 0.9 %); albano gets 4.1 % (320: 2.3 %) and stays at 320.
+ * the refinements on finer grids take back. An instance whose coarse masks lie further than
+ * that above its polygons' area stays at 320.
  */
 export function searchCells(inst: EsicupInstance): number {
   const { across, scale } = alignedCells(inst, 160);
@@ -177,7 +177,7 @@ const ESICUP_RULES: readonly PlacementRule[] = ['centre', 'far', 'top', 'lattice
 /**
  * Rows (cells along the strip) wanted over the area bound's length. The length can only
  * shrink by whole rows, so on a short strip square cells make each row a large step of the
- * length (about 1 % on jakobs1). Rows are made finer than a cell only where the square grid
+ * length. Rows are made finer than a cell only where the square grid
  * gives fewer than about this many; where it already gives more, finer rows cost time and
  * do not shorten the strip.
  */
@@ -206,10 +206,9 @@ export interface NestEsicupOptions {
 
 /**
  * Share of the time for refining the strip on a grid of half the cell (both ways) after the
- * search on the coarse grid: the finer masks lie closer to the polygons (shapes0: 1.6 % above
- * their area at 160 cells across, 0.8 % at 320), so the coarse layout has slack the fine
- * separator can take, while the global search runs at the coarse grid's speed. One level
- * with this share does best on the ESICUP sets (docs/gangsheet.md, "ESICUP grid").
+ * search on the coarse grid: the finer masks lie closer to the polygons (about half as far
+ * above their area), so the coarse layout has slack the fine separator can take, while the
+ * global search runs at the coarse grid's speed (docs/gangsheet.md, "ESICUP grid").
  */
 export const ESICUP_REFINE = [0.4];
 
@@ -310,7 +309,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
 
 /**
  * First shrink step of the refinement: the coarse layout is already tight, so the slack the
- * finer masks free is about 1–2 % of the length.
+ * finer masks free is a small share of the length.
  */
 const REFINE_FIRST_STEP = 0.01;
 

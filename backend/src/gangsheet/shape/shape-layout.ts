@@ -184,7 +184,7 @@ export const MASK_MEMORY_BYTES = 96 << 20;
  * The cell size to use: the requested one, made coarser (×1.25 steps) while the prepared
  * masks of all designs would take more than MASK_MEMORY_BYTES. A prepared orientation holds
  * its rows shifted by each of 32 bit offsets: rows × (words + 1) × 32 × 4 bytes. Only orders
- * of many very large designs are affected (twelve 20 × 20 in designs at 0.02 in need ~200 MB).
+ * of many very large designs are affected.
  */
 export function boundedCell(designs: readonly ShapeDesign[], cellPx: number, orientations: number): number {
   const prepared = (w: number, h: number) => h * (Math.ceil(w / 32) + 1) * 32 * 4;
