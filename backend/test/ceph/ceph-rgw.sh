@@ -36,8 +36,12 @@ alive() {
 
 print_env() { cat "$DIR/env"; }
 
-# An anonymous request answers with S3's XML (ListAllMyBuckets for anonymous): the gateway is up.
-rgw_answers() { [ -f "$DIR/env" ] && curl -sf -o /dev/null "$(sed -n 's/^export S3_TEST_ENDPOINT=//p' "$DIR/env")/"; }
+# An anonymous request answers with S3's XML (an empty bucket list): the gateway is up.
+rgw_answers() {
+  [ -f "$DIR/env" ] || return 1
+  node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" \
+    "$(sed -n 's/^export S3_TEST_ENDPOINT=//p' "$DIR/env")/"
+}
 
 install_deps() {
   local missing=()
@@ -149,6 +153,7 @@ EOF
   ceph-mon -c "$CONF" --mkfs -i a --monmap "$DIR/monmap" --keyring "$DIR/keyring" 2>>"$LOGS/setup.log"
   ceph-mon -c "$CONF" -i a --pid-file "$DIR/mon.pid" 2>>"$LOGS/setup.log"
 
+  local t_mon; t_mon=$(date +%s.%N)
   # osd
   local osd_uuid osd_id
   osd_uuid=$(cat /proc/sys/kernel/random/uuid)
@@ -157,6 +162,7 @@ EOF
   ceph -c "$CONF" auth add "osd.$osd_id" osd 'allow *' mon 'allow profile osd' -i "$DIR/osd/keyring" 2>>"$LOGS/setup.log"
   ceph-osd -c "$CONF" -i "$osd_id" --keyring "$DIR/osd/keyring" --pid-file "$DIR/osd.pid" 2>>"$LOGS/setup.log"
 
+  local t_osd; t_osd=$(date +%s.%N)
   # rgw (it creates its pools on first start)
   mkdir -p "$DIR/rgw"
   radosgw -c "$CONF" -n client.rgw --keyring "$DIR/keyring" --pid-file "$DIR/rgw.pid" 2>>"$LOGS/setup.log"
@@ -179,7 +185,8 @@ EOF
     tail -n 30 "$LOGS/"*.log >&2 || true
     exit 1
   fi
-  log "started in $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $t0}") s (logs in $LOGS)"
+  log "$(awk -v t0="$t0" -v m="$t_mon" -v o="$t_osd" -v e="$(date +%s.%N)" \
+    'BEGIN { printf "started in %.1f s (mon %.1f s, osd %.1f s, radosgw and its pools %.1f s)", e - t0, m - t0, o - m, e - o }'); logs in $LOGS"
   print_env
 }
 
