@@ -27,7 +27,8 @@ const PUBLIC = {
   database: ['data-source-options'],
   // the CPU-bound functions a feature hands to the worker pool (cpu/cpu-tasks.ts)
   images: ['image-decode'],
-  prints: ['engine.adapter'],
+  // the SQL other features compose to ask about prints (order links) without reading prints' tables
+  prints: ['engine.adapter', 'print-read-model'],
   // the guarded HTTP client (size limit, deadline, no private addresses) orders use for design downloads
   integrations: ['safe-http'],
   // the typed map of webhook events, for features that write their deliveries in their own transaction

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { join } from 'node:path';
+import { PrintsReadModule } from '../prints/prints-read.module';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { ImageCategory } from './entities/image-category.entity';
@@ -11,12 +12,12 @@ import { ImageCategoriesService } from './image-categories.service';
 import { ImageInspectorService } from './image-inspector.service';
 import { ImagesController } from './images.controller';
 import { ImagesService } from './images.service';
-import { PrintUsageService } from './print-usage.service';
 import { SpoolStorage } from './upload-storage';
 
 @Module({
   imports: [
     TypeOrmModule.forFeature([Image, ImageCategory]),
+    PrintsReadModule,
     MulterModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -29,7 +30,7 @@ import { SpoolStorage } from './upload-storage';
     }),
   ],
   controllers: [ImagesController, ImageCategoriesController],
-  providers: [ImagesService, ImageCategoriesService, ImageInspectorService, PrintUsageService],
-  exports: [ImagesService, PrintUsageService],
+  providers: [ImagesService, ImageCategoriesService, ImageInspectorService],
+  exports: [ImagesService],
 })
 export class ImagesModule {}

@@ -9,6 +9,7 @@ import { JOB_RUNNER } from '../queue/queue.module';
 import { NotificationsService } from '../notifications/notifications.service';
 import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
+import { PrintsReadService } from '../prints/prints-read.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { StorageService } from '../storage/storage.service';
 import { Role, User } from '../users/entities/user.entity';
@@ -17,7 +18,6 @@ import { ImageCategory } from './entities/image-category.entity';
 import { Image, ImageStatus } from './entities/image.entity';
 import { EXTENSION, ImageKind, MIME, UploadError } from './image-content';
 import { ImageInspectorService, ImageStepError } from './image-inspector.service';
-import { PrintUsageService } from './print-usage.service';
 import { SpooledFile } from './upload-storage';
 
 export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
@@ -44,7 +44,7 @@ export class ImagesService implements OnModuleInit {
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly storage: StorageService,
     private readonly inspector: ImageInspectorService,
-    private readonly printUsage: PrintUsageService,
+    private readonly printUsage: PrintsReadService,
     private readonly realtime: RealtimeService,
     private readonly notifications: NotificationsService,
   ) {}
@@ -143,7 +143,7 @@ export class ImagesService implements OnModuleInit {
     }
   }
 
-  /** How prints use these images (see PrintUsageService). */
+  /** How prints use these images (see PrintsReadService). */
   private async category(userId: string, id: string | null | undefined): Promise<ImageCategory | null> {
     if (!id) return null;
     const category = await this.categories.findOne({ where: { _id: id, userId } });
@@ -332,7 +332,7 @@ export class ImagesService implements OnModuleInit {
           .where('i.id = ANY(:ids) AND i.user_id = :userId AND i.deleted_at IS NULL', { ids: unique, userId })
           .getMany();
         if (images.length !== unique.length) throw new NotFoundException('Image not found');
-        const usage = await this.printUsage.forImages(unique, m);
+        const usage = await this.printUsage.usageOfImages(unique, m);
         const blocked = images.filter((i) => (usage.get(i._id)?.open ?? 0) > 0);
         if (blocked.length) throw new ConflictException({ message: blockedMessage(blocked.map((i) => i.name)), code: 'image_in_draft_print' });
         const kept = images.filter((i) => (usage.get(i._id)?.finished ?? 0) > 0).map((i) => i._id);

@@ -2,6 +2,7 @@ import { Global, Inject, Logger, Module, OnModuleDestroy, OnModuleInit } from '@
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
+import { PrintsReadModule } from '../prints/prints-read.module';
 import { Notification } from './entities/notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
@@ -13,7 +14,7 @@ import { NotificationsService } from './notifications.service';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Notification])],
+  imports: [TypeOrmModule.forFeature([Notification]), PrintsReadModule],
   controllers: [NotificationsController],
   providers: [NotificationsService],
   exports: [NotificationsService],

@@ -5,6 +5,7 @@ import { paginate } from '../common/pagination';
 import { returned, savepointed } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
+import { PrintsReadService } from '../prints/prints-read.service';
 import { NotificationType } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { NotificationListQueryDto, toNotificationDto } from './dto/notification.dto';
@@ -36,6 +37,7 @@ export class NotificationsService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly realtime: RealtimeService,
+    private readonly prints: PrintsReadService,
   ) {}
 
   /** Stores and emits; returns the stored row, or null when it was a duplicate or failed. */
@@ -140,28 +142,23 @@ export class NotificationsService {
   /**
    * Warns once per processing about Completed prints whose files will be deleted within
    * NOTIFICATION_EXPIRY_WARNING_HOURS (the retention job deletes them PRINT_RETENTION_DAYS
-   * after printedAt). Reads the prints table directly: a read-only scan, and the prints
-   * feature must not depend on the bell to do its own job.
+   * after printedAt). The prints come from the prints read model: the prints feature does
+   * not depend on the bell to do its own job.
    */
   async warnExpiringFiles(now = new Date()): Promise<number> {
     const retentionMs = this.config.prints.retentionDays * 86_400_000;
     const warnMs = this.config.notifications.expiryWarningHours * 3600_000;
-    const due: Array<{ id: string; user_id: string; printed_at: Date }> = await this.db.query(
-      `SELECT id, user_id, printed_at FROM prints
-       WHERE status = 'Completed' AND files_deleted_at IS NULL AND printed_at < $1 AND printed_at >= $2
-       ORDER BY printed_at LIMIT 1000`,
-      [new Date(now.getTime() - retentionMs + warnMs), new Date(now.getTime() - retentionMs)],
-    );
+    const due = await this.prints.completedWithFilesPrintedBetween(new Date(now.getTime() - retentionMs), new Date(now.getTime() - retentionMs + warnMs), 1000);
     let n = 0;
     for (const p of due) {
-      const deleteAt = new Date(new Date(p.printed_at).getTime() + retentionMs);
+      const deleteAt = new Date(p.printedAt.getTime() + retentionMs);
       const hours = Math.max(1, Math.round((deleteAt.getTime() - now.getTime()) / 3600_000));
       const when = hours >= 48 ? `in ${Math.round(hours / 24)} days` : `in ${hours} hour${hours === 1 ? '' : 's'}`;
-      const saved = await this.notify(p.user_id, {
+      const saved = await this.notify(p.userId, {
         type: 'print',
         message: `The files of your print will be deleted ${when}. Download them before then.`,
         attachmentId: p.id,
-        dedupeKey: `print.expiring:${p.id}:${new Date(p.printed_at).getTime()}`,
+        dedupeKey: `print.expiring:${p.id}:${p.printedAt.getTime()}`,
       });
       if (saved) n++;
     }

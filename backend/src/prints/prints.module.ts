@@ -23,9 +23,10 @@ import { PrintFilesService } from './print-files.service';
 import { PrintPreviewService } from './print-preview.service';
 import { PrintProcessingService } from './print-processing.service';
 import { PrintsService } from './prints.service';
+import { PrintsReadModule } from './prints-read.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([Print, PrintItem]), SheetSettingsModule, ImagesModule, WebhooksModule, PrintsReadModule],
   // PrintSharesController first: its DELETE print/:id/share must win over DELETE print/:id/:itemId.
   controllers: [PrintSharesController, PrintsController],
   providers: [
@@ -40,7 +41,7 @@ import { PrintsService } from './prints.service';
     PrintRecoveryService,
     { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels, config.prints.layoutThreads), inject: [CpuPool, APP_CONFIG] },
   ],
-  exports: [PrintsService, PrintDraftsService, PrintPreviewService, PrintProcessingService, PrintFilesService, PrintJobService],
+  exports: [PrintsService, PrintDraftsService, PrintPreviewService, PrintProcessingService, PrintFilesService, PrintJobService, PrintsReadModule],
 })
 export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Prints');

@@ -2,7 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likePattern, paginate } from '../common/pagination';
-import { PrintUsageService } from '../images/print-usage.service';
+import { PrintsReadService } from '../prints/prints-read.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { SizeBodyDto, SizeListQueryDto, toSizeDto } from './dto/size.dto';
@@ -16,7 +16,7 @@ const SORT_COLUMNS = { name: 's.name', value: 's.value', createdAt: 's.created_a
 export class SizesService {
   constructor(
     @InjectRepository(Size) private readonly sizes: Repository<Size>,
-    private readonly printUsage: PrintUsageService,
+    private readonly printUsage: PrintsReadService,
     private readonly realtime: RealtimeService,
     private readonly notifications: NotificationsService,
   ) {}
@@ -53,14 +53,14 @@ export class SizesService {
     const saved = await this.get(userId, id);
     this.emit(userId, 'updated', saved);
     // notifications hook: a size that draft prints use was changed
-    const drafts = (await this.printUsage.forSizes([id])).get(id)?.open ?? 0; if (drafts) await this.notifications.notify(userId, { type: 'size', message: `Size "${saved.name}" is now ${saved.value} in; ${drafts === 1 ? '1 unprocessed print uses' : `${drafts} unprocessed prints use`} it.`, attachmentId: id });
+    const drafts = (await this.printUsage.usageOfSizes([id])).get(id)?.open ?? 0; if (drafts) await this.notifications.notify(userId, { type: 'size', message: `Size "${saved.name}" is now ${saved.value} in; ${drafts === 1 ? '1 unprocessed print uses' : `${drafts} unprocessed prints use`} it.`, attachmentId: id });
     return saved;
   }
 
   /** Refused while any print (draft or finished) refers to the size: it would lose its meaning. */
   async remove(userId: string, id: string): Promise<void> {
     const size = await this.get(userId, id);
-    const usage = (await this.printUsage.forSizes([id])).get(id);
+    const usage = (await this.printUsage.usageOfSizes([id])).get(id);
     const prints = (usage?.open ?? 0) + (usage?.finished ?? 0);
     if (prints > 0) {
       throw new ConflictException({
