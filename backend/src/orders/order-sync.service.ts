@@ -1,7 +1,4 @@
 import { BadRequestException, Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { IntegrationsService, MSG, ShopError, ShopOrder, SyncWindow } from '../integrations/integrations.service';
@@ -11,6 +8,7 @@ import { JobRunner } from '../queue/queue.types';
 import { LiveEvents } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
+import { OrdersRepository } from './orders.repository';
 
 /** One sync per shop at a time: a second request while one waits or runs is a no-op. */
 export const syncJobId = (integrationId: string) => `order-sync:${integrationId}`;
@@ -34,7 +32,7 @@ export class OrderSyncService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly orders: OrdersRepository,
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly integrations: IntegrationsService,
     private readonly realtime: RealtimeService,
@@ -119,64 +117,9 @@ export class OrderSyncService {
     return { outcome: 'done', orders, created, updated };
   }
 
-  /**
-   * Idempotent: orders by (integration, shop id), items by (order, shop line id). A changed
-   * or cancelled order overwrites what was stored; syncing twice adds nothing.
-   */
+  /** Stores a page of shop orders (OrdersRepository.upsertShopOrders: idempotent). */
   async upsert(userId: string, integrationId: string, page: ShopOrder[]): Promise<{ orders: number; createdIds: string[] }> {
-    const unique = [...new Map(page.map((o) => [o.externalId, o])).values()];
-    if (!unique.length) return { orders: 0, createdIds: [] };
-    const orders = unique.map((o) => ({
-      external_id: o.externalId,
-      number: o.number.slice(0, 64),
-      shop_status: o.shopStatus,
-      buyer_info: o.buyerInfo,
-      total_amount: o.totalAmount,
-      currency: o.currency,
-      created: o.createdAt.toISOString(),
-      updated: o.updatedAt?.toISOString() ?? null,
-    }));
-    const items = unique.flatMap((o) =>
-      [...new Map(o.items.map((it) => [it.externalId, it])).values()].map((it) => ({
-        order_ext: o.externalId,
-        external_id: it.externalId,
-        title: it.title || 'Untitled item',
-        sku: it.sku,
-        size: it.size,
-        quantity: it.quantity,
-        price: it.price,
-        design_url: it.designUrl,
-        attributes: it.attributes,
-      })),
-    );
-    return this.db.transaction(async (m) => {
-      const rows = returned<{ id: string; inserted: boolean }>(await m.query(
-        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, total_amount, currency,
-                             integration_order_created_date, integration_order_updated_date)
-         SELECT $1, $2, x.external_id, x.number, x.shop_status, x.buyer_info, x.total_amount, x.currency, x.created, x.updated
-           FROM jsonb_to_recordset($3::jsonb) AS x(external_id text, number text, shop_status text, buyer_info jsonb,
-                                                   total_amount numeric, currency text, created timestamptz, updated timestamptz)
-         ON CONFLICT (integration_id, external_id) DO UPDATE SET
-           number = EXCLUDED.number, shop_status = EXCLUDED.shop_status, buyer_info = EXCLUDED.buyer_info,
-           total_amount = EXCLUDED.total_amount, currency = EXCLUDED.currency,
-           integration_order_created_date = EXCLUDED.integration_order_created_date,
-           integration_order_updated_date = EXCLUDED.integration_order_updated_date, updated_at = now()
-         RETURNING id, (xmax = 0) AS inserted`,
-        [userId, integrationId, JSON.stringify(orders)],
-      ));
-      if (items.length)
-        await m.query(
-          `INSERT INTO order_items (order_id, user_id, external_id, title, sku, size, quantity, price, design_url, attributes)
-           SELECT o.id, $1, x.external_id, left(x.title, 500), x.sku, x.size, x.quantity, x.price, x.design_url, x.attributes
-             FROM jsonb_to_recordset($3::jsonb) AS x(order_ext text, external_id text, title text, sku text, size text,
-                                                     quantity int, price numeric, design_url text, attributes jsonb)
-             JOIN orders o ON o.integration_id = $2 AND o.external_id = x.order_ext
-           ON CONFLICT (order_id, external_id) DO UPDATE SET
-             title = EXCLUDED.title, sku = EXCLUDED.sku, size = EXCLUDED.size, quantity = EXCLUDED.quantity,
-             price = EXCLUDED.price, design_url = EXCLUDED.design_url, attributes = EXCLUDED.attributes, updated_at = now()`,
-          [userId, integrationId, JSON.stringify(items)],
-        );
-      return { orders: rows.length, createdIds: rows.filter((r) => r.inserted).map((r) => r.id) };
-    });
+    const rows = await this.orders.upsertShopOrders(userId, integrationId, page);
+    return { orders: rows.length, createdIds: rows.filter((r) => r.inserted).map((r) => r.id) };
   }
 }

@@ -11,13 +11,14 @@ import { SizesModule } from '../sizes/sizes.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OrderSyncService } from './order-sync.service';
 import { OrdersController } from './orders.controller';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
 /** Synced shop orders: the sync job, the Integration Orders list, orders → draft prints. */
 @Module({
   imports: [IntegrationsModule, PrintsModule, ImagesModule, SizesModule, WebhooksModule],
   controllers: [OrdersController],
-  providers: [OrdersService, OrderSyncService],
+  providers: [OrdersService, OrderSyncService, OrdersRepository],
   exports: [OrdersService],
 })
 export class OrdersModule implements OnModuleInit {

@@ -1,12 +1,9 @@
 import { BadRequestException, ConflictException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { paginate } from '../common/pagination';
-import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { ImageListQueryDto } from '../images/dto/image.dto';
@@ -18,8 +15,7 @@ import { PrintDraftsService } from '../prints/print-drafts.service';
 import { SizesService } from '../sizes/sizes.service';
 import { User } from '../users/entities/user.entity';
 import { CreateOrderPrintDto, OrderDto, OrderItemDto, OrderListQueryDto, ReviewItemDto, UnresolvedItemDto } from './dto/order.dto';
-import { OrderStatus } from './entities/order.entity';
-import { itemStatusSql, orderStatusJoin, ORDER_COUNTS_SQL } from './order-status.sql';
+import { OrderItemRow, OrdersRepository } from './orders.repository';
 
 export const ORDER_MSG = {
   imageMissing: 'Image is missing. Please add the missing item.',
@@ -32,27 +28,6 @@ export const ORDER_MSG = {
 /** A claim older than this is a crashed request's; the item may be taken again. */
 const CLAIM_TTL = '2 minutes';
 
-const DATE_COLUMNS = { integrationOrderCreatedDate: 'o.integration_order_created_date', createdAt: 'o.created_at', updatedAt: 'o.updated_at' } as const;
-
-interface ItemRow {
-  id: string;
-  order_id: string;
-  order_number: string;
-  external_id: string;
-  title: string;
-  sku: string | null;
-  size: string | null;
-  quantity: number;
-  price: string;
-  currency: string;
-  design_url: string | null;
-  attributes: Array<{ name: string; value: string }>;
-  image_id: string | null;
-  status: OrderStatus;
-  print_ids: string[] | null;
-  integration_type: IntegrationType;
-}
-
 async function sha256File(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path)) h.update(chunk);
@@ -63,7 +38,7 @@ const dayStart = (d: string) => new Date(/T/.test(d) ? d : `${d}T00:00:00Z`);
 const dayEnd = (d: string) => (/T/.test(d) ? new Date(d) : new Date(new Date(`${d}T00:00:00Z`).getTime() + 86_400_000));
 const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
 
-function toItemDto(r: ItemRow): OrderItemDto {
+function toItemDto(r: OrderItemRow): OrderItemDto {
   return {
     _id: r.id,
     orderId: r.order_number,
@@ -87,7 +62,7 @@ export class OrdersService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: OrdersRepository,
     private readonly drafts: PrintDraftsService,
     private readonly images: ImagesService,
     private readonly sizes: SizesService,
@@ -96,73 +71,45 @@ export class OrdersService {
   // ---- reading ----
 
   async list(userId: string, q: OrderListQueryDto) {
-    const page = q.page ?? 1;
     const limit = q.limit ?? 10;
-    const where = ['o.user_id = $1'];
-    const params: unknown[] = [userId];
-    const add = (cond: (n: string) => string, v: unknown) => {
-      params.push(v);
-      where.push(cond(`$${params.length}`));
-    };
-    if (q.id) add((n) => `o.id = ${n}`, q.id);
-    if (q.integrationId) add((n) => `o.integration_id = ${n}`, q.integrationId);
-    if (q.status) add((n) => `os.status = ${n}`, q.status);
-    const col = DATE_COLUMNS[q.dateType ?? 'integrationOrderCreatedDate'];
-    if (q.startDate) add((n) => `${col} >= ${n}`, dayStart(q.startDate));
-    if (q.endDate) add((n) => `${col} < ${n}`, dayEnd(q.endDate));
-    const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id WHERE ${where.join(' AND ')}`;
-    const [rows, [{ n }]] = await Promise.all([
-      this.db.query(
-        `SELECT o.id, o.number, o.shop_status, o.buyer_info, o.total_amount, o.currency, o.integration_order_created_date,
-                os.status, i.id AS integration_id, i.type AS integration_type, i.name AS integration_name
-           ${from}
-          ORDER BY ${col} ${dir}, o.id ${dir} LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
-        params,
-      ),
-      this.db.query(`SELECT count(*)::int AS n ${from}`, params),
-    ]);
-    const items = await this.itemRows(userId, 'oi.order_id = ANY($2::uuid[])', [rows.map((r: any) => r.id)]);
+    const { rows, total } = await this.repo.page({
+      userId,
+      id: q.id,
+      integrationId: q.integrationId,
+      status: q.status,
+      dateType: q.dateType,
+      from: q.startDate ? dayStart(q.startDate) : undefined,
+      to: q.endDate ? dayEnd(q.endDate) : undefined,
+      sort: q.sort === 'asc' ? 'asc' : 'desc',
+      page: q.page ?? 1,
+      limit,
+    });
+    const items = await this.repo.itemsOfOrders(userId, rows.map((r) => r.id));
     const byOrder = new Map<string, OrderItemDto[]>();
     for (const it of items) byOrder.set(it.order_id, [...(byOrder.get(it.order_id) ?? []), toItemDto(it)]);
-    const data: OrderDto[] = rows.map((r: any) => ({
+    const data: OrderDto[] = rows.map((r) => ({
       _id: r.id,
       orderId: r.number,
       integrationId: { _id: r.integration_id, type: r.integration_type, name: r.integration_name },
-      buyerInfo: r.buyer_info,
+      buyerInfo: r.buyer_info as OrderDto['buyerInfo'],
       integrationOrderCreatedDate: r.integration_order_created_date,
       total: { amount: Number(r.total_amount), currency: r.currency },
       status: r.status,
       shopStatus: r.shop_status,
       orderItems: byOrder.get(r.id) ?? [],
     }));
-    return paginate(data, n, limit);
-  }
-
-  private async itemRows(userId: string, cond: string, params: unknown[]): Promise<ItemRow[]> {
-    return this.db.query(
-      `SELECT oi.id, oi.order_id, o.number AS order_number, oi.external_id, oi.title, oi.sku, oi.size, oi.quantity, oi.price,
-              o.currency, oi.design_url, oi.attributes, oi.image_id, ${itemStatusSql('oi')} AS status, i.type AS integration_type,
-              (SELECT array_agg(DISTINCT pi.print_id::text) FROM print_items pi WHERE pi.order_item_id = oi.id) AS print_ids
-         FROM order_items oi JOIN orders o ON o.id = oi.order_id JOIN integrations i ON i.id = o.integration_id
-        WHERE oi.user_id = $1 AND ${cond}
-        ORDER BY o.integration_order_created_date DESC, oi.created_at, oi.external_id`,
-      [userId, ...params],
-    );
+    return paginate(data, total, limit);
   }
 
   /** For the dashboard: computed by the database (ORDER_COUNTS_SQL: the status rule, in one pass). */
   async countsFor(userId: string): Promise<{ pendingOrders: number; totalOrders: number; completedOrders: number; totalIntegrations: number }> {
-    const [[r], [i]] = await Promise.all([
-      this.db.query(ORDER_COUNTS_SQL, [userId]),
-      this.db.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [userId]),
-    ]);
-    return { pendingOrders: r.pending, totalOrders: r.total, completedOrders: r.completed, totalIntegrations: i.n };
+    const c = await this.repo.counts(userId);
+    return { pendingOrders: c.pending, totalOrders: c.total, completedOrders: c.completed, totalIntegrations: c.integrations };
   }
 
-  private async ownedItems(userId: string, ids: string[]): Promise<ItemRow[]> {
+  private async ownedItems(userId: string, ids: string[]): Promise<OrderItemRow[]> {
     const unique = [...new Set(ids)];
-    const rows = await this.itemRows(userId, 'oi.id = ANY($2::uuid[])', [unique]);
+    const rows = await this.repo.itemsByIds(userId, unique);
     if (rows.length !== unique.length) throw new NotFoundException(ORDER_MSG.itemNotFound);
     const order = new Map(unique.map((id, n) => [id, n]));
     return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -244,7 +191,7 @@ export class OrdersService {
             cache.set(r.design_url, got);
           }
           imageId = got.imageId;
-          if (imageId) await this.db.query(`UPDATE order_items SET image_id = $2 WHERE id = $1`, [r.id, imageId]);
+          if (imageId) await this.repo.setItemImage(r.id, imageId);
           else if (got.problem) problems.push(got.problem);
         }
         if (!imageId) imageId = (await this.imageBySku(user._id, r.sku))?._id ?? null;
@@ -257,7 +204,7 @@ export class OrdersService {
       const print = await this.drafts.create(user._id, { printItems }, type);
       return { printId: print._id, type, unresolved };
     } finally {
-      await this.db.query(`UPDATE order_items SET claimed_at = NULL WHERE id = ANY($1::uuid[])`, [rows.map((r) => r.id)]);
+      await this.repo.releaseItems(rows.map((r) => r.id));
     }
   }
 
@@ -265,21 +212,12 @@ export class OrdersService {
    * Takes the items for this request in one statement, so two requests cannot put the same
    * item into two prints; an item already in a print is refused unless reprinting is asked for.
    */
-  private async claim(userId: string, rows: ItemRow[], allowReprint: boolean) {
+  private async claim(userId: string, rows: OrderItemRow[], allowReprint: boolean) {
     const ids = rows.map((r) => r.id);
-    const taken = returned<{ id: string }>(
-      await this.db.query(
-        `UPDATE order_items oi SET claimed_at = now()
-          WHERE oi.id = ANY($1::uuid[]) AND oi.user_id = $2
-            AND (oi.claimed_at IS NULL OR oi.claimed_at < now() - interval '${CLAIM_TTL}')
-            AND ($3 OR NOT EXISTS (SELECT 1 FROM print_items pi WHERE pi.order_item_id = oi.id))
-          RETURNING oi.id`,
-        [ids, userId, allowReprint],
-      ),
-    );
+    const taken = await this.repo.claimItems(userId, ids, allowReprint, CLAIM_TTL);
     if (taken.length === ids.length) return;
-    await this.db.query(`UPDATE order_items SET claimed_at = NULL WHERE id = ANY($1::uuid[])`, [taken.map((t) => t.id)]);
-    const got = new Set(taken.map((t) => t.id));
+    await this.repo.releaseItems(taken);
+    const got = new Set(taken);
     const busy = rows.filter((r) => !got.has(r.id));
     const inPrint = busy.filter((r) => r.print_ids?.length);
     const list = busy.map((r) => `"${r.title}" (order ${r.order_number})`).join(', ');
