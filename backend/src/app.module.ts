@@ -6,6 +6,7 @@ import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
 import { AppConfig, loadConfig } from './config/configuration';
 import { CpuModule } from './cpu/cpu-pool';
+import { CPU_WORKER } from './cpu-tasks';
 import { CreditsModule } from './credits/credits.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
@@ -32,7 +33,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        CpuModule,
+        CpuModule.forRoot(CPU_WORKER),
         DatabaseModule,
         StorageModule,
         MailModule,

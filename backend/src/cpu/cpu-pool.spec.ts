@@ -1,11 +1,12 @@
 import * as fs from 'fs';
+import { join } from 'path';
 import { cpuWorkerEnv } from '../config/configuration';
 import { AbortError, alive, CpuPool, CpuTimeoutError, isAbortError } from './cpu-pool';
 
 describe('CpuPool', () => {
   let pool: CpuPool;
   beforeAll(() => {
-    pool = new CpuPool(1, cpuWorkerEnv({ ...process.env, MALLOC_ARENA_MAX: undefined }));
+    pool = new CpuPool(1, join(__dirname, '../cpu.worker'), cpuWorkerEnv({ ...process.env, MALLOC_ARENA_MAX: undefined }));
   });
   afterAll(() => pool.close());
 

@@ -6,13 +6,24 @@
  * libvips call, and nothing of it is left in the API's memory (terminating a thread in the
  * middle of a sharp call can take the whole process down). See docs/architecture.md.
  */
-import { Global, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { extname, join } from 'node:path';
 import workerpool from 'workerpool';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import type { CpuTaskName, CpuTasks } from './cpu-tasks';
 import { PID_EVENT } from './cpu-worker-protocol';
+import { poolTasks } from './pool-tasks';
+
+/**
+ * The tasks a worker runs, by name: the pool's own here; the composition root
+ * (src/cpu-tasks.ts) adds the features' by augmenting this interface and registers their
+ * functions, so cpu/ imports no feature and `run` still checks task names and arguments.
+ */
+export interface CpuTasks {
+  pid: typeof poolTasks.pid;
+  spin: typeof poolTasks.spin;
+}
+export type CpuTaskName = keyof CpuTasks;
 
 /** Rejection of a task whose AbortSignal fired; `name` is 'AbortError' like the platform's own. */
 export class AbortError extends Error {
@@ -45,18 +56,23 @@ export interface CpuRunOptions {
 export class CpuPool {
   private readonly pool: workerpool.Pool;
 
-  /** `env`: the workers' environment (config.cpu.workerEnv); without it they inherit the parent's. */
-  constructor(workers: number, env?: NodeJS.ProcessEnv) {
-    // Compiled (dist/) the worker is the .js next to this file; under ts-node/ts-jest the
-    // .ts, loaded through ts-worker.js, which compiles it with ts-node as the child starts.
+  /**
+   * `worker`: the worker entry without its extension (the composition root's, which registers
+   * every task); `env`: the workers' environment (config.cpu.workerEnv); without it they
+   * inherit the parent's.
+   */
+  constructor(workers: number, worker: string, env?: NodeJS.ProcessEnv) {
+    // Compiled (dist/) the worker is a .js; under ts-node/ts-jest a .ts, loaded through
+    // ts-worker.js, which compiles it with ts-node as the child starts.
     const ts = extname(__filename) === '.ts';
-    this.pool = workerpool.pool(join(__dirname, ts ? 'ts-worker.js' : 'cpu.worker.js'), {
+    this.pool = workerpool.pool(ts ? join(__dirname, 'ts-worker.js') : `${worker}.js`, {
       workerType: 'process',
       maxWorkers: workers,
       // one worker starts with the app, so the first upload or preview does not wait for a process start
       minWorkers: 1,
       // how long a cancelled worker may take to exit by itself before it is killed
       workerTerminateTimeout: 250,
+      forkArgs: ts ? [`${worker}.ts`] : [],
       forkOpts: {
         // structured clone: Buffers and typed arrays cross as binary, not JSON
         serialization: 'advanced',
@@ -133,12 +149,18 @@ function restore(e: unknown, classes: readonly ErrorClass[]): unknown {
   return cls ? Object.assign(Object.create(cls.prototype), e, { message: e.message, stack: e.stack }) : e;
 }
 
+/** The pool for the app; `forRoot(worker)` names the worker entry (see the CpuPool constructor). */
 @Global()
-@Module({
-  providers: [{ provide: CpuPool, useFactory: (config: AppConfig) => new CpuPool(config.cpu.workers, config.cpu.workerEnv), inject: [APP_CONFIG] }],
-  exports: [CpuPool],
-})
+@Module({})
 export class CpuModule implements OnModuleInit, OnModuleDestroy {
+  static forRoot(worker: string): DynamicModule {
+    return {
+      module: CpuModule,
+      providers: [{ provide: CpuPool, useFactory: (config: AppConfig) => new CpuPool(config.cpu.workers, worker, config.cpu.workerEnv), inject: [APP_CONFIG] }],
+      exports: [CpuPool],
+    };
+  }
+
   constructor(@Inject(CpuPool) private readonly pool: CpuPool) {}
 
   /** Start-up waits for the first worker: a broken worker set-up fails here, not at the first upload. */

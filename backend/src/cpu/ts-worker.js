@@ -1,5 +1,5 @@
 // The CPU worker when the app itself runs from TypeScript (ts-jest specs, ts-node benches):
-// compile cpu.worker.ts on load with the backend's tsconfig. Compiled builds load
-// cpu.worker.js directly and never use this file.
+// compile the worker entry (its path is the first argument, see CpuPool) on load with the
+// backend's tsconfig. Compiled builds load the entry's .js directly and never use this file.
 require('ts-node').register({ transpileOnly: true, project: require('node:path').join(__dirname, '../../tsconfig.json') });
-require('./cpu.worker.ts');
+require(process.argv[2]);

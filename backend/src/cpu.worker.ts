@@ -1,11 +1,12 @@
 /**
- * Entry point of one CPU worker (a child process forked by CpuPool). Every task first tells
+ * Entry point of one CPU worker (a child process forked by CpuPool; part of the composition
+ * root, since it loads every feature's tasks). Every task first tells
  * the pool which process runs it, so an abort can wait until that process is gone; tasks
  * that report progress get an `emit` callback as their last argument.
  */
 import workerpool from 'workerpool';
 import { cpuTasks } from './cpu-tasks';
-import { PID_EVENT } from './cpu-worker-protocol';
+import { PID_EVENT } from './cpu/cpu-worker-protocol';
 
 const announced =
   <A extends unknown[], R>(fn: (...args: A) => R) =>
