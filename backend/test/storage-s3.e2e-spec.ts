@@ -161,7 +161,7 @@ describeS3('S3ObjectStore on Ceph RGW', () => {
       STORAGE_S3_SECRET_ACCESS_KEY: env.secretAccessKey,
       STORAGE_S3_PREFIX: runPrefix,
     });
-    const chosen = createObjectStore(config) as S3ObjectStore;
+    const chosen = (await createObjectStore(config)) as S3ObjectStore;
     others.push(chosen);
     expect(chosen).toBeInstanceOf(S3ObjectStore);
     expect(chosen.options).toMatchObject({ forcePathStyle: true, checksums: 'when_required', partSizeBytes: 8 * MB, prefix: runPrefix });

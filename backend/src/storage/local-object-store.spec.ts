@@ -32,12 +32,12 @@ describe('LocalObjectStore', () => {
     expect(await store.signedUrl()).toBeNull();
   });
 
-  it('is the driver chosen when STORAGE_DRIVER is unset', () => {
+  it('is the driver chosen when STORAGE_DRIVER is unset', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gs-config-'));
     try {
       const config = loadConfig({ DATA_DIR: dataDir });
       expect(config.storage.driver).toBe('local');
-      const chosen = createObjectStore(config);
+      const chosen = await createObjectStore(config);
       expect(chosen).toBeInstanceOf(LocalObjectStore);
       expect((chosen as LocalObjectStore).root).toBe(config.filesDir);
     } finally {
