@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../config/configuration';
+
+describe('STORAGE_* configuration', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gs-storage-config-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir, ...env });
+
+  it('defaults to the local folder with no S3 settings', () => {
+    expect(load({}).storage).toEqual({ driver: 'local', signedUrlSeconds: 300, s3: undefined });
+  });
+
+  it('needs a bucket for s3, and both keys or neither', () => {
+    expect(() => load({ STORAGE_DRIVER: 's3' })).toThrow(/STORAGE_S3_BUCKET: required/);
+    expect(() => load({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'b12', STORAGE_S3_ACCESS_KEY_ID: 'k' })).toThrow(ConfigError);
+    expect(() => load({ STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/);
+  });
+
+  it('uses path-style URLs with a custom endpoint and virtual-hosted ones on AWS, unless told otherwise', () => {
+    const base = { STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints' };
+    expect(load({ ...base, STORAGE_S3_ENDPOINT: 'http://rgw:7480' }).storage.s3!.forcePathStyle).toBe(true);
+    expect(load(base).storage.s3!.forcePathStyle).toBe(false);
+    expect(load({ ...base, STORAGE_S3_ENDPOINT: 'https://s3.example.com', STORAGE_S3_FORCE_PATH_STYLE: 'false' }).storage.s3!.forcePathStyle).toBe(false);
+  });
+
+  it('reads the part size in MB (at least 5), the checksum mode and a folder prefix', () => {
+    const s3 = load({
+      STORAGE_DRIVER: 's3',
+      STORAGE_S3_BUCKET: 'prints',
+      STORAGE_S3_PART_SIZE_MB: '16',
+      STORAGE_S3_CHECKSUMS: 'when_supported',
+      STORAGE_S3_PREFIX: 'shop-a/',
+    }).storage.s3!;
+    expect(s3).toMatchObject({ partSizeBytes: 16 * 1024 * 1024, checksums: 'when_supported', prefix: 'shop-a/', region: 'us-east-1', queueSize: 2 });
+    expect(() => load({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints', STORAGE_S3_PART_SIZE_MB: '4' })).toThrow(/STORAGE_S3_PART_SIZE_MB/);
+    expect(() => load({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints', STORAGE_S3_PREFIX: 'no-slash' })).toThrow(/STORAGE_S3_PREFIX/);
+    expect(() => load({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints', STORAGE_S3_PREFIX: '/abs/' })).toThrow(/STORAGE_S3_PREFIX/);
+  });
+});
