@@ -145,22 +145,30 @@ rgw enable usage log = false
 rgw dns name = 127.0.0.1
 EOF
 
-  # mon
+  # keys: the mon imports every entity of this keyring (the osd's included) when it is created
+  local osd_uuid osd_key
+  osd_uuid=$(cat /proc/sys/kernel/random/uuid)
+  osd_key=$(ceph-authtool --gen-print-key)
   ceph-authtool --create-keyring "$DIR/keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
   ceph-authtool "$DIR/keyring" --gen-key -n client.admin --cap mon 'allow *' --cap osd 'allow *' --cap mgr 'allow *' >/dev/null
   ceph-authtool "$DIR/keyring" --gen-key -n client.rgw --cap mon 'allow rw' --cap osd 'allow rwx' >/dev/null
+  ceph-authtool "$DIR/keyring" -n osd.0 --add-key "$osd_key" --cap mon 'allow profile osd' --cap osd 'allow *' >/dev/null
+  ceph-authtool --create-keyring "$DIR/osd/keyring" -n osd.0 --add-key "$osd_key" >/dev/null
+
+  # the osd's store is created (offline) while the mon starts
+  ceph-osd -c "$CONF" -i 0 --mkfs --no-mon-config --osd-uuid "$osd_uuid" --keyring "$DIR/osd/keyring" 2>>"$LOGS/setup.log" &
+  local mkfs=$!
+
+  # mon
   monmaptool --create --addv a "[v2:127.0.0.1:$mon_port]" --fsid "$fsid" "$DIR/monmap" >/dev/null
   ceph-mon -c "$CONF" --mkfs -i a --monmap "$DIR/monmap" --keyring "$DIR/keyring" 2>>"$LOGS/setup.log"
   ceph-mon -c "$CONF" -i a --pid-file "$DIR/mon.pid" 2>>"$LOGS/setup.log"
 
   local t_mon; t_mon=$(date +%s.%N)
-  # osd
-  local osd_uuid osd_id
-  osd_uuid=$(cat /proc/sys/kernel/random/uuid)
-  osd_id=$(ceph -c "$CONF" --connect-timeout 20 osd new "$osd_uuid")
-  ceph-osd -c "$CONF" -i "$osd_id" --mkfs --mkkey --no-mon-config --osd-uuid "$osd_uuid" --keyring "$DIR/osd/keyring" 2>>"$LOGS/setup.log"
-  ceph -c "$CONF" auth add "osd.$osd_id" osd 'allow *' mon 'allow profile osd' -i "$DIR/osd/keyring" 2>>"$LOGS/setup.log"
-  ceph-osd -c "$CONF" -i "$osd_id" --keyring "$DIR/osd/keyring" --pid-file "$DIR/osd.pid" 2>>"$LOGS/setup.log"
+  # osd: registered as osd.0, then started once its store exists
+  [ "$(ceph -c "$CONF" --connect-timeout 20 osd new "$osd_uuid" 0)" = 0 ]
+  wait "$mkfs"
+  ceph-osd -c "$CONF" -i 0 --keyring "$DIR/osd/keyring" --pid-file "$DIR/osd.pid" 2>>"$LOGS/setup.log"
 
   local t_osd; t_osd=$(date +%s.%N)
   # rgw (it creates its pools on first start)
