@@ -36,6 +36,8 @@ const PUBLIC = {
   // the typed map of socket events (shared with the frontend)
   realtime: ['events'],
   cpu: ['cpu-pool'],
+  // the ObjectStore interface, its OBJECT_STORE token and errors (local folder or S3-compatible bucket)
+  storage: ['object-store'],
   database: ['data-source-options'],
   // the SQL other features compose to ask about prints (order links) without naming prints' tables
   prints: ['print-read-model'],
