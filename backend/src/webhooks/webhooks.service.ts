@@ -1,9 +1,7 @@
 import { BadRequestException, Inject, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { paginate } from '../common/pagination';
-import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.tokens';
@@ -15,6 +13,7 @@ import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 import { PING_EVENT, WebhookEnvelope, WebhookEvent, WebhookEventData } from './webhook-events';
 import { sendWebhook, signature } from './webhook-sender';
 import { checkWebhookUrl, WebhookTargetError } from './webhook-target';
+import { EndpointPatch, WebhooksRepository } from './webhooks.repository';
 
 const newSecret = () => 'whsec_' + randomBytes(24).toString('base64url');
 
@@ -40,7 +39,7 @@ export class WebhooksService implements OnModuleInit {
   private readonly logger = new Logger('Webhooks');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repo: WebhooksRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
   ) {}
@@ -57,23 +56,22 @@ export class WebhooksService implements OnModuleInit {
   // ---- endpoints ----
 
   list(userId: string): Promise<WebhookEndpoint[]> {
-    return this.db.getRepository(WebhookEndpoint).find({ where: { userId }, order: { createdAt: 'DESC' } });
+    return this.repo.endpoints(userId);
   }
 
   async get(userId: string, id: string): Promise<WebhookEndpoint> {
-    const e = await this.db.getRepository(WebhookEndpoint).findOne({ where: { _id: id, userId } });
+    const e = await this.repo.endpoint(userId, id);
     if (!e) throw new NotFoundException('Webhook not found');
     return e;
   }
 
   async create(userId: string, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const url = await this.checkUrl(dto.url);
-    const repo = this.db.getRepository(WebhookEndpoint);
-    if ((await repo.count({ where: { userId } })) >= MAX_ENDPOINTS)
+    if ((await this.repo.countEndpoints(userId)) >= MAX_ENDPOINTS)
       throw new BadRequestException({ message: `You have ${MAX_ENDPOINTS} webhooks already. Delete one first.`, code: 'too_many_webhooks' });
     const secret = newSecret();
-    const saved = await repo.save(repo.create({ userId, url, events: dto.events, description: dto.description ?? '', secret, active: true }));
-    return { endpoint: await this.get(userId, saved._id), secret };
+    const id = await this.repo.createEndpoint({ userId, url, events: dto.events, description: dto.description ?? '', secret, active: true });
+    return { endpoint: await this.get(userId, id), secret };
   }
 
   /**
@@ -83,34 +81,23 @@ export class WebhooksService implements OnModuleInit {
    */
   async rollSecret(userId: string, id: string, overlapHours: number): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const secret = newSecret();
-    const rows = returned(
-      await this.db.query(
-        `UPDATE webhook_endpoints SET
-           previous_secret = CASE WHEN $4 > 0 THEN secret END,
-           previous_secret_expires_at = CASE WHEN $4 > 0 THEN now() + make_interval(hours => $4) END,
-           secret = $3, updated_at = now()
-         WHERE id = $1 AND user_id = $2 RETURNING id`,
-        [id, userId, secret, overlapHours],
-      ),
-    );
-    if (!rows.length) throw new NotFoundException('Webhook not found');
+    if (!(await this.repo.rollSecret(userId, id, secret, overlapHours))) throw new NotFoundException('Webhook not found');
     return { endpoint: await this.get(userId, id), secret };
   }
 
   async update(userId: string, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpoint> {
     await this.get(userId, id);
-    const patch: Partial<WebhookEndpoint> = {};
+    const patch: EndpointPatch = {};
     if (dto.url !== undefined) patch.url = await this.checkUrl(dto.url);
     if (dto.events !== undefined) patch.events = dto.events;
     if (dto.description !== undefined) patch.description = dto.description;
     if (dto.active !== undefined) patch.active = dto.active;
-    if (Object.keys(patch).length) await this.db.getRepository(WebhookEndpoint).update({ _id: id, userId }, patch);
+    if (Object.keys(patch).length) await this.repo.updateEndpoint(userId, id, patch);
     return this.get(userId, id);
   }
 
   async remove(userId: string, id: string): Promise<void> {
-    const res = await this.db.getRepository(WebhookEndpoint).delete({ _id: id, userId });
-    if (!res.affected) throw new NotFoundException('Webhook not found');
+    if (!(await this.repo.deleteEndpoint(userId, id))) throw new NotFoundException('Webhook not found');
   }
 
   private async checkUrl(raw: string): Promise<string> {
@@ -128,17 +115,12 @@ export class WebhooksService implements OnModuleInit {
     await this.get(userId, endpointId);
     const page = q.page ?? 1;
     const limit = q.limit ?? 20;
-    const [rows, total] = await this.db.getRepository(WebhookDelivery).findAndCount({
-      where: { endpointId, userId },
-      order: { createdAt: q.sort === 'asc' ? 'ASC' : 'DESC', _id: 'ASC' },
-      skip: (page - 1) * limit,
-      take: limit,
-    });
+    const [rows, total] = await this.repo.deliveryPage(userId, endpointId, page, limit, q.sort === 'asc' ? 'asc' : 'desc');
     return paginate(rows, total, limit);
   }
 
   private async delivery(userId: string, id: string): Promise<WebhookDelivery> {
-    const d = await this.db.getRepository(WebhookDelivery).findOne({ where: { _id: id, userId } });
+    const d = await this.repo.delivery(userId, id);
     if (!d) throw new NotFoundException('Delivery not found');
     return d;
   }
@@ -149,15 +131,14 @@ export class WebhooksService implements OnModuleInit {
    * the caller's `dispatch` after its commit (or by the sweep if the process dies first).
    */
   async publish<E extends WebhookEvent>(userId: string, event: E, data: WebhookEventData[E]): Promise<string[]> {
-    const ids = await this.record(this.db.manager, userId, event, data);
+    const ids = await this.record(this.repo.manager, userId, event, data);
     await this.dispatch(ids);
     return ids;
   }
 
   /** Whether any active endpoint of the user listens to `event` (lets a bulk sender skip the work). */
   async hasSubscribers(userId: string, event: WebhookEvent): Promise<boolean> {
-    const [row] = await this.db.query(`SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE user_id = $1 AND active AND $2 = ANY(events)) AS yes`, [userId, event]);
-    return row.yes === true;
+    return this.repo.hasSubscribers(userId, event);
   }
 
   /**
@@ -167,18 +148,12 @@ export class WebhooksService implements OnModuleInit {
    * picked up by the sweep.
    */
   async record(m: EntityManager, userId: string, event: string, data: unknown, endpointId?: string): Promise<string[]> {
-    const endpoints: Array<{ id: string }> = endpointId
-      ? await m.query(`SELECT id FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [endpointId, userId])
-      : await m.query(`SELECT id FROM webhook_endpoints WHERE user_id = $1 AND active AND $2 = ANY(events)`, [userId, event]);
+    const endpoints = await this.repo.recipients(m, userId, event, endpointId);
     if (!endpoints.length) return [];
     const envelope: WebhookEnvelope = { id: randomUUID(), type: event, createdAt: new Date().toISOString(), data };
     const ids: string[] = [];
-    for (const e of endpoints) {
-      const [row]: Array<{ id: string }> = await m.query(
-        `INSERT INTO webhook_deliveries (endpoint_id, user_id, event, event_id, payload) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-        [e.id, userId, event, envelope.id, JSON.stringify(envelope)],
-      );
-      ids.push(row.id);
+    for (const endpointId of endpoints) {
+      ids.push(await this.repo.insertDelivery(m, { endpointId, userId, event, eventId: envelope.id, payload: JSON.stringify(envelope) }));
     }
     return ids;
   }
@@ -201,7 +176,7 @@ export class WebhooksService implements OnModuleInit {
   /** "Send test event": a `ping` to this endpoint only, queued like any delivery. */
   async sendTest(userId: string, endpointId: string): Promise<WebhookDelivery> {
     await this.get(userId, endpointId);
-    const [id] = await this.record(this.db.manager, userId, PING_EVENT, { message: 'Test event from GangSheet Studio' }, endpointId);
+    const [id] = await this.record(this.repo.manager, userId, PING_EVENT, { message: 'Test event from GangSheet Studio' }, endpointId);
     await this.dispatch([id]);
     return this.delivery(userId, id);
   }
@@ -215,7 +190,7 @@ export class WebhooksService implements OnModuleInit {
 
   /** The queue job: one attempt; throws to be retried while inside the window. */
   async runDelivery(job: JobContext<DeliveryJobData>): Promise<string> {
-    const d = await this.db.getRepository(WebhookDelivery).findOne({ where: { _id: job.data.deliveryId } });
+    const d = await this.repo.deliveryById(job.data.deliveryId);
     if (!d || d.status !== DeliveryStatus.Pending) return 'skipped';
     const ok = await this.attempt(d, false);
     if (ok) return 'delivered';
@@ -229,10 +204,7 @@ export class WebhooksService implements OnModuleInit {
 
   /** One POST; updates the row with its outcome. A manual redelivery that works marks it delivered. */
   private async attempt(d: WebhookDelivery, manual: boolean): Promise<boolean> {
-    const [endpoint] = await this.db.query(
-      `SELECT url, active, secret, CASE WHEN previous_secret_expires_at > now() THEN previous_secret END AS previous_secret FROM webhook_endpoints WHERE id = $1`,
-      [d.endpointId],
-    );
+    const endpoint = await this.repo.signingTarget(d.endpointId);
     let result: { ok: boolean; status: number | null; error: string | null };
     if (!endpoint) result = { ok: false, status: null, error: 'The endpoint was deleted' };
     else if (!endpoint.active && !manual) result = { ok: false, status: null, error: 'The endpoint is paused' };
@@ -242,38 +214,24 @@ export class WebhooksService implements OnModuleInit {
       result = await sendWebhook(
         endpoint.url,
         body,
-        { 'GangSheet-Event': d.event, 'GangSheet-Delivery': d._id, 'GangSheet-Signature': signature([endpoint.secret, endpoint.previous_secret].filter(Boolean), t, body) },
+        { 'GangSheet-Event': d.event, 'GangSheet-Delivery': d._id, 'GangSheet-Signature': signature([endpoint.secret, endpoint.previousSecret].filter((s): s is string => !!s), t, body) },
         { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.webhooks.allowPrivate },
       );
     }
-    const rows = returned<WebhookDelivery>(
-      await this.db.query(
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $2, last_error = $3, last_attempt_at = now(),
-           status = CASE WHEN $4 THEN 'succeeded' ELSE status END,
-           delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END
-         WHERE id = $1 RETURNING id`,
-        [d._id, result.status, result.error?.slice(0, 500) ?? null, result.ok],
-      ),
-    );
+    const exists = await this.repo.recordAttempt(d._id, result);
     d.lastError = result.error;
-    if (!rows.length) return true; // deleted meanwhile: nothing left to retry
+    if (!exists) return true; // deleted meanwhile: nothing left to retry
     return result.ok;
   }
 
   private async giveUp(deliveryId: string, reason: string) {
-    await this.db.query(`UPDATE webhook_deliveries SET status = 'failed', last_error = coalesce(last_error, $2) WHERE id = $1 AND status = 'pending'`, [
-      deliveryId,
-      reason.slice(0, 500),
-    ]);
+    await this.repo.markFailed(deliveryId, reason);
     this.logger.warn(`webhook delivery ${deliveryId} given up: ${reason}`);
   }
 
   /** Pending deliveries whose job was lost (a crash, the in-process runner restarting) are queued again. */
   async sweep(): Promise<number> {
-    const rows: Array<{ id: string; created_at: Date }> = await this.db.query(
-      `SELECT id, created_at FROM webhook_deliveries WHERE status = 'pending' AND created_at < now() - make_interval(secs => $1) ORDER BY created_at LIMIT 500`,
-      [this.config.recovery.graceMs / 1000],
-    );
+    const rows = await this.repo.stalePending(this.config.recovery.graceMs / 1000, 500);
     let n = 0;
     for (const r of rows) {
       if (Date.now() - new Date(r.created_at).getTime() >= this.config.webhooks.retryWindowMs) {
