@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { compareNesting, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
+import { compareNesting, FixedPlacement, LabelSpace, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
 import { PrintFormat, renderSheets, RenderProgress } from './render/render-sheet';
 import { designReport, DesignReportEntry, layoutSummary, LayoutSummary } from './report';
 import { DesignInfo, inspectDesign } from './trim';
@@ -12,7 +12,10 @@ import { DesignInfo, inspectDesign } from './trim';
 export interface BuildJob {
   /** Sheet settings plus the print file formats (default ["png"]). */
   sheet?: SheetSettings & { formats?: PrintFormat[] };
-  designs: { file: string; width: number; quantity: number; id?: string }[];
+  /** `label`: space reserved beside every copy (inches), reported in layout.json. */
+  designs: { file: string; width: number; quantity: number; id?: string; label?: LabelSpace }[];
+  /** Copies already placed (by design id); the others are laid out around them. */
+  fixed?: FixedPlacement[];
 }
 
 export interface BuildReport extends LayoutSummary {
@@ -40,6 +43,7 @@ export async function buildJob(
     infos.push(await inspectDesign(d.file, { root }));
   }
   const { formats = ['png'], ...sheetSettings } = job.sheet ?? {};
+  if (job.fixed !== undefined && !Array.isArray(job.fixed)) throw new Error('"fixed" must be a list of placements');
   if (!Array.isArray(formats) || formats.length === 0 || formats.some((f) => f !== 'png' && f !== 'pdf'))
     throw new Error('"sheet.formats" must be a non-empty list of "png" and/or "pdf"');
   const designs = job.designs.map((d, i) => ({
@@ -49,15 +53,16 @@ export async function buildJob(
     width: d.width,
     quantity: d.quantity,
     mask: infos[i].mask,
+    label: d.label,
   }));
   const nesting = resolveSettings(sheetSettings).nesting;
   let layout: LayoutResult;
   let box: LayoutResult | undefined;
   if (nesting === 'shape') {
-    const cmp = compareNesting(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs ?? 10000, threads: opts.threads });
+    const cmp = compareNesting(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs ?? 10000, threads: opts.threads, fixed: job.fixed });
     layout = cmp.shape;
     box = cmp.box;
-  } else layout = layoutSheets(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs });
+  } else layout = layoutSheets(designs, sheetSettings, { timeLimitMs: opts.timeLimitMs, fixed: job.fixed });
   fs.mkdirSync(outDir, { recursive: true });
   const rendered = await renderSheets({
     sheets: layout.sheets,

@@ -10,6 +10,8 @@
  *    in inches and whole pixels. Deterministic for the same input and effort.
  *    `settings.nesting: "shape"` nests by the ink (pass each design's `mask`); then
  *    `compareNesting(...)` gives both layouts and the film saved against rectangles.
+ *    `opts.fixed` pins copies where they are (the others are laid out around them) and a
+ *    design's `label` reserves space below each copy (reported as `placement.label`).
  * 3. `designReport(...)` for effective DPI per design (flag < 150) before the user pays.
  * 4. `renderSheets({ sheets, designs, dpi, root, output, onProgress })` (or `renderSheet`
  *    for one sheet): writes each sheet as a 300 DPI RGBA sRGB PNG and/or a one-page PDF
@@ -17,6 +19,7 @@
  *    memory, reporting progress in percent; each result lists its `files` by format.
  *
  * Errors a caller should show to the seller: `DesignTooLargeError` (names the design),
+ * `FixedPlacementError` (a pinned copy off the sheet or too close to another),
  * `DesignDecodeError` (corrupt or oversized file), `UnsafePathError`.
  *
  * @example
@@ -39,6 +42,7 @@ export {
   resolveSettings,
   designPixelSize,
   DesignTooLargeError,
+  FixedPlacementError,
   DEFAULT_SETTINGS,
   DEFAULT_TIME_LIMIT_MS,
   DEFAULT_CELL_INCHES,
@@ -54,12 +58,14 @@ export type {
   PixelRect,
   Nesting,
   NestingComparison,
+  FixedPlacement,
+  LabelSpace,
 } from './pack/layout';
 export type { DesignMask } from './shape/design-mask';
 export { alphaMask, INK_ALPHA_THRESHOLD } from './shape/design-mask';
 export type { Rotation } from './shape/shape-layout';
-export { packSheets, PieceTooLargeError } from './pack/sheets';
-export type { UnitSheet, UnitPlacement, UnitSheetConfig } from './pack/sheets';
+export { packSheets, PieceTooLargeError, UnitFixedError } from './pack/sheets';
+export type { UnitSheet, UnitPlacement, UnitSheetConfig, FixedUnit } from './pack/sheets';
 export { inspectDesign, alphaBoundingBox, trimAlpha } from './trim';
 export type { DesignInfo, TrimBox, InspectOptions, TrimResult } from './trim';
 export { designFit } from './fit';

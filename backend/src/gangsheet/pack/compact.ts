@@ -14,6 +14,8 @@ export interface CompactRect {
   y: number;
   readonly w: number;
   readonly h: number;
+  /** Never moves (a fixed copy): the others slide up to it like to any piece. */
+  readonly fixed?: boolean;
 }
 
 const MAX_ROUNDS = 8;
@@ -26,9 +28,10 @@ export function compact(rects: CompactRect[]): void {
   const y = Float64Array.from(rects, (r) => r.y);
   const w = Float64Array.from(rects, (r) => r.w);
   const h = Float64Array.from(rects, (r) => r.h);
+  const fixed = rects.some((r) => r.fixed) ? Uint8Array.from(rects, (r) => (r.fixed ? 1 : 0)) : undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const movedUp = slide(y, h, x, w);
-    const movedLeft = slide(x, w, y, h);
+    const movedUp = slide(y, h, x, w, fixed);
+    const movedLeft = slide(x, w, y, h, fixed);
     if (!movedUp && !movedLeft) break;
   }
   rects.forEach((r, i) => {
@@ -42,7 +45,7 @@ export function compact(rects: CompactRect[]): void {
  * other axis. True when any of them moved. Rectangles already handled are kept in buckets
  * along the cross axis, so each one is checked only against its neighbours there.
  */
-function slide(pos: Float64Array, len: Float64Array, cross: Float64Array, span: Float64Array): boolean {
+function slide(pos: Float64Array, len: Float64Array, cross: Float64Array, span: Float64Array, fixed?: Uint8Array): boolean {
   const n = pos.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => pos[a] - pos[b] || cross[a] - cross[b]);
   let extent = 0;
@@ -70,7 +73,7 @@ function slide(pos: Float64Array, len: Float64Array, cross: Float64Array, span: 
         }
       }
     }
-    if (to < pos[r]) {
+    if (to < pos[r] && !fixed?.[r]) {
       pos[r] = to;
       moved = true;
     }

@@ -7,9 +7,9 @@
  * same way. Because packing happens on these integers, the pixel placements are exact, never
  * overlap after rounding, and the inch values are exactly the pixel values divided by dpi.
  */
-import { PieceTooLargeError, packSheets } from './sheets';
+import { FixedUnit, PieceTooLargeError, packSheets, UnitFixedError } from './sheets';
 import { DesignMask } from '../shape/design-mask';
-import { inkArea, NestPieceTooLargeError, nestShapes, Rotation } from '../shape/shape-layout';
+import { inkArea, NestPieceTooLargeError, nestShapes, Rotation, turnRect } from '../shape/shape-layout';
 import type { PlacementRule } from '../shape/placement';
 
 export interface LayoutDesign {
@@ -23,6 +23,47 @@ export interface LayoutDesign {
   quantity: number;
   /** Ink mask from inspectDesign, used by "shape" nesting; absent = the whole box is ink. */
   mask?: DesignMask;
+  /** Space reserved beside every copy (an order label); absent = none. */
+  label?: LabelSpace;
+}
+
+/**
+ * A rectangle reserved below each copy's art, in the design's upright frame (it turns with
+ * the copy), centred on the art: no other copy (nor its label) comes closer than the gap.
+ * The layout reports where it lies (`Placement.label`), so the renderer can print there.
+ */
+export interface LabelSpace {
+  /** Inches. */
+  width: number;
+  height: number;
+  /** From the art's bottom edge to the label's top edge, inches (default 0). */
+  offset?: number;
+}
+
+/**
+ * A copy that is already placed (pinned by the seller): it stays exactly there, and the
+ * search lays the other copies out around it in the same search. It is one of its design's
+ * `quantity` copies.
+ */
+export interface FixedPlacement {
+  designId: string;
+  /** Which copy of the design (0-based, below its quantity); default: the lowest not fixed otherwise. */
+  copy?: number;
+  /** Sheet index, 0-based (default 0). */
+  sheet?: number;
+  /** Inches from the sheet's top-left corner to the art's top-left corner as placed, like `Placement.x`/`y`. */
+  x: number;
+  y: number;
+  /** Clockwise turn (default 0); odd turns need `rotate`. */
+  rotation?: Rotation;
+}
+
+/** A fixed placement the sheet cannot hold: outside the printable area, or closer than the gap to another. */
+export class FixedPlacementError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FixedPlacementError';
+  }
 }
 
 /** "box": copies are packed as rectangles. "shape": by their ink outline (true-shape nesting). */
@@ -69,6 +110,8 @@ export interface LayoutOptions {
    * (default true; false always runs to the time limit; see nest.ts CONVERGENCE).
    */
   converge?: boolean;
+  /** Copies already placed; the others are laid out around them. */
+  fixed?: readonly FixedPlacement[];
 }
 
 export interface PixelRect {
@@ -95,6 +138,10 @@ export interface Placement {
    * true-shape nesting lack it: then `rotated` means 90.
    */
   rotation?: Rotation;
+  /** This copy was given as a fixed placement (it is where it was given). */
+  fixed?: true;
+  /** The design's reserved label space on the sheet; text in it runs turned by `rotation` like the art. */
+  label?: { x: number; y: number; width: number; height: number; px: PixelRect };
 }
 
 export interface SheetLayout {
@@ -204,19 +251,101 @@ export function compareNesting(designs: readonly LayoutDesign[], settings: Sheet
   return { shape, box, savedLength, savedFraction: box.totalLength > 0 ? savedLength / box.totalLength : 0 };
 }
 
+/** A rectangle in whole pixels: x, y, width, height. */
+type Box = { x: number; y: number; w: number; h: number };
+
+/**
+ * A design's footprint: the art and its reserved label space (if any) in one upright box of
+ * w × h pixels, the label centred below the art. Without a label it is the art's box.
+ */
+interface Footprint {
+  w: number;
+  h: number;
+  art: Box;
+  label?: Box;
+}
+
+function footprintOf(d: LayoutDesign, art: { w: number; h: number }, px: (inches: number) => number): Footprint {
+  if (!d.label) return { w: art.w, h: art.h, art: { x: 0, y: 0, ...art } };
+  const { width, height, offset = 0 } = d.label;
+  if (!(width > 0) || !(height > 0) || !(offset >= 0)) throw new Error(`design "${d.id}": label width and height must be positive, its offset zero or more`);
+  const lw = Math.max(1, px(width));
+  const lh = Math.max(1, px(height));
+  const w = Math.max(art.w, lw);
+  return { w, h: art.h + px(offset) + lh, art: { x: Math.floor((w - art.w) / 2), y: 0, ...art }, label: { x: Math.floor((w - lw) / 2), y: art.h + px(offset), w: lw, h: lh } };
+}
+
+/** Where a rectangle of a footprint placed at (x, y), turned by `rotation`, lies on the sheet. */
+function onSheet(f: Footprint, r: Box, x: number, y: number, rotation: Rotation): Box {
+  const [x0, y0, x1, y1] = turnRect([r.x, r.y, r.x + r.w, r.y + r.h], f.w, f.h, rotation / 90);
+  return { x: x + x0, y: y + y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/** A fixed copy in whole pixels: its piece (index into the copies), sheet, footprint's top-left and turn. */
+interface FixedCopy {
+  index: number;
+  sheet: number;
+  x: number;
+  y: number;
+  rotation: Rotation;
+}
+
+function resolveFixed(
+  fixed: readonly FixedPlacement[],
+  designs: readonly LayoutDesign[],
+  firstPiece: readonly number[],
+  footprints: readonly Footprint[],
+  s: ResolvedSheetSettings,
+  px: (inches: number) => number,
+): FixedCopy[] {
+  const taken = new Set<number>();
+  const out: FixedCopy[] = [];
+  const explicit = new Set(fixed.filter((f) => f.copy !== undefined).map((f) => `${f.designId}#${f.copy}`));
+  for (const f of fixed) {
+    const di = designs.findIndex((d) => d.id === f.designId);
+    if (di < 0) throw new FixedPlacementError(`fixed placement: no design "${f.designId}"`);
+    const d = designs[di];
+    const rotation = f.rotation ?? 0;
+    if (![0, 90, 180, 270].includes(rotation)) throw new FixedPlacementError(`fixed copy of "${d.id}": rotation must be 0, 90, 180 or 270`);
+    if (rotation % 180 !== 0 && !s.rotate) throw new FixedPlacementError(`fixed copy of "${d.id}" is turned by ${rotation}° but the sheet does not allow rotation`);
+    const sheet = f.sheet ?? 0;
+    if (!Number.isInteger(sheet) || sheet < 0) throw new FixedPlacementError(`fixed copy of "${d.id}": sheet must be a whole number, 0 or more`);
+    if (sheet > 0 && !Number.isFinite(s.maxLength)) throw new FixedPlacementError(`fixed copy of "${d.id}" is on sheet ${sheet}, but without a maximum length there is one sheet`);
+    if (!Number.isFinite(f.x) || !Number.isFinite(f.y)) throw new FixedPlacementError(`fixed copy of "${d.id}": x and y must be numbers (inches)`);
+    let copy = f.copy;
+    if (copy === undefined) {
+      copy = 0;
+      while (copy < d.quantity && (taken.has(firstPiece[di] + copy) || explicit.has(`${d.id}#${copy}`))) copy++;
+    }
+    if (!Number.isInteger(copy) || copy < 0 || copy >= d.quantity)
+      throw new FixedPlacementError(`fixed copy ${copy} of "${d.id}": the design has ${d.quantity} ${d.quantity === 1 ? 'copy' : 'copies'}`);
+    const index = firstPiece[di] + copy;
+    if (taken.has(index)) throw new FixedPlacementError(`copy ${copy} of "${d.id}" is fixed twice`);
+    taken.add(index);
+    // the art's top-left as given -> the footprint's
+    const fp = footprints[di];
+    const art = onSheet(fp, fp.art, 0, 0, rotation);
+    out.push({ index, sheet, x: px(f.x) - art.x, y: px(f.y) - art.y, rotation });
+  }
+  return out;
+}
+
 function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, opts: LayoutOptions, mode: Nesting): LayoutResult {
   const px = (inches: number) => Math.round(inches * s.dpi);
   const pieces: { w: number; h: number }[] = [];
   const owner: { design: number; copy: number }[] = [];
-  designs.forEach((d, di) => {
+  const firstPiece: number[] = [];
+  const footprints = designs.map((d, di) => {
     if (!(d.widthPx > 0) || !(d.heightPx > 0)) throw new Error(`design "${d.id}": pixel size must be positive`);
     if (!(d.width > 0)) throw new Error(`design "${d.id}": printed width must be positive`);
     if (!Number.isInteger(d.quantity) || d.quantity < 0) throw new Error(`design "${d.id}": quantity must be a whole number`);
-    const size = designPixelSize(d, s.dpi);
+    const fp = footprintOf(d, designPixelSize(d, s.dpi), px);
+    firstPiece.push(pieces.length);
     for (let c = 0; c < d.quantity; c++) {
-      pieces.push(size);
+      pieces.push({ w: fp.w, h: fp.h });
       owner.push({ design: di, copy: c });
     }
+    return fp;
   });
   const widthPx = px(s.width);
   const cfg = {
@@ -226,6 +355,7 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
     maxLength: Number.isFinite(s.maxLength) ? px(s.maxLength) : Infinity,
     rotate: s.rotate,
   };
+  const fixed = resolveFixed(opts.fixed ?? [], designs, firstPiece, footprints, s, px);
   const tooLarge = (index: number, reason: 'width' | 'length') => {
     const d = designs[owner[index].design];
     const p = pieces[index];
@@ -236,38 +366,53 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
         : `is ${inch(p.w)} x ${inch(p.h)} in and does not fit the maximum printable length of ${inch(cfg.maxLength - 2 * cfg.margin)} in`;
     return new DesignTooLargeError(d.id, `Design "${d.id}" ${what}`);
   };
+  const fixedError = (e: UnitFixedError) => {
+    const name = (index: number) => `copy ${owner[index].copy} of "${designs[owner[index].design].id}"`;
+    return new FixedPlacementError(
+      e.reason === 'outside'
+        ? `fixed ${name(e.index)} lies outside the printable area of sheet ${e.sheet}`
+        : `fixed ${name(e.index)} and fixed ${name(e.other!)} overlap or are closer than the gap on sheet ${e.sheet}`,
+    );
+  };
   const search = { timeLimitMs: opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS, maxEvaluations: opts.maxEvaluations, seed: opts.seed };
   let unitSheets: { length: number; placements: { index: number; x: number; y: number; w: number; h: number; rotation: Rotation }[] }[];
   // area each copy counts for in the density figures: its box, or its ink for "shape"
   let copyArea: (index: number) => number;
-  if (mode === 'shape') {
-    const shapes = designs.map((d) => ({ ...designPixelSize(d, s.dpi), sourceWidth: d.widthPx, mask: d.mask }));
-    const cellPx = Math.max(1, Math.round((opts.cellInches ?? DEFAULT_CELL_INCHES) * s.dpi));
-    try {
+  try {
+    if (mode === 'shape') {
+      const shapes = designs.map((d, di) => {
+        const fp = footprints[di];
+        return { w: fp.w, h: fp.h, sourceWidth: d.widthPx, mask: d.mask, ...(fp.label ? { art: fp.art, reserved: [fp.label] } : {}) };
+      });
+      const cellPx = Math.max(1, Math.round((opts.cellInches ?? DEFAULT_CELL_INCHES) * s.dpi));
       unitSheets = nestShapes(
         shapes,
         owner.map((o) => o.design),
         { ...cfg, cellPx },
         { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves, threads: opts.threads, converge: opts.converge },
+        fixed.map((f) => ({ copy: f.index, sheet: f.sheet, x: f.x, y: f.y, rotation: f.rotation })),
       ).map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
-    } catch (e) {
-      if (e instanceof NestPieceTooLargeError) throw tooLarge(e.copy, e.reason);
-      throw e;
-    }
-    const inkAreas = shapes.map(inkArea);
-    copyArea = (i) => inkAreas[owner[i].design];
-  } else {
-    try {
-      unitSheets = packSheets(pieces, cfg, search).map((us) => ({
+      const inkAreas = designs.map((d, di) => inkArea({ w: footprints[di].art.w, h: footprints[di].art.h, sourceWidth: d.widthPx, mask: d.mask }));
+      copyArea = (i) => inkAreas[owner[i].design];
+    } else {
+      const fixedUnits: FixedUnit[] = fixed.map((f) => ({ index: f.index, sheet: f.sheet, x: f.x, y: f.y, rotated: f.rotation % 180 !== 0 }));
+      unitSheets = packSheets(pieces, cfg, search, fixedUnits).map((us) => ({
         length: us.length,
-        placements: us.placements.map((p) => ({ ...p, rotation: (p.rotated ? 90 : 0) as Rotation })),
+        placements: us.placements.map((p) => {
+          const given = p.fixed ? fixed.find((f) => f.index === p.index) : undefined;
+          return { ...p, rotation: given ? given.rotation : ((p.rotated ? 90 : 0) as Rotation) };
+        }),
       }));
-    } catch (e) {
-      if (e instanceof PieceTooLargeError) throw tooLarge(e.index, e.reason);
-      throw e;
+      copyArea = (i) => footprints[owner[i].design].art.w * footprints[owner[i].design].art.h;
     }
-    copyArea = (i) => pieces[i].w * pieces[i].h;
+  } catch (e) {
+    if (e instanceof PieceTooLargeError) throw tooLarge(e.index, e.reason);
+    if (e instanceof NestPieceTooLargeError) throw tooLarge(e.copy, e.reason);
+    if (e instanceof UnitFixedError) throw fixedError(e);
+    throw e;
   }
+  const fixedIndex = new Set(fixed.map((f) => f.index));
+  const inches = (b: Box) => ({ x: b.x / s.dpi, y: b.y / s.dpi, width: b.w / s.dpi, height: b.h / s.dpi, px: { x: b.x, y: b.y, width: b.w, height: b.h } });
   let designArea = 0;
   let filmArea = 0;
   const sheets: SheetLayout[] = unitSheets.map((us, index) => {
@@ -280,17 +425,18 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
       placements: us.placements.map((p) => {
         designArea += copyArea(p.index);
         const o = owner[p.index];
-        return {
+        const fp = footprints[o.design];
+        const art = onSheet(fp, fp.art, p.x, p.y, p.rotation);
+        const placement: Placement = {
           designId: designs[o.design].id,
           copy: o.copy,
-          x: p.x / s.dpi,
-          y: p.y / s.dpi,
-          width: p.w / s.dpi,
-          height: p.h / s.dpi,
-          px: { x: p.x, y: p.y, width: p.w, height: p.h },
+          ...inches(art),
           rotated: p.rotation % 180 !== 0,
           rotation: p.rotation,
         };
+        if (fixedIndex.has(p.index)) placement.fixed = true;
+        if (fp.label) placement.label = inches(onSheet(fp, fp.label, p.x, p.y, p.rotation));
+        return placement;
       }),
     };
   });

@@ -30,6 +30,8 @@ export class MaxRectsEvaluator {
   private fh = new Int32Array(64);
   private f = 0;
   private dead = new Uint8Array(64);
+  /** Occupied rectangles of the container (fixed copies), taken before any piece. */
+  private obstacles: readonly { x: number; y: number; w: number; h: number }[] = [];
   // recorded placements (by piece index) of the last evaluation with record = true
   readonly px: Int32Array;
   readonly py: Int32Array;
@@ -49,6 +51,11 @@ export class MaxRectsEvaluator {
     this.placed = new Uint8Array(this.n);
   }
 
+  /** Rectangles of the container that are taken before any piece (a fixed container only, not `grow`). */
+  setObstacles(rects: readonly { x: number; y: number; w: number; h: number }[]): void {
+    this.obstacles = rects;
+  }
+
   /**
    * Places the pieces of `seq` in order into width x H. With `stopAtFirstMiss` it stops at
    * the first piece that finds no place (the strip search only asks whether all fit).
@@ -63,7 +70,10 @@ export class MaxRectsEvaluator {
     this.f = 0;
     let regionW = 0;
     let regionH = 0;
-    if (!grow) this.push(0, 0, this.width, H);
+    if (!grow) {
+      this.push(0, 0, this.width, H);
+      for (const o of this.obstacles) this.occupy(o.x, o.y, o.w, o.h);
+    }
     if (record) this.placed.fill(0);
     let packedArea = 0;
     let packedCount = 0;

@@ -44,7 +44,7 @@ function tieBreakModes(ev: SkylineEvaluator): (0 | 1)[] {
   return types <= FEW_SIZES && ev.n >= 4 * types ? [0, 1] : [0];
 }
 
-class Budget {
+export class Budget {
   evaluations = 0;
   private deadline: number;
   private maxEvaluations: number;
@@ -71,7 +71,7 @@ class Budget {
 }
 
 /** Initial sequences: the classic decreasing orders, each a decent start on some data. */
-function initialOrders(pieces: readonly PieceSize[]): Int32Array[] {
+export function initialOrders(pieces: readonly PieceSize[]): Int32Array[] {
   const idx = [...pieces.keys()];
   const keys: ((p: PieceSize) => number)[] = [
     (p) => p.w * p.h,
@@ -124,7 +124,7 @@ function bestStart(ev: SkylineEvaluator, pieces: readonly PieceSize[], modes: re
  * the swap when the packed area does not decrease (sideways moves let it cross plateaus).
  * Returns the best sequence and its packed area; `seq` is modified in place.
  */
-function improveAtHeight(
+export function improveAtHeight(
   stage: Stage,
   typeOf: Int32Array,
   seq: Int32Array,
@@ -194,7 +194,7 @@ export function heightLowerBound(pieces: readonly PieceSize[], width: number, ro
 }
 
 /** A placement rule the sequence search can drive at a fixed container height. */
-interface Stage {
+export interface Stage {
   /** Area packed into width x H (the search only compares these). */
   packedArea(seq: Int32Array, H: number): number;
   /** The recorded layout of `seq` at height H. */
@@ -247,7 +247,7 @@ function realOrder(ev: SkylineEvaluator): boolean {
  * the budget doubling after each full pass. Returns the best layout (`best` when nothing
  * shorter was found).
  */
-function searchBelow(
+export function searchBelow(
   stage: Stage,
   startSeq: Int32Array,
   best: PackedLayout,

@@ -6,6 +6,7 @@
  * packed with no gap at all. Two inflated pieces that touch are therefore exactly `gap`
  * apart, and the last column/row's extra gap falls into the space that was added.
  */
+import { packAround } from './around';
 import { compact } from './compact';
 import { fillContainer, heightLowerBound, packStrip, PackedLayout, SearchOptions } from './search';
 
@@ -27,6 +28,33 @@ export interface UnitPlacement {
   w: number;
   h: number;
   rotated: boolean;
+  /** Given as a fixed copy: exactly where it was given. */
+  fixed?: true;
+}
+
+/** A piece already placed: the others are packed around it. */
+export interface FixedUnit {
+  /** Index of the piece in the input array. */
+  index: number;
+  sheet: number;
+  /** Top-left of the piece as placed, margins included (like `UnitPlacement`). */
+  x: number;
+  y: number;
+  rotated: boolean;
+}
+
+/** A fixed piece outside the printable area, or two fixed pieces closer than the gap. */
+export class UnitFixedError extends Error {
+  constructor(
+    readonly index: number,
+    readonly sheet: number,
+    readonly reason: 'outside' | 'overlap',
+    /** The other piece of an overlap. */
+    readonly other?: number,
+  ) {
+    super(reason === 'outside' ? `fixed piece ${index} lies outside the printable area of sheet ${sheet}` : `fixed pieces ${index} and ${other} overlap or are closer than the gap on sheet ${sheet}`);
+    this.name = 'UnitFixedError';
+  }
 }
 
 export interface UnitSheet {
@@ -51,6 +79,7 @@ export function packSheets(
   pieces: readonly { w: number; h: number }[],
   cfg: UnitSheetConfig,
   opts: SearchOptions,
+  fixed: readonly FixedUnit[] = [],
 ): UnitSheet[] {
   for (const v of [cfg.width, cfg.gap, cfg.margin])
     if (!Number.isInteger(v) || v < 0) throw new Error('sheet width, gap and margin must be non-negative integers in packing units');
@@ -101,6 +130,7 @@ export function packSheets(
     return { length: placements.length ? bottom + cfg.margin : 0, placements };
   };
 
+  if (fixed.length) return packAround(pieces, cfg, opts, fixed);
   if (pieces.length === 0) return [];
   const start = performance.now();
   const left = () => Math.max(1, opts.timeLimitMs - (performance.now() - start));

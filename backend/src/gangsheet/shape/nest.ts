@@ -47,6 +47,13 @@ export interface NestConfig {
    */
   threads?: number;
   /**
+   * Copies already placed (each of its own type, orientation 0): every sheet's fill starts
+   * with those of that sheet, the others go around them; they never move. Sheets up to the
+   * last one that holds a fixed copy always exist. No race and no compaction of a last sheet
+   * that holds one.
+   */
+  fixed?: readonly NestFixed[];
+  /**
    * Stop before the time limit once the layout has stopped getting shorter (`CONVERGENCE`):
    * the bottom-left search, then the compaction, each when it has found nothing shorter for
    * long enough. Timed runs only (counted ones stay deterministic); the time limit stays the
@@ -57,11 +64,19 @@ export interface NestConfig {
 }
 
 export interface NestPlacement {
-  /** Index into the copies array. */
+  /** Index into the copies array; copies.length + k for the k-th fixed copy. */
   copy: number;
   /** Orientation index of the copy's type. */
   orientation: number;
   /** Cell of the mask's (0, 0). */
+  x: number;
+  y: number;
+}
+
+/** A fixed copy: its type (one orientation), sheet and cell of the mask's (0, 0). */
+export interface NestFixed {
+  type: number;
+  sheet: number;
   x: number;
   y: number;
 }
@@ -125,7 +140,8 @@ const COMPACT_PATIENCE = { minMs: CONVERGENCE.compactMinMs, share: CONVERGENCE.s
  */
 export function nestSheets(types: readonly NestType[], copies: readonly number[], cfg: NestConfig): NestResult {
   const start = performance.now();
-  if (copies.length === 0) return { sheets: [], evaluations: 0 };
+  const fixed = cfg.fixed ?? [];
+  if (copies.length === 0 && fixed.length === 0) return { sheets: [], evaluations: 0 };
   const prepared = types.map((t) => t.orientations.map(prepare));
   // reject copies that cannot fit an empty sheet in any orientation
   copies.forEach((t, i) => {
@@ -150,7 +166,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const share = Math.min(0.95, Math.max(0, cfg.compactShare ?? 0));
   const searchMs = cfg.timeLimitMs * (1 - share);
   // helpers for the compaction start now, so they are ready when the search ends
-  const racing = share > 0 && cfg.maxEvaluations === undefined && cfg.compactMoves === undefined && (cfg.threads ?? 1) > 1 && cfg.timeLimitMs >= RACE_MIN_MS;
+  const racing = fixed.length === 0 && share > 0 && cfg.maxEvaluations === undefined && cfg.compactMoves === undefined && (cfg.threads ?? 1) > 1 && cfg.timeLimitMs >= RACE_MIN_MS;
   const race = racing ? startRace(types, copies, cfg, start + searchMs, start + cfg.timeLimitMs) : undefined;
   const outOfTime = () =>
     cfg.maxEvaluations !== undefined ? filler.evaluations >= cfg.maxEvaluations : performance.now() - start >= searchMs;
@@ -234,8 +250,9 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   }
   const sheets = best.sheets;
   // with a counted search (tests) the compaction runs only with counted moves too
-  if (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined)) {
-    const last = sheets[sheets.length - 1];
+  const last = sheets[sheets.length - 1];
+  const lastHasFixed = last.placements.some((p) => p.copy >= copies.length);
+  if (!lastHasFixed && (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined))) {
     const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging ? COMPACT_PATIENCE : undefined);
     if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
   }

@@ -10,7 +10,7 @@
  */
 import { CellMask } from './cells';
 import { Grid, Prepared } from './grid';
-import type { NestPlacement, NestSheet } from './nest';
+import type { NestFixed, NestPlacement, NestSheet } from './nest';
 
 /** Placement rules of the bottom-left fill. */
 export type PlacementRule = 'far' | 'top' | 'centre' | 'lattice' | 'fill';
@@ -136,7 +136,7 @@ export class BottomLeftFill {
   constructor(
     private readonly prepared: readonly (readonly Prepared[])[],
     private readonly copies: readonly number[],
-    private readonly cfg: { readonly width: number; readonly maxRows: number },
+    private readonly cfg: { readonly width: number; readonly maxRows: number; readonly fixed?: readonly NestFixed[] },
   ) {
     this.distinct = prepared.map((os) => os.flatMap((p, i) => (os.slice(0, i).some((e) => sameCells(e.src.mask, p.src.mask)) ? [] : [i])));
     this.maxWords = Math.max(1, ...prepared.flatMap((os) => os.map((p) => Math.max(p.src.mask.words, p.src.dil.words) + 1)));
@@ -170,7 +170,9 @@ export class BottomLeftFill {
     let remaining = seq;
     let cost = 0;
     let farSum = 0;
-    while (remaining.length) {
+    const fixed = cfg.fixed ?? [];
+    const lastFixedSheet = fixed.reduce((m, f) => Math.max(m, f.sheet), -1);
+    while (remaining.length || sheets.length <= lastFixedSheet) {
       const grid = new Grid(cfg.width, cfg.maxRows, maxWords, initialRows);
       // first free position found so far per (type, orientation): the grid only fills up,
       // so no earlier position can become free again on this sheet
@@ -180,6 +182,14 @@ export class BottomLeftFill {
       const placements: NestPlacement[] = [];
       const rest: number[] = [];
       let rows = 0;
+      // fixed copies first: obstacles the others are placed around
+      fixed.forEach((f, k) => {
+        if (f.sheet !== sheets.length) return;
+        const p = prepared[f.type][0];
+        grid.place(p, f.x, f.y);
+        placements.push({ copy: copies.length + k, orientation: 0, x: f.x, y: f.y });
+        rows = Math.max(rows, f.y + p.h);
+      });
       // where a copy of type t would go: over its orientations, the best by the rule
       const choose = (t: number): { o: number; x: number; y: number; score: number } | null => {
         const ps = prepared[t];

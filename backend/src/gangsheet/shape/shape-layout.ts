@@ -13,8 +13,11 @@
  */
 import { emptyMask, markRect, countCells, setRun, CellMask } from './cells';
 import { DesignMask, maskCoverage, unpackMask } from './design-mask';
-import { NestType } from './grid';
-import { NestPieceTooLargeError, nestSheets } from './nest';
+import { UnitFixedError } from '../pack/sheets';
+import { toCompactShape } from './compact-sheet';
+import { NestType, prepare } from './grid';
+import { NestFixed, NestPieceTooLargeError, nestSheets } from './nest';
+import { gapOverlap } from './overlap';
 import type { PlacementRule } from './placement';
 
 export interface ShapeDesign {
@@ -25,6 +28,21 @@ export interface ShapeDesign {
   sourceWidth: number;
   /** Ink mask of the trimmed art; absent = the whole rectangle is ink. */
   mask?: DesignMask;
+  /** Where the art lies in the w × h box (default: the whole box); the rest is for `reserved`. */
+  art?: { x: number; y: number; w: number; h: number };
+  /** Rectangles of the box kept free like ink (label space), upright pixels. */
+  reserved?: readonly { x: number; y: number; w: number; h: number }[];
+}
+
+/** A copy already placed: it stays there, and the others are nested around it. */
+export interface ShapeFixed {
+  /** Index into the copies array. */
+  copy: number;
+  sheet: number;
+  /** Pixels from the sheet's top-left to the copy's box (turned). */
+  x: number;
+  y: number;
+  rotation: Rotation;
 }
 
 export interface ShapeConfig {
@@ -73,7 +91,20 @@ export function inkReach(width: number, sourceWidth: number): number {
   return k <= 1 ? 1 : 1 + 1.5 * k;
 }
 
-/** Rectangles (in printed pixels, fractional) that cover the footprint grown by `inkReach`. */
+/**
+ * Rectangles (in printed pixels, fractional) that cover the footprint: the art's ink grown by
+ * `inkReach` (at `art` in the box), and the reserved rectangles.
+ */
+function footprintRects(d: ShapeDesign): [number, number, number, number][] {
+  const art = d.art ?? { x: 0, y: 0, w: d.w, h: d.h };
+  const rects = inkRects({ w: art.w, h: art.h, sourceWidth: d.sourceWidth, mask: d.mask });
+  if (!d.art && !d.reserved?.length) return rects;
+  const out: [number, number, number, number][] = rects.map(([x0, y0, x1, y1]) => [x0 + art.x, y0 + art.y, x1 + art.x, y1 + art.y]);
+  for (const r of d.reserved ?? []) out.push([r.x, r.y, r.x + r.w, r.y + r.h]);
+  return out;
+}
+
+/** Rectangles (in printed pixels, fractional) that cover the art's ink grown by `inkReach`. */
 function inkRects(d: ShapeDesign): [number, number, number, number][] {
   if (!d.mask) return [[0, 0, d.w, d.h]];
   const cells = unpackMask(d.mask);
@@ -117,15 +148,20 @@ export function inkClip(mask: DesignMask, w: number, h: number, sourceWidth: num
   return m;
 }
 
+/**
+ * A rectangle [x0, y0, x1, y1] of the box [0, w] × [0, h] turned `q` quarter turns clockwise,
+ * in the turned box (one turn maps (x, y) to (h - y, x)).
+ */
+export function turnRect([x0, y0, x1, y1]: readonly [number, number, number, number], w: number, h: number, q: number): [number, number, number, number] {
+  if (q === 0) return [x0, y0, x1, y1];
+  if (q === 1) return [h - y1, x0, h - y0, x1];
+  if (q === 2) return [w - x1, h - y1, w - x0, h - y0];
+  return [y0, w - x1, y1, w - x0];
+}
+
 /** The footprint rectangles turned `q` quarter turns clockwise (box [0, w] × [0, h] → its turned box). */
 function turnedRects(d: ShapeDesign, rects: [number, number, number, number][], q: number): [number, number, number, number][] {
-  // clockwise turns of the box [0, w] × [0, h]: (x, y) -> (h - y, x) for one turn
-  return rects.map(([x0, y0, x1, y1]) => {
-    if (q === 0) return [x0, y0, x1, y1];
-    if (q === 1) return [d.h - y1, x0, d.h - y0, x1];
-    if (q === 2) return [d.w - x1, d.h - y1, d.w - x0, d.h - y0];
-    return [y0, d.w - x1, y1, d.w - x0];
-  });
+  return rects.map((r) => turnRect(r, d.w, d.h, q));
 }
 
 /** The cell mask of (turned) footprint rectangles in a W × H pixel box. */
@@ -217,6 +253,7 @@ export function nestShapes(
   copies: readonly number[],
   cfg: ShapeConfig,
   opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number; threads?: number; converge?: boolean },
+  fixed: readonly ShapeFixed[] = [],
 ): ShapeSheet[] {
   const start = performance.now();
   if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');
@@ -227,7 +264,7 @@ export function nestShapes(
   if (cols <= 0) throw new Error('the margins leave no printable width');
   if (maxRows <= 0) throw new Error('the margins leave no printable length');
   const types: NestType[] = designs.map((d) => {
-    const rects = inkRects(d);
+    const rects = footprintRects(d);
     return {
       orientations: turns.map((q) => {
         const r = turnedRects(d, rects, q);
@@ -239,24 +276,43 @@ export function nestShapes(
       }),
     };
   });
+  const { movable, nestFixed } = fixedTypes(designs, copies, cfg, cell, types, fixed);
   // the time limit covers turning the masks into cells too
   // the product's layouts stop once they have converged (the time limit is the upper bound)
-  const res = nestSheets(types, copies, {
-    width: cols,
-    maxRows,
-    ...SHAPE_COMPACTION,
-    ...opts,
-    converge: opts.converge ?? true,
-    timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)),
-  });
+  let res: ReturnType<typeof nestSheets>;
+  try {
+    res = nestSheets(types, movable.map((i) => copies[i]), {
+      fixed: nestFixed,
+      width: cols,
+      maxRows,
+      ...SHAPE_COMPACTION,
+      ...opts,
+      converge: opts.converge ?? true,
+      timeLimitMs: Math.max(1, opts.timeLimitMs - (performance.now() - start)),
+    });
+  } catch (e) {
+    // the nester numbers the copies it nests; the caller's numbers include the fixed ones
+    if (e instanceof NestPieceTooLargeError) throw new NestPieceTooLargeError(movable[e.copy], e.reason);
+    throw e;
+  }
   return res.sheets.map((s) => {
     let bottom = 0;
     const placements = s.placements.map((p): ShapePlacement => {
-      const d = designs[copies[p.copy]];
-      const rotation = types[copies[p.copy]].orientations[p.orientation].rotation as Rotation;
+      if (p.copy >= movable.length) {
+        // a fixed copy stays exactly where it was given (its cells were only its obstacle)
+        const f = fixed[p.copy - movable.length];
+        const d = designs[copies[f.copy]];
+        const odd = f.rotation % 180 !== 0;
+        const pl: ShapePlacement = { copy: f.copy, x: f.x, y: f.y, w: odd ? d.h : d.w, h: odd ? d.w : d.h, rotation: f.rotation };
+        bottom = Math.max(bottom, pl.y + pl.h);
+        return pl;
+      }
+      const copy = movable[p.copy];
+      const d = designs[copies[copy]];
+      const rotation = types[copies[copy]].orientations[p.orientation].rotation as Rotation;
       const odd = rotation % 180 !== 0;
       const pl: ShapePlacement = {
-        copy: p.copy,
+        copy,
         x: cfg.margin + p.x * cell,
         y: cfg.margin + p.y * cell,
         w: odd ? d.h : d.w,
@@ -268,4 +324,50 @@ export function nestShapes(
     });
     return { length: bottom + cfg.margin, placements };
   });
+}
+
+/**
+ * The fixed copies as obstacles of the nester: each its own type of one orientation, its
+ * footprint shifted by the copy's offset within its cell (a fixed copy need not sit on the
+ * cell grid), so its cells cover exactly where it is. Checks that each lies within the
+ * printable area and that no two come closer than the gap (on their cells); returns the
+ * copies to nest (indexes into `copies`) and the obstacles. Adds the obstacles' types to `types`.
+ */
+function fixedTypes(
+  designs: readonly ShapeDesign[],
+  copies: readonly number[],
+  cfg: ShapeConfig,
+  cell: number,
+  types: NestType[],
+  fixed: readonly ShapeFixed[],
+): { movable: number[]; nestFixed: NestFixed[] } {
+  const isFixed = new Set(fixed.map((f) => f.copy));
+  const movable = copies.flatMap((_, i) => (isFixed.has(i) ? [] : [i]));
+  const nestFixed = fixed.map((f): NestFixed => {
+    const d = designs[copies[f.copy]];
+    const q = f.rotation / 90;
+    const W = q % 2 ? d.h : d.w;
+    const H = q % 2 ? d.w : d.h;
+    const ox = f.x - cfg.margin;
+    const oy = f.y - cfg.margin;
+    if (ox < 0 || oy < 0 || f.x + W > cfg.width - cfg.margin || f.y + H > cfg.maxLength - cfg.margin) throw new UnitFixedError(f.copy, f.sheet, 'outside');
+    const cx = Math.floor(ox / cell);
+    const cy = Math.floor(oy / cell);
+    const dx = ox - cx * cell;
+    const dy = oy - cy * cell;
+    const r = turnedRects(d, footprintRects(d), q).map(([x0, y0, x1, y1]): [number, number, number, number] => [x0 + dx, y0 + dy, x1 + dx, y1 + dy]);
+    const g = grownMask(r, W + dx, H + dy, cell, cfg.gap);
+    types.push({ orientations: [{ rotation: f.rotation, mask: cellMaskOf(r, W + dx, H + dy, cell), dil: g.mask, pad: g.pad }] });
+    return { type: types.length - 1, sheet: f.sheet, x: cx, y: cy };
+  });
+  nestFixed.forEach((a, i) => {
+    const sa = toCompactShape(prepare(types[a.type].orientations[0]));
+    for (let j = 0; j < i; j++) {
+      const b = nestFixed[j];
+      if (b.sheet !== a.sheet) continue;
+      const sb = toCompactShape(prepare(types[b.type].orientations[0]));
+      if (gapOverlap(sa, a.x, a.y, sb, b.x, b.y)) throw new UnitFixedError(fixed[i].copy, a.sheet, 'overlap', fixed[j].copy);
+    }
+  });
+  return { movable, nestFixed };
 }
