@@ -12,9 +12,12 @@
  *   - only the composition root (files directly in src/) imports the composition root;
  *   - a feature imports another feature or the platform only through what it offers: its
  *     module, services, decorators, entities and DTOs, and the few files listed in PUBLIC.
- * `layering/tables`: SQL in one area names only tables that area owns (its entities', and
- * the trigger-kept or entity-less tables in EXTRA_TABLES); another area's data comes from
- * that area's services or read model. Migrations (database/) and specs are exempt.
+ * `layering/tables`: one area reads and writes only the tables it owns (its entities', and
+ * the trigger-kept or entity-less tables in EXTRA_TABLES), in SQL (a table named after FROM,
+ * JOIN, UPDATE or INTO) or through TypeORM (another area's entity class handed to find,
+ * update, getRepository, createQueryBuilder…, @InjectRepository or forFeature); another
+ * area's data comes from that area's services or read model. Migrations (database/) and specs
+ * are exempt.
  *
  * The few remaining exceptions are listed below, each with its reason; anything else fails.
  */
@@ -61,7 +64,7 @@ const EXTRA_TABLES = {
   job_outbox: 'queue',
 };
 
-/** Reads or writes of another area's tables that remain, by area and table, with the reason. */
+/** Reads or writes of another area's tables (in SQL or through its entity class) that remain, by area and table, with the reason. */
 const TABLE_EXCEPTIONS = {
   statistics: {
     image_library_counts: "the dashboard's printed-images figure (the images feature has no reader for it yet)",
@@ -69,11 +72,15 @@ const TABLE_EXCEPTIONS = {
   },
   orders: { integrations: "the orders list shows each order's shop in the same statement" },
   prints: {
-    images: 'the print job and the print page read the designs with their items (one statement)',
-    sizes: 'the print job and the print page read the sizes with their items (one statement)',
+    images: "the print page, the preview, draft edits and the job read their items' images (names, status, ink masks) with the items",
+    sizes: "the print page, the preview, draft edits and the job read their items' sizes with the items",
     orders: 'a print item names its shop order line (one statement)',
     order_items: "a print item names its shop order line (one statement)",
+    users: "processing re-reads the buyer's balance in its transaction; the job's mail needs the address; the admin's list checks the user exists",
   },
+  auth: { users: "sign-in and the account tokens read and change the account row (password hash, status, e-mail)" },
+  session: { users: "every request's session loads its account" },
+  'api-keys': { users: "a bearer key authenticates as its account" },
   users: { api_keys: "deactivating an account revokes its API keys in the same transaction" },
   payments: { users: "the buyer's balance under the settlement's row lock, and each payment's user in the admin list" },
   credits: { users: 'credit balances are kept on the user row; credits is their only writer' },
@@ -118,6 +125,8 @@ function importProblem(from, to, target, spec) {
 }
 
 let owners;
+/** Entity class name → its table, from the same scan. */
+const entityTables = new Map();
 /** Table → owning area, from the entities' @Entity('name') and EXTRA_TABLES. */
 function tableOwners() {
   if (owners) return owners;
@@ -127,11 +136,22 @@ function tableOwners() {
     if (!dir.isDirectory() || !fs.existsSync(entities)) continue;
     for (const f of fs.readdirSync(entities)) {
       const text = fs.readFileSync(path.join(entities, f), 'utf8');
-      for (const m of text.matchAll(/@Entity\(\s*['"]([a-z_][a-z0-9_]*)['"]/g)) owners.set(m[1], dir.name);
+      for (const m of text.matchAll(/@Entity\(\s*['"]([a-z_][a-z0-9_]*)['"][^)]*\)\s*export class (\w+)/g)) {
+        owners.set(m[1], dir.name);
+        entityTables.set(m[2], m[1]);
+      }
     }
   }
   return owners;
 }
+
+/** TypeORM calls whose first argument is the entity they read or write (EntityManager, DataSource, query builders). */
+const ORM_CALLS = new Set([
+  'find', 'findOne', 'findBy', 'findOneBy', 'findOneOrFail', 'findOneByOrFail', 'findAndCount', 'findAndCountBy',
+  'count', 'countBy', 'exists', 'existsBy', 'exist', 'sum', 'average', 'minimum', 'maximum',
+  'insert', 'update', 'upsert', 'delete', 'softDelete', 'restore', 'save', 'remove', 'increment', 'decrement', 'create', 'merge', 'preload',
+  'getRepository', 'createQueryBuilder', 'from', 'innerJoin', 'leftJoin', 'innerJoinAndSelect', 'leftJoinAndSelect',
+]);
 
 /** The tables an SQL text names after FROM, JOIN, UPDATE or INTO (upper-case keywords only, so prose does not count). */
 function tablesIn(text) {
@@ -175,16 +195,39 @@ const plugin = {
         const file = context.filename;
         const from = area(file);
         if (!from || from === 'database' || /\.spec\.ts$/.test(file)) return {};
+        const refuse = (node, table, how) => {
+          const owner = tableOwners().get(table);
+          if (!owner || owner === from || TABLE_EXCEPTIONS[from]?.[table]) return;
+          context.report({ node, messageId: 'bad', data: { why: `${from}/ ${how} ${owner}'s table ${table}: ask ${owner}/ (its service or read model) instead` } });
+        };
         const check = (node, text) => {
-          for (const table of tablesIn(text)) {
-            const owner = tableOwners().get(table);
-            if (!owner || owner === from || TABLE_EXCEPTIONS[from]?.[table]) continue;
-            context.report({ node, messageId: 'bad', data: { why: `${from}/ queries ${owner}'s table ${table}: ask ${owner}/ (its service or read model) instead` } });
-          }
+          for (const table of tablesIn(text)) refuse(node, table, 'queries');
+        };
+        /** Local names of other areas' entity classes imported by this file → their tables. */
+        const foreign = new Map();
+        const entityArg = (node, arg, how) => {
+          if (arg?.type === 'Identifier' && foreign.has(arg.name)) refuse(node, foreign.get(arg.name), how);
         };
         return {
           Literal: (n) => typeof n.value === 'string' && check(n, n.value),
           TemplateElement: (n) => check(n, n.value.cooked ?? n.value.raw),
+          ImportDeclaration: (n) => {
+            if (typeof n.source.value !== 'string' || !n.source.value.startsWith('.')) return;
+            const target = path.resolve(path.dirname(file), n.source.value);
+            const rel = path.relative(SRC, target).split(path.sep);
+            if (rel[1] !== 'entities' || rel[0] === from) return;
+            tableOwners();
+            for (const sp of n.specifiers) {
+              const table = sp.type === 'ImportSpecifier' ? entityTables.get(sp.imported.name ?? sp.imported.value) : undefined;
+              if (table) foreign.set(sp.local.name, table);
+            }
+          },
+          CallExpression: (n) => {
+            const callee = n.callee;
+            const name = callee.type === 'MemberExpression' && callee.property.type === 'Identifier' ? callee.property.name : callee.type === 'Identifier' ? callee.name : null;
+            if (name === 'InjectRepository' || (name && callee.type === 'MemberExpression' && ORM_CALLS.has(name))) entityArg(n, n.arguments[0], 'reads or writes');
+            if (name === 'forFeature' && n.arguments[0]?.type === 'ArrayExpression') for (const el of n.arguments[0].elements) entityArg(n, el, 'registers');
+          },
         };
       },
     },

@@ -79,6 +79,19 @@ describe('the layering lint rules', () => {
       expect(lint('statistics/x.ts', "const q = `SELECT sum(prints) FROM print_counts WHERE user_id = $1`;")).toHaveLength(1);
     });
 
+    it("refuses reading another feature's table through its entity class", () => {
+      const code = [
+        `import { Image } from '../images/entities/image.entity';`,
+        `export const a = (m: any) => m.find(Image, { where: {} });`,
+        `export const b = (db: any) => db.getRepository(Image).count();`,
+        `export class C { constructor(@InjectRepository(Image) readonly images: unknown) {} }`,
+        `export const d = TypeOrmModule.forFeature([Image]);`,
+      ].join('\n');
+      expect(lint('notifications/x.ts', code)).toEqual(Array(4).fill(expect.stringMatching(/^layering\/tables: notifications\/ (reads or writes|registers) images's table images/)));
+      expect(lint('images/x.ts', code.replace('../images/entities', './entities'))).toEqual([]);
+      expect(lint('notifications/x.ts', `import { ImageStatus } from '../images/entities/image.entity';\nexport const s = ImageStatus.Ready;`)).toEqual([]);
+    });
+
     it('lets a feature query its own tables; prose and migrations do not count', () => {
       expect(lint('prints/x.ts', "const q = `SELECT 1 FROM print_items pi JOIN prints p ON p.id = pi.print_id`;")).toEqual([]);
       expect(lint('orders/x.ts', `const message = 'Remove them from prints first';`)).toEqual([]);
