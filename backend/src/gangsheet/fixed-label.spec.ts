@@ -4,7 +4,9 @@ import * as os from 'os';
 import * as path from 'path';
 import sharp from 'sharp';
 import { compareNesting, FixedPlacement, FixedPlacementError, LayoutDesign, LayoutResult, layoutSheets, Nesting } from './pack/layout';
+import { checkEsicupSolution } from '../../bench/nest-check';
 import { alphaMask } from './shape/design-mask';
+import { EsicupInstance, EsicupSolution, nestEsicup } from './shape/esicup';
 
 const DPI = 100;
 const SHEET = { width: 12, gap: 0.25, margin: 0.25, dpi: DPI };
@@ -184,5 +186,48 @@ describe('gangsheet build with fixed placements and labels (the CLI)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('gangsheet nest with fixed placements (ESICUP instances, the CLI)', () => {
+  const square = { type: 'simple_polygon', data: [[0, 0], [3, 0], [3, 3], [0, 3], [0, 0]] as [number, number][] };
+  const triangle = { type: 'simple_polygon', data: [[0, 0], [4, 0], [0, 3], [0, 0]] as [number, number][] };
+  const inst: EsicupInstance = {
+    strip_height: 10,
+    items: [
+      { id: 0, demand: 5, allowed_orientations: [0, 90], shape: square },
+      { id: 1, demand: 6, allowed_orientations: [0, 90, 180, 270], shape: triangle },
+    ],
+    fixed: [
+      { item: 0, x: 4.3, y: 2.7, rotation: 0 },
+      { item: 1, x: 3.5, y: 5.5, rotation: 90 },
+    ],
+  };
+
+  it('nests around the fixed polygons, which stay where they were given (exact polygon check)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gangsheet-nest-fixed-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'inst.json'), JSON.stringify(inst));
+      const launcher = path.resolve(__dirname, '../../bin/gangsheet.js');
+      const out = execFileSync(process.execPath, [launcher, 'nest', path.join(dir, 'inst.json'), '--time-limit-ms', '1500', '--threads', '1'], { encoding: 'utf8' });
+      const sol = JSON.parse(out) as EsicupSolution;
+      expect(sol.placements).toHaveLength(11);
+      expect(sol.placements).toEqual(expect.arrayContaining(inst.fixed!));
+      const check = checkEsicupSolution(inst, sol);
+      expect(check.errors).toEqual([]);
+      // the others are nested around them, not below them: the strip is shorter than the
+      // fixed square's far end plus the other copies' own area bound
+      expect(sol.length).toBeLessThan(4.3 + 3 + (4 * 9 + 5 * 6) / 10);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses fixed polygons outside the strip, overlapping, or beyond the demand', () => {
+    const run = (fixed: EsicupInstance['fixed']) => () => nestEsicup({ ...inst, fixed }, { timeLimitMs: 200, maxEvaluations: 3 });
+    expect(run([{ item: 0, x: 1, y: 8, rotation: 0 }])).toThrow(/fixed placement 0 \(item 0\) lies outside the strip/);
+    expect(run([{ item: 0, x: 1, y: 1, rotation: 0 }, { item: 0, x: 2, y: 2, rotation: 0 }])).toThrow(/fixed placements 0 and 1 overlap/);
+    expect(run(Array.from({ length: 6 }, (_, k) => ({ item: 0, x: 4 * k, y: 0, rotation: 0 })))).toThrow(/more fixed copies of item 0 than its demand/);
+    expect(run([{ item: 0, x: 1, y: 1, rotation: 45 }])).toThrow(/may not be turned by 45/);
   });
 });

@@ -4,9 +4,10 @@
  * masks (conservatively, so disjoint cells mean disjoint polygons) and nested on the grid.
  */
 import { CellMask, emptyMask, countCells, setRun } from './cells';
-import { compactSheet } from './compact-sheet';
-import { NestType } from './grid';
-import { nestSheets } from './nest';
+import { compactSheet, toCompactShape } from './compact-sheet';
+import { NestType, prepare } from './grid';
+import { NestFixed, nestSheets } from './nest';
+import { gapOverlap } from './overlap';
 import type { PlacementRule } from './placement';
 
 export type Point = [number, number];
@@ -22,6 +23,12 @@ export interface EsicupInstance {
   name?: string;
   strip_height: number;
   items: EsicupItem[];
+  /**
+   * Copies already placed (this engine's extension of the format, in the solution's own
+   * placement form): each takes one of its item's demand, stays exactly there, and the
+   * others are nested around it.
+   */
+  fixed?: EsicupPlacement[];
 }
 
 export interface EsicupPlacement {
@@ -46,6 +53,7 @@ export function parseEsicup(text: string): EsicupInstance {
       throw new Error(`item ${it.id}: only simple_polygon shapes are supported`);
     if (!Number.isInteger(it.demand) || it.demand < 0) throw new Error(`item ${it.id}: demand must be a whole number`);
   }
+  if (inst.fixed !== undefined && !Array.isArray(inst.fixed)) throw new Error('"fixed" must be a list of placements { item, x, y, rotation }');
   return inst;
 }
 
@@ -253,14 +261,18 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
   const { across: n, scale: sx } = alignedCells(inst, opts.cellsAcross ?? searchCells(inst));
   const sy = sx * Math.max(1, Math.round(ROWS_ALONG / ((itemArea(inst) / H) * sx)));
   const { types, orients } = esicupTypes(inst, sx, sy);
+  const fixed = esicupFixed(inst, types, orients, sx, sy, n);
+  const demand = inst.items.map((it) => it.demand);
+  for (const f of fixed) demand[f.t]--;
   const copies: number[] = [];
-  inst.items.forEach((it, t) => {
-    for (let k = 0; k < it.demand; k++) copies.push(t);
+  demand.forEach((d, t) => {
+    for (let k = 0; k < d; k++) copies.push(t);
   });
-  if (copies.length === 0) return { length: 0, placements: [] };
+  if (copies.length === 0 && fixed.length === 0) return { length: 0, placements: [] };
   const counted = opts.maxEvaluations !== undefined;
-  // a counted search (tests) refines only with counted moves
-  const levels = counted ? (opts.refineMoves !== undefined ? [0] : []) : (opts.refine ?? ESICUP_REFINE);
+  // a counted search (tests) refines only with counted moves; fixed copies are not refined
+  // (the refinement compacts, which would move them)
+  const levels = fixed.length ? [] : counted ? (opts.refineMoves !== undefined ? [0] : []) : (opts.refine ?? ESICUP_REFINE);
   const refineShare = levels.reduce((a, b) => a + b, 0);
   const res = nestSheets(types, copies, {
     width: n,
@@ -275,6 +287,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
     // on every instance (docs/gangsheet.md); a counted search (tests) leaves it off
     compactShare: opts.compactShare ?? (counted ? 0 : ESICUP_COMPACT_SHARE),
     compactMoves: opts.compactMoves,
+    fixed: fixed.map((f) => f.obstacle),
   });
   let sheet = res.sheets[0];
   let scale = 1;
@@ -296,6 +309,12 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
   const scaleY = scale * sy;
   let length = 0;
   const placements: EsicupPlacement[] = sheet.placements.map((p) => {
+    if (p.copy >= copies.length) {
+      // a fixed copy, exactly as given
+      const f = fixed[p.copy - copies.length];
+      length = Math.max(length, f.placement.x + orients[f.t][f.o].maxX);
+      return { ...f.placement };
+    }
     const t = copies[p.copy];
     const o = fine[t][p.orientation];
     const x = p.y / scaleY - o.minX;
@@ -305,6 +324,50 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
   });
   placements.sort((a, b) => a.item - b.item);
   return { length, placements };
+}
+
+/**
+ * The instance's fixed copies as obstacles of the nester: each its own type of one
+ * orientation, its polygon rasterised at its offset within its cell (cells it touches count,
+ * so movable copies keep off it). Checks that each lies within the strip and that no two
+ * share a cell (on cells: two fixed polygons that touch exactly are refused too).
+ */
+function esicupFixed(inst: EsicupInstance, types: NestType[], orients: Orient[][], sx: number, sy: number, n: number): { t: number; o: number; placement: EsicupPlacement; obstacle: NestFixed }[] {
+  const left = inst.items.map((it) => it.demand);
+  const out = (inst.fixed ?? []).map((f, k) => {
+    const t = inst.items.findIndex((it) => it.id === f.item);
+    if (t < 0) throw new Error(`fixed placement ${k}: no item ${f.item}`);
+    if (--left[t] < 0) throw new Error(`fixed placement ${k}: more fixed copies of item ${f.item} than its demand`);
+    const o = orients[t].findIndex((m) => m.rotation === (f.rotation ?? 0));
+    if (o < 0) throw new Error(`fixed placement ${k}: item ${f.item} may not be turned by ${f.rotation}°`);
+    const it = inst.items[t];
+    const m = orients[t][o];
+    const ring = it.shape.data.slice(0, -1).length >= 3 ? it.shape.data.slice(0, -1) : it.shape.data;
+    const pts = ring.map((q) => rotatePoint(q, m.rotation));
+    const maxY = Math.max(...pts.map((q) => q[1]));
+    if (!(f.x + m.minX >= -1e-9) || !(f.y + m.minY >= -1e-9) || !(f.y + maxY <= inst.strip_height + 1e-9)) throw new Error(`fixed placement ${k} (item ${f.item}) lies outside the strip`);
+    // grid: columns across the strip (ESICUP y), rows along it (ESICUP x); the polygon's
+    // cell of origin and its offset within that cell
+    const gx = Math.max(0, (f.y + m.minY) * sx);
+    const gy = Math.max(0, (f.x + m.minX) * sy);
+    const cx = Math.floor(gx);
+    const cy = Math.floor(gy);
+    const g: Point[] = pts.map(([x, y]) => [(y - m.minY) * sx + (gx - cx), (x - m.minX) * sy + (gy - cy)]);
+    const w = Math.min(n - cx, Math.max(1, Math.ceil(Math.max(...g.map((q) => q[0])) - 1e-7)));
+    const h = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[1])) - 1e-7));
+    const mask = rasterizePolygon(g, w, h);
+    types.push({ orientations: [{ rotation: m.rotation, mask, dil: mask, pad: 0 }] });
+    return { t, o, placement: { item: f.item, x: f.x, y: f.y, rotation: m.rotation }, obstacle: { type: types.length - 1, sheet: 0, x: cx, y: cy } };
+  });
+  out.forEach((a, i) => {
+    const sa = toCompactShape(prepare(types[a.obstacle.type].orientations[0]));
+    for (let j = 0; j < i; j++) {
+      const b = out[j].obstacle;
+      if (gapOverlap(sa, a.obstacle.x, a.obstacle.y, toCompactShape(prepare(types[b.type].orientations[0])), b.x, b.y))
+        throw new Error(`fixed placements ${j} and ${i} overlap (on the search grid's cells)`);
+    }
+  });
+  return out;
 }
 
 /**
