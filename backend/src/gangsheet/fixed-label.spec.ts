@@ -117,6 +117,22 @@ describe('fixed placements and label space', () => {
     }
   });
 
+  it('compacts the far end around fixed copies without moving them', () => {
+    const designs: LayoutDesign[] = [{ id: 'disc', widthPx: 120, heightPx: 120, width: 1.5, quantity: 30, mask: discMask(120) }];
+    const fixed: FixedPlacement[] = [{ designId: 'disc', x: 5.03, y: 1.27 }, { designId: 'disc', copy: 7, x: 0.25, y: 3.9 }];
+    const opts = { maxEvaluations: 10, placementRules: ['far' as const], fixed };
+    const searched = compareNesting(designs, { ...SHEET, nesting: 'shape' }, opts).shape;
+    const compacted = compareNesting(designs, { ...SHEET, nesting: 'shape' }, { ...opts, compactMoves: 600 }).shape;
+    expect(compacted.totalLength).toBeLessThan(searched.totalLength);
+    for (const layout of [searched, compacted]) {
+      expect(layout.sheets[0].placements.filter((p) => p.fixed).map((p) => [p.copy, p.px.x, p.px.y])).toEqual([
+        [0, 503, 127],
+        [7, 25, 390],
+      ]);
+      expect(problems(layout, () => true)).toEqual([]);
+    }
+  });
+
   it('gives the same layouts as before when neither is used', () => {
     const plain = DESIGNS.map(({ label: _label, ...d }) => d);
     for (const nesting of ['box', 'shape'] as const) {

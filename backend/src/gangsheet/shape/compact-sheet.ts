@@ -56,7 +56,8 @@ function compactShapeOf(p: Prepared): CompactShape {
 /**
  * Overlap-minimisation compaction of one sheet (overlap.ts). The result is checked again on
  * a fresh grid with the bottom-left fill's own fit test; null when nothing shorter was found.
- * `patience`: stop once converged (`CompactOptions.converge`).
+ * `patience`: stop once converged (`CompactOptions.converge`). Placements of copies from
+ * `fixedFrom` on are fixed: they never move.
  */
 export function compactLast(
   prepared: readonly (readonly Prepared[])[],
@@ -69,6 +70,7 @@ export function compactLast(
   cutTail?: number,
   race?: SharedStrip,
   patience?: CompactOptions['converge'],
+  fixedFrom = Infinity,
 ): NestSheet | null {
   if (sheet.placements.length < 2) return null;
   const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
@@ -78,7 +80,8 @@ export function compactLast(
   const order = race ? [...sheet.placements].sort((a, b) => a.copy - b.copy) : sheet.placements;
   const start = order.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y }));
   race?.publish(start, sheet.rows);
-  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience });
+  const fixed = order.some((p) => p.copy >= fixedFrom) ? order.map((p) => p.copy >= fixedFrom) : undefined;
+  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience, fixed });
   if (race) {
     // a helper may have found a shorter strip after this thread's last look
     race.stop();

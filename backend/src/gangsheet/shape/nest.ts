@@ -49,8 +49,8 @@ export interface NestConfig {
   /**
    * Copies already placed (each of its own type, orientation 0): every sheet's fill starts
    * with those of that sheet, the others go around them; they never move. Sheets up to the
-   * last one that holds a fixed copy always exist. No race and no compaction of a last sheet
-   * that holds one.
+   * last one that holds a fixed copy always exist. The compaction of the last sheet moves
+   * every copy but them; no race.
    */
   fixed?: readonly NestFixed[];
   /**
@@ -250,10 +250,11 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   }
   const sheets = best.sheets;
   // with a counted search (tests) the compaction runs only with counted moves too
-  const last = sheets[sheets.length - 1];
-  const lastHasFixed = last.placements.some((p) => p.copy >= copies.length);
-  if (!lastHasFixed && (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined))) {
-    const compacted = compactLast(prepared, copies, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging ? COMPACT_PATIENCE : undefined);
+  if (cfg.compactMoves !== undefined || (share > 0 && cfg.maxEvaluations === undefined)) {
+    const last = sheets[sheets.length - 1];
+    // fixed copies take part as pieces that never move (their own types, after the copies)
+    const all = fixed.length ? [...copies, ...fixed.map((f) => f.type)] : copies;
+    const compacted = compactLast(prepared, all, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging ? COMPACT_PATIENCE : undefined, copies.length);
     if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
   }
   race?.stop();

@@ -71,6 +71,8 @@ export interface CompactOptions {
    * Unset: run to the deadline.
    */
   converge?: { minMs: number; share: number; failures: number };
+  /** Pieces that never move (fixed copies), by index; the strip never gets shorter than their far edge. */
+  fixed?: readonly boolean[];
 }
 
 /** What `compactStrip` needs of threads racing on one strip (race.ts's SharedStrip). */
@@ -224,6 +226,8 @@ export function compactStrip(
   // the shortest strip any copy can stand in
   let minRows = 0;
   for (const p of start) minRows = Math.max(minRows, Math.min(...shapes[p.type].filter((s) => s.w <= W).map((s) => s.h)));
+  const fixed = opts.fixed;
+  if (fixed) start.forEach((p, i) => fixed[i] && (minRows = Math.max(minRows, p.y + shapes[p.type][p.orientation].h)));
 
   const xs = new Int32Array(n);
   const ys = new Int32Array(n);
@@ -431,7 +435,7 @@ export function compactStrip(
         order[k] = order[r];
         order[r] = tmp;
       }
-      for (const i of order) if (po[i] > 0) move(i);
+      for (const i of order) if (po[i] > 0 && !fixed?.[i]) move(i);
       const total = totalOverlap();
       if (total === 0) return true;
       if (total < minTotal) {
@@ -478,7 +482,7 @@ export function compactStrip(
       for (let tries = 0; tries < 20; tries++) {
         const i = rng.int(n);
         const j = rng.int(n);
-        if (ts[i] === ts[j]) continue;
+        if (ts[i] === ts[j] || fixed?.[i] || fixed?.[j]) continue;
         const a = shapes[ts[i]][os[i]];
         const b = shapes[ts[j]][os[j]];
         const cxi = xs[i] + (a.w >> 1);
@@ -498,6 +502,7 @@ export function compactStrip(
     const tail = opts.cutTail ?? 1;
     const cut = tail >= 1 ? rng.int(bestRows) : bestRows - 1 - rng.int(Math.max(1, Math.floor(bestRows * tail)));
     for (let i = 0; i < n; i++) {
+      if (fixed?.[i]) continue;
       let s = shapes[ts[i]][os[i]];
       if (s.h > L || s.w > W) {
         // an orientation that stands in the shorter strip
