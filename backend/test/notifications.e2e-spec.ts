@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { ImagesService } from '../src/images/images.service';
 import { NotificationsService } from '../src/notifications/notifications.service';
-import { PrintJobService } from '../src/prints/print-job.service';
+import { PrintFailureService } from '../src/prints/print-failure.service';
 import { addDesign, addSize } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
@@ -150,9 +150,9 @@ describe('Notifications (e2e)', () => {
   it('hooks: a failed print (with its reason), an image that could not be prepared, refused uploads, a size used by drafts', async () => {
     const s = await signUpAndLogin(t, 'nt_hooks');
     const [{ id: printId }] = await db.query(`INSERT INTO prints (user_id, status, attempt) VALUES ($1, 'Processing', 1) RETURNING id`, [s.user._id]);
-    await t.app.get(PrintJobService).fail(printId, 1, 'The file of design "x" is missing.');
+    await t.app.get(PrintFailureService).fail(printId, 1, 'The file of design "x" is missing.');
     // A second report of the same failure (Bull's onFailed after the job's own) stores nothing more.
-    await t.app.get(PrintJobService).fail(printId, 1, 'again');
+    await t.app.get(PrintFailureService).fail(printId, 1, 'again');
 
     const image = await addDesign(t, s.user._id, { name: 'broken' });
     await t.app.get(ImagesService).previewFailed(image._id, new Error('decode failed'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
-import { PrintJobService } from '../src/prints/print-job.service';
+import { PrintRetentionService } from '../src/prints/print-retention.service';
 import { StorageService } from '../src/storage/storage.service';
 import { addDesign, addSize, binary, setCredits, waitDone } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -171,7 +171,7 @@ describe('Prints: PDF and PNG files (e2e)', () => {
 
     // retention: 7 days after printedAt the PDF goes with the PNG
     await db.query(`UPDATE prints SET printed_at = now() - interval '7 days 1 minute' WHERE id = $1`, [both._id]);
-    expect(await t.app.get(PrintJobService).expireFiles()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.get(PrintRetentionService).expireFiles()).toBeGreaterThanOrEqual(1);
     const expired = (await s.agent.get(`/api/print/${both._id}`).expect(200)).body.data;
     expect(expired).toMatchObject({ status: 'Completed', fileId: [] });
     expect(expired.filesDeletedAt).toBeTruthy();

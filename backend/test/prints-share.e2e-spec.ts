@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { PrintJobService } from '../src/prints/print-job.service';
+import { PrintRetentionService } from '../src/prints/print-retention.service';
 import { SHARE_MSG } from '../src/prints/print-shares.service';
 import { addDesign, addSize, binary, setCredits, waitDone } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -91,7 +91,7 @@ describe('Prints: share links (e2e)', () => {
 
     // The retention sweep deleted the files: the link says so.
     await db.query(`UPDATE prints SET printed_at = now() - interval '7 days 1 minute' WHERE id = $1`, [print._id]);
-    expect(await t.app.get(PrintJobService).expireFiles()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.get(PrintRetentionService).expireFiles()).toBeGreaterThanOrEqual(1);
     expect((await stranger().get(png).expect(410)).body.message).toBe(SHARE_MSG.filesGone);
     // And no new link for files that are gone.
     expect((await s.agent.post(`/api/print/${print._id}/share`).expect(410)).body.message).toBe(SHARE_MSG.filesGone);

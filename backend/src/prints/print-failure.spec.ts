@@ -1,4 +1,4 @@
-import { failureText, PermanentPrintError, RENDER_FAILED, TransientPrintError } from './print-job.service';
+import { failureText, PermanentPrintError, RENDER_FAILED, TransientPrintError } from './print-failure';
 
 describe('failureText (the print error of a job that failed for good)', () => {
   it("keeps the job's own seller-facing text", () => {

@@ -1,36 +1,32 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { CreditsService } from '../credits/credits.service';
+import { isAbortError } from '../cpu/cpu-pool';
+import { ImageStatus } from '../images/entities/image.entity';
 import { ImagesService } from '../images/images.service';
-import { MailContent, MailService, mailTemplates } from '../mail/mail.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { JobContext } from '../queue/queue.types';
 import { LivePrintStage } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
+import { normalizeFormats, SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { StorageService } from '../storage/storage.service';
-import { User } from '../users/entities/user.entity';
-import { DesignDecodeError, DesignTooLargeError, EngineDesign, isPermanentEngineError, PRINT_ENGINE, PrintEngine, UnsafePathError } from './engine.adapter';
-import { isAbortError } from '../cpu/cpu-pool';
-import { PrintItem } from './entities/print-item.entity';
-import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
-import { normalizeFormats } from '../sheet-settings/entities/sheet-settings.entity';
-import { toFileDtos } from './print.mapper';
-import { returned } from '../common/sql';
-import { endAttemptWithRefund, printFolder, ProcessJobData } from './print-lifecycle';
-import { engineDesign, withMasks } from './print-designs';
-import { MSG, printName } from './prints.rules';
-import { StoredLayout, storedLayout } from './stored-layout';
-import { PrintCancellations, PrintCancelled } from './print-cancellations';
-import { gigapixels, layoutBudget, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
 import type { WebhookEventData } from '../webhooks/webhook-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { ImageStatus } from '../images/entities/image.entity';
-import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { fitProblem } from './design-fit';
+import { EngineDesign, isPermanentEngineError, PRINT_ENGINE, PrintEngine } from './engine.adapter';
+import { Print, PrintSheetFile, PrintStatus } from './entities/print.entity';
+import { gigapixels, layoutBudget, OUTPUT_BYTES_PER_PIXEL } from './print-budget';
+import { PrintCancellations, PrintCancelled } from './print-cancellations';
+import { engineDesign } from './print-designs';
+import { PermanentPrintError, RENDER_FAILED, TransientPrintError } from './print-failure';
+import { PrintFailureService } from './print-failure.service';
+import { PrintJobRepository } from './print-job.repository';
+import { printFolder, ProcessJobData } from './print-lifecycle';
+import { PrintMail } from './print-mail';
+import { toFileDtos } from './print.mapper';
+import { MSG, printName } from './prints.rules';
+import { StoredLayout, storedLayout } from './stored-layout';
 
 /** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
 export const RUN_PREFIX = '.run-';
@@ -48,33 +44,6 @@ export function layoutPercent(elapsedMs: number, budgetMs: number): number {
   return LAYOUT_PERCENT.from + Math.min(share - 1, Math.floor((share * Math.max(0, elapsedMs)) / Math.max(1, budgetMs)));
 }
 
-/** A failure that retrying cannot fix; the print fails at once instead of after every attempt. */
-export class PermanentPrintError extends Error {}
-
-/** A failure that is retried, whose message is written for the seller (the internals are logged). */
-export class TransientPrintError extends Error {}
-
-/** What a seller reads when the engine fails: never ids, stacks or Node's own messages. */
-export const RENDER_FAILED = {
-  internal: 'The sheet could not be rendered (an error on our side). Your credits were refunded; please process the print again.',
-  disk: 'The sheet could not be rendered (the server ran short of disk space). Your credits were refunded; please process the print again later.',
-  interrupted: 'The sheet could not be rendered (processing was interrupted). Your credits were refunded; please process the print again.',
-  unreadable: (name?: string) => `The sheet could not be rendered: ${name ? `the file of design "${name}"` : 'a design file'} could not be read. Please replace the design.`,
-  overLimit: (name: string) => `The sheet could not be rendered: design "${name}" has more pixels than allowed. Please upload a smaller file.`,
-  misplaced: 'The sheet could not be rendered: a design file could not be found. Please upload the design again.',
-};
-
-/**
- * The seller-facing text of a job failure that reached the queue's final failure handler:
- * the job's own errors are already worded for the seller; anything else (the queue's
- * "job stalled more than allowable limit" after its worker died twice, a database error
- * before the run started) gets the generic text.
- */
-export function failureText(e: unknown): string {
-  if (e instanceof TransientPrintError || e instanceof PermanentPrintError) return e.message;
-  return RENDER_FAILED.interrupted;
-}
-
 export type StageTimings = { trim: number; layout: number; render: number; store: number };
 
 export interface ProcessOutcome {
@@ -86,7 +55,8 @@ export interface ProcessOutcome {
 }
 
 /**
- * The processing job: trim → layout → render → store, then Completed. Safe to run twice for
+ * The processing job: trim → layout → render → store, then Completed (a failure for good goes
+ * to PrintFailureService, file expiry is PrintRetentionService, the SQL is PrintJobRepository). Safe to run twice for
  * the same attempt (Bull's stalled-job recovery): it only starts while the print is Processing
  * at that attempt, renders into a private folder, and finalises under a row lock, so exactly
  * one run completes the print; the charge was made once when processing started.
@@ -96,13 +66,13 @@ export class PrintJobService {
   private readonly logger = new Logger('PrintJob');
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(PRINT_ENGINE) private readonly engine: PrintEngine,
-    private readonly credits: CreditsService,
+    private readonly prints: PrintJobRepository,
+    private readonly failures: PrintFailureService,
     private readonly storage: StorageService,
     private readonly realtime: RealtimeService,
-    private readonly mail: MailService,
+    private readonly mail: PrintMail,
     private readonly cancellations: PrintCancellations,
     private readonly images: ImagesService,
     private readonly notifications: NotificationsService,
@@ -111,7 +81,7 @@ export class PrintJobService {
 
   async run(job: JobContext<ProcessJobData>): Promise<ProcessOutcome> {
     const { printId, attempt } = job.data;
-    const print = await this.db.getRepository(Print).findOne({ where: { _id: printId } });
+    const print = await this.prints.find(printId);
     if (!print || print.status !== PrintStatus.Processing || print.attempt !== attempt) {
       return { outcome: 'skipped', reason: print ? `print is ${print.status} at attempt ${print.attempt}` : 'print was deleted' };
     }
@@ -123,7 +93,7 @@ export class PrintJobService {
     const abort = new AbortController();
     const unregister = this.cancellations.register(printId, attempt, abort);
     const poll = setInterval(() => {
-      void this.stillProcessing(printId, attempt).then(
+      void this.prints.stillProcessing(printId, attempt).then(
         (yes) => yes || abort.abort(new PrintCancelled()),
         () => undefined,
       );
@@ -131,8 +101,7 @@ export class PrintJobService {
     poll.unref();
     // The heartbeat: our own record that this attempt is running (the recovery sweep takes a
     // running job without one for JOB_STALL_SECONDS as lost, whatever the queue says).
-    const beat = () =>
-      this.db.query(`UPDATE prints SET updated_at = now() WHERE id = $1 AND status = 'Processing' AND attempt = $2`, [printId, attempt]).catch(() => undefined);
+    const beat = () => this.prints.touch(printId, attempt).catch(() => undefined);
     await beat();
     const heartbeat = setInterval(() => void beat(), this.config.recovery.heartbeatMs);
     heartbeat.unref();
@@ -157,7 +126,7 @@ export class PrintJobService {
       const layout = await this.engine.layout(designs, settings, budget, { signal: abort.signal }).finally(() => clearInterval(ticking));
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
-      if (abort.signal.aborted || !(await this.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
+      if (abort.signal.aborted || !(await this.prints.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
       const pixels = layout.sheets.reduce((a, sh) => a + sh.widthPx * sh.lengthPx, 0);
       if (pixels > this.config.prints.maxPixels)
         throw new PermanentPrintError(
@@ -202,7 +171,7 @@ export class PrintJobService {
           formats: byFormat,
         };
       });
-      const copiesByImage = await this.copiesByImage(printId);
+      const copiesByImage = await this.prints.copiesByImage(printId);
       const done = await this.finalize(print, attempt, runKey, files, copiesByImage, storedLayout(layout));
       lap('store');
       if (!done) return { outcome: 'skipped', reason: 'another run finished this attempt' };
@@ -217,8 +186,8 @@ export class PrintJobService {
     } catch (e) {
       if (abort.signal.aborted && (e === abort.signal.reason || isAbortError(e))) return { outcome: 'skipped', reason: 'cancelled while rendering' };
       if (e instanceof PermanentPrintError || isPermanentEngineError(e)) {
-        const text = await this.sellerText(printId, e as Error);
-        await this.fail(printId, attempt, text);
+        const text = await this.failures.sellerText(printId, e as Error);
+        await this.failures.fail(printId, attempt, text);
         return { outcome: 'failed', reason: text };
       }
       if (e instanceof TransientPrintError) throw e;
@@ -235,40 +204,15 @@ export class PrintJobService {
     }
   }
 
-  /**
-   * The print's error text for a permanent failure. Engine errors name designs by their
-   * print item id and quote libvips; the seller gets the design's name and the cause in
-   * plain words, the log keeps the original.
-   */
-  private async sellerText(printId: string, e: Error): Promise<string> {
-    if (e instanceof PermanentPrintError) return e.message;
-    this.logger.warn(`print ${printId}: ${e.name}: ${e.message}`);
-    const rows: Array<{ id: string; name: string }> = await this.db.query(
-      `SELECT i.id, img.name FROM print_items i JOIN images img ON img.id = i.image_id WHERE i.print_id = $1`,
-      [printId],
-    );
-    const named = rows.find((r) => e.message.includes(r.id));
-    if (e instanceof DesignTooLargeError && named) return e.message.replace(`"${named.id}"`, `"${named.name}"`);
-    if (e instanceof DesignDecodeError && named) return /pixel limit/.test(e.message) ? RENDER_FAILED.overLimit(named.name) : RENDER_FAILED.unreadable(named.name);
-    if (e instanceof DesignDecodeError) return RENDER_FAILED.unreadable(rows.length === 1 ? rows[0].name : undefined);
-    if (e instanceof UnsafePathError) return RENDER_FAILED.misplaced;
-    return RENDER_FAILED.internal;
-  }
-
   /** Removes the run folders of an attempt that is over (left by runs killed with their process). */
   private async removeRuns(attemptKey: string): Promise<void> {
     const entries = await this.storage.list(attemptKey);
     for (const e of entries.filter((n) => n.startsWith(RUN_PREFIX))) await this.storage.deletePrefix(`${attemptKey}/${e}`);
   }
 
-  private async stillProcessing(printId: string, attempt: number): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM prints WHERE id = $1 AND status = 'Processing' AND attempt = $2`, [printId, attempt]);
-    return rows.length > 0;
-  }
-
   /** The print's designs with their stored trim (and masks for "shape"); a design whose file is gone fails the print. */
   private async designs(printId: string, masks: boolean): Promise<EngineDesign[]> {
-    const items = await this.db.getRepository(PrintItem).find({ where: { printId }, relations: { image: true, size: true }, order: { createdAt: 'ASC' } });
+    const items = await this.prints.items(printId);
     if (!items.length) throw new PermanentPrintError('The print has no items.');
     const out: EngineDesign[] = [];
     const measured = new Map<string, EngineDesign['mask']>();
@@ -285,16 +229,8 @@ export class PrintJobService {
       out.push(engineDesign(it));
     }
     if (!masks) return out;
-    const withStored = await withMasks(this.db.manager, out, items);
+    const withStored = await this.prints.withMasks(out, items);
     return withStored.map((d) => (measured.has(d.id) ? { ...d, mask: measured.get(d.id) } : d));
-  }
-
-  private async copiesByImage(printId: string): Promise<Map<string, number>> {
-    const rows: Array<{ image_id: string; n: number }> = await this.db.query(
-      `SELECT image_id, SUM(quantity)::int AS n FROM print_items WHERE print_id = $1 AND image_id IS NOT NULL GROUP BY image_id`,
-      [printId],
-    );
-    return new Map(rows.map((r) => [r.image_id, r.n]));
   }
 
   /**
@@ -313,8 +249,8 @@ export class PrintJobService {
     copies: Map<string, number>,
     layout: StoredLayout,
   ): Promise<{ deliveries: string[]; notification: string | null; mail: string | null } | null> {
-    return this.db.transaction(async (m) => {
-      const [row] = await m.query(`SELECT status, attempt FROM prints WHERE id = $1 FOR UPDATE`, [print._id]);
+    return this.prints.transaction(async (m) => {
+      const row = await this.prints.lockAttempt(m, print._id);
       if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return null;
       for (const f of files) {
         for (const [from, to] of [
@@ -324,14 +260,9 @@ export class PrintJobService {
           await this.storage.move(from, to);
         }
       }
-      await m.query(
-        `UPDATE prints SET status = 'Completed', printed_at = now(), files = $2, layout = $3, files_deleted_at = NULL, error = NULL, updated_at = now() WHERE id = $1`,
-        [print._id, JSON.stringify(files), JSON.stringify(layout)],
-      );
+      const printedAt = await this.prints.complete(m, print._id, files, layout);
       await this.images.addPrintedCopies(m, copies);
-      const [done]: Array<{ printed_at: Date }> = await m.query(`SELECT printed_at FROM prints WHERE id = $1`, [print._id]);
-      const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, new Date(done.printed_at), files));
-      // notifications hook: print completed (written with the status, like the webhook deliveries)
+      const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, printedAt, files));
       // one key per attempt: the bell and the mail are each written once however often this runs
       const key = `print.completed:${print._id}:${attempt}`;
       const notification = await this.notifications.record(m, print.userId, {
@@ -340,53 +271,21 @@ export class PrintJobService {
         attachmentId: print._id,
         dedupeKey: key,
       });
-      const mail = await this.queueMail(m, print.userId, key, (u) =>
-        mailTemplates.printReady(u, printName(print._id), this.printLink(print._id), this.config.prints.retentionDays),
-      );
+      const mail = await this.mail.ready(m, print.userId, print._id, key);
       return { deliveries, notification, mail };
     });
   }
-
-  /** Failed for good: Error with the message, the charge of this attempt refunded (once). */
-  async fail(printId: string, attempt: number, message: string): Promise<void> {
-    const text = message.slice(0, 480) || 'Processing failed';
-    // the print.failed deliveries, the bell's notification and the e-mail are written with the status (see finalize)
-    const ended = await this.db.transaction(async (m) => {
-      const e = await endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` });
-      if (!e?.userId) return null;
-      const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true } satisfies WebhookEventData['print.failed']);
-      // notifications hook: print failed, with its reason
-      const key = `print.failed:${printId}:${attempt}`;
-      const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `${printName(printId)} could not be processed: ${text}`, attachmentId: printId, dedupeKey: key });
-      const mail = await this.queueMail(m, e.userId, key, (u) => mailTemplates.printFailed(u, printName(printId), text, this.printLink(printId)));
-      return { userId: e.userId, deliveries, notification, mail };
-    });
-    const userId = ended?.userId;
-    if (!userId) return;
-    await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
-    this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
-    this.realtime.emit(userId, 'print', { printId, status: 'Error', message: text });
-    await this.mail.dispatch(ended.mail);
-    await this.notifications.announce(userId, ended.notification);
-    await this.webhooks.dispatch(ended.deliveries);
-  }
-
-  // --- public API ---
 
   /**
    * A print processed while some of its images were still being inspected waits here until
    * they are ready (then checks that each design fits the sheet); an image that fails
    * inspection, or is not ready within PRINT_IMAGE_WAIT_SECONDS, fails the print with its
-   * reason (refunded by fail()). Polls the rows, so it works whichever process inspects them.
+   * reason (refunded by PrintFailureService.fail). Polls the rows, so it works whichever process inspects them.
    */
   private async waitForImages(printId: string, attempt: number, settings: SheetSettingsValues, signal: AbortSignal): Promise<boolean> {
     const deadline = Date.now() + this.config.prints.imageWaitMs;
     for (;;) {
-      const rows: Array<{ name: string; status: string; error: string | null; trim: { width: number; height: number } | null; value: number | null }> = await this.db.query(
-        `SELECT img.name, img.status, img.error, img.trim, sz.value FROM print_items i
-           JOIN images img ON img.id = i.image_id LEFT JOIN sizes sz ON sz.id = i.size_id WHERE i.print_id = $1`,
-        [printId],
-      );
+      const rows = await this.prints.designReadiness(printId);
       const failed = rows.find((r) => r.status === ImageStatus.Error);
       if (failed) throw new PermanentPrintError(`Image "${failed.name}" could not be read${failed.error ? `: ${failed.error}` : ''}. Please replace it.`);
       if (rows.every((r) => r.status === ImageStatus.Ready)) {
@@ -397,7 +296,7 @@ export class PrintJobService {
         return true;
       }
       if (Date.now() > deadline) throw new PermanentPrintError('The images of this print were not ready in time. Please try again.');
-      if (signal.aborted || !(await this.stillProcessing(printId, attempt))) return false;
+      if (signal.aborted || !(await this.prints.stillProcessing(printId, attempt))) return false;
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -414,29 +313,6 @@ export class PrintJobService {
   }
   // --- end public API
 
-  /** Retention: sheet files of Completed prints go PRINT_RETENTION_DAYS after printedAt; the row stays. */
-  async expireFiles(now = new Date()): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.config.prints.retentionDays * 86_400_000);
-    const due: Array<{ id: string; user_id: string }> = await this.db.query(
-      `SELECT id, user_id FROM prints WHERE status = 'Completed' AND files_deleted_at IS NULL AND printed_at < $1 ORDER BY printed_at LIMIT 500`,
-      [cutoff],
-    );
-    let n = 0;
-    for (const p of due) {
-      // files first: a crash in between leaves the row to be retried, never orphaned files
-      await this.storage.deletePrefix(printFolder(p.user_id, p.id));
-      const rows = returned(
-        await this.db.query(
-          `UPDATE prints SET files = '[]', files_deleted_at = now(), updated_at = now() WHERE id = $1 AND status = 'Completed' AND files_deleted_at IS NULL RETURNING id`,
-          [p.id],
-        ),
-      );
-      n += rows.length;
-    }
-    if (n) this.logger.log(`retention: deleted the files of ${n} print(s)`);
-    return n;
-  }
-
   private progressReporter(job: JobContext<ProcessJobData>, userId: string, printId: string) {
     let last = -1;
     let lastStage = '';
@@ -450,16 +326,4 @@ export class PrintJobService {
     };
   }
 
-  private printLink(printId: string) {
-    return `${this.config.appUrl}/prints/${printId}`;
-  }
-
-  /**
-   * The owner's e-mail about a print, written with the status change it reports (see
-   * `MailService.queue`); the returned job id is dispatched after the commit.
-   */
-  private async queueMail(m: EntityManager, userId: string, key: string, content: (user: User) => MailContent): Promise<string | null> {
-    const user = await m.getRepository(User).findOne({ where: { _id: userId } });
-    return user ? this.mail.queue(m, key, { to: user.email, ...content(user) }) : null;
-  }
 }

@@ -11,7 +11,8 @@ import { JOB_RUNNER } from '../queue/queue.tokens';
 import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
 import { StorageService } from '../storage/storage.service';
-import { PrintJobService, RUN_PREFIX } from './print-job.service';
+import { PrintFailureService } from './print-failure.service';
+import { RUN_PREFIX } from './print-job.service';
 import { printJobId, processJob } from './print-lifecycle';
 
 export interface SweepReport {
@@ -43,7 +44,7 @@ export class PrintRecoveryService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly outbox: OutboxService,
-    private readonly printJobs: PrintJobService,
+    private readonly failures: PrintFailureService,
     private readonly images: ImagesService,
     private readonly storage: StorageService,
   ) {}
@@ -67,20 +68,20 @@ export class PrintRecoveryService {
       if (state === 'running') {
         // (d) held by a worker that shows no life: it cannot be queued again while the queue
         // holds it, so the attempt ends here (a late run finds it no longer Processing)
-        await this.printJobs.fail(p.id, p.attempt, 'Processing stopped responding. Your credits were refunded; please try again.');
+        await this.failures.fail(p.id, p.attempt, 'Processing stopped responding. Your credits were refunded; please try again.');
         report.refunded++;
         continue;
       }
       if (state === 'failed') {
         // (c) failed for good, but its failure handler never ran (e.g. it died with its process)
-        await this.printJobs.fail(p.id, p.attempt, 'Processing failed');
+        await this.failures.fail(p.id, p.attempt, 'Processing failed');
         report.refunded++;
         continue;
       }
       // (a) the job is gone (in-process jobs after a restart, a Redis that lost its data) or
       // finished without ending the print
       if (p.resumes >= this.config.prints.maxResumes) {
-        await this.printJobs.fail(p.id, p.attempt, 'Processing was interrupted too many times. Your credits were refunded; please try again.');
+        await this.failures.fail(p.id, p.attempt, 'Processing was interrupted too many times. Your credits were refunded; please try again.');
         report.refunded++;
         continue;
       }

@@ -13,7 +13,12 @@ import { PRINT_ENGINE, workerEngine } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { Print } from './entities/print.entity';
 import { PrintCancellations } from './print-cancellations';
-import { failureText, PrintJobService } from './print-job.service';
+import { failureText } from './print-failure';
+import { PrintFailureService } from './print-failure.service';
+import { PrintJobRepository } from './print-job.repository';
+import { PrintJobService } from './print-job.service';
+import { PrintMail } from './print-mail';
+import { PrintRetentionService } from './print-retention.service';
 import { PrintRecoveryService } from './print-recovery.service';
 import { PrintsController } from './prints.controller';
 import { PrintSharesController } from './print-shares.controller';
@@ -36,7 +41,11 @@ import { PrintsReadModule } from './prints-read.module';
     PrintProcessingService,
     PrintFilesService,
     PrintSharesService,
+    PrintJobRepository,
     PrintJobService,
+    PrintFailureService,
+    PrintMail,
+    PrintRetentionService,
     PrintCancellations,
     PrintRecoveryService,
     { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels, config.prints.layoutThreads), inject: [CpuPool, APP_CONFIG] },
@@ -50,15 +59,17 @@ export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly printJobs: PrintJobService,
+    private readonly failures: PrintFailureService,
+    private readonly retention: PrintRetentionService,
     private readonly recovery: PrintRecoveryService,
   ) {}
 
   async onModuleInit() {
     this.jobs.process(JobName.ProcessPrint, (job) => this.printJobs.run(job), {
       concurrency: this.config.prints.jobConcurrency,
-      onFailed: (job, error) => this.printJobs.fail(job.data.printId, job.data.attempt, failureText(error)),
+      onFailed: (job, error) => this.failures.fail(job.data.printId, job.data.attempt, failureText(error)),
     });
-    this.jobs.process(JobName.PrintRetention, () => this.printJobs.expireFiles());
+    this.jobs.process(JobName.PrintRetention, () => this.retention.expireFiles());
     await this.jobs.repeat(JobName.PrintRetention, this.config.prints.retentionIntervalMs);
     this.jobs.process(JobName.JobRecovery, () => this.recovery.sweep());
     await this.jobs.repeat(JobName.JobRecovery, this.config.recovery.intervalMs);
