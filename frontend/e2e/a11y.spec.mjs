@@ -3,7 +3,7 @@
 // Any serious or critical violation fails, and so does a page without exactly one h1.
 // Each group's results are written to e2e/artifacts/axe-<group>.json.
 import { axeAudit } from "./axe.mjs";
-import { grantCredits, test, unique, waitFor } from "./harness.mjs";
+import { grantCredits, test, unique, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 import { startFakeWoo, syncedShop } from "./fake-woo.mjs";
 
@@ -24,7 +24,7 @@ test("a11y: public pages", async ({ page }) => {
   await visit("/auth/signup", "button:has-text('Register')");
   await visit("/auth/forgot-password", "form");
   await visit("/verify?token=not-a-token", ".ant-result-error", "/verify (bad link)");
-  audit.assertClean();
+  await audit.assertClean();
 });
 
 test("a11y: seller pages", async ({ page, context, baseUrl, admin, api, createUser, login }) => {
@@ -82,7 +82,7 @@ test("a11y: seller pages", async ({ page, context, baseUrl, admin, api, createUs
     await visit(`/profile?bankTransfer=${payment.paymentId}`, MODAL, "/profile?bankTransfer");
     await visit("/payment", "[data-testid=package-credits500]");
     await visit(`/payment/${payment.paymentId}`, ".ant-descriptions", "/payment/:id");
-    audit.assertClean();
+    await audit.assertClean();
   } finally {
     woo.stop();
   }
@@ -102,5 +102,5 @@ test("a11y: admin pages", async ({ page, admin, api, adminLogin, createUser }) =
   await visit(`/users?deleteUser=${userId}`, MODAL, "/users?deleteUser");
   await visit(`/users/${userId}`, HEAD, "/users/:id");
   await visit("/completed-payments", HEAD);
-  audit.assertClean();
+  await audit.assertClean();
 });

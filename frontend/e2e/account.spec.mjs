@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectTitle, expectToast, test, unique } from "./harness.mjs";
+import { expectTitle, expectToast, test, unique } from "./fixtures.mjs";
 
 test("account: landing → signup → verify from mail → login → profile update → logout", async ({ page, baseUrl, mailbox, shot }) => {
   const username = unique("ada");
@@ -23,14 +23,14 @@ test("account: landing → signup → verify from mail → login → profile upd
   await page.getByLabel("Password").fill(password);
   await shot("signup-filled");
 
-  const since = mailbox.count();
+  const since = await mailbox.count();
   await page.getByRole("button", { name: "Register" }).click();
   await page.getByText("Form submitted successfully! Please check your email to verify your.").waitFor();
   await expectToast(page, "User registered successfully");
   await shot("signup-done");
 
   // Not verified yet: login is refused with the server's reason.
-  const beforeLogin = mailbox.count();
+  const beforeLogin = await mailbox.count();
   await page.goto("/auth/signin");
   await page.getByLabel("Email or Username").fill(email);
   await page.getByLabel("Password").fill(password);
@@ -106,7 +106,7 @@ test("account: forgot password with the mailed code, and the mail link prefills 
   await page.getByRole("link", { name: "Forgot Password" }).click();
   await page.waitForURL("**/auth/forgot-password");
   await page.getByLabel("Email").fill(user.email);
-  const since = mailbox.count();
+  const since = await mailbox.count();
   await page.getByRole("button", { name: "Send code" }).click();
   await expectToast(page, "Password reset key sended to given email");
   await page.getByRole("heading", { name: "Update Password" }).waitFor();
@@ -138,7 +138,7 @@ test("account: changing the password on /profile ends the session and lands on s
   await login(user.username, user.password);
   await page.goto("/profile");
   const card = page.locator(".ant-card").filter({ has: page.getByText("Change Password", { exact: true }) });
-  const since = mailbox.count();
+  const since = await mailbox.count();
   await card.getByRole("button", { name: "Send code" }).click();
   await expectToast(page, "Password reset key sended to given email");
   const mail = await mailbox.waitFor(user.email, { since });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectTitle, expectToast, test, unique } from "./harness.mjs";
+import { expectTitle, expectToast, test, unique } from "./fixtures.mjs";
 
 test("admin: creates, edits, changes credit, deactivates and deletes a user", async ({ page, adminLogin, api, shot }) => {
   await adminLogin();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectToast, test, waitFor } from "./harness.mjs";
+import { expectToast, test, waitFor } from "./fixtures.mjs";
 
 // Profile → API keys and Webhooks, and the key working (then not) from outside the browser.
 test("profile: create an API key, use it with Bearer, revoke it; add a webhook, send a test event, roll its secret", async ({ page, baseUrl, login, createUser, shot }) => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectToast, test, unique } from "./harness.mjs";
+import { expectToast, test, unique } from "./fixtures.mjs";
 
 test("auth: at 127.0.0.1 sign-in works (same-origin); auth pages and /verify never fetch the profile", async ({ page, baseUrl, mailbox, api, shot }) => {
   // The app opened by IP instead of APP_URL's localhost.
@@ -18,7 +18,7 @@ test("auth: at 127.0.0.1 sign-in works (same-origin); auth pages and /verify nev
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("Secret-123");
-  const since = mailbox.count();
+  const since = await mailbox.count();
   await page.getByRole("button", { name: "Register" }).click();
   await page.getByText("Form submitted successfully! Please check your email to verify your.").waitFor();
 
@@ -66,7 +66,7 @@ test("auth: a new e-mail on the profile needs the current password, changes when
   await form.getByLabel("Current password").fill("wrong-password");
   await form.getByRole("button", { name: "Save changes" }).click();
   await expectToast(page, "Current password is incorrect");
-  const since = mailbox.count();
+  const since = await mailbox.count();
   await form.getByLabel("Current password").fill(user.password);
   await shot("email-change");
   await form.getByRole("button", { name: "Save changes" }).click();

@@ -1,8 +1,7 @@
 // axe-core in the browser specs: inject, run, and fail on serious or critical violations.
 import { createRequire } from "node:module";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ARTIFACTS } from "./harness.mjs";
+import { readFileSync } from "node:fs";
+import { test } from "@playwright/test";
 
 // Evaluated through the DevTools protocol: the app's Content-Security-Policy forbids an injected <script>.
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -37,8 +36,9 @@ export function axeAudit(page, group) {
       const h1 = await page.locator("h1").count();
       pages.push({ page: label, h1, violations });
     },
-    assertClean() {
-      writeFileSync(join(ARTIFACTS, `axe-${group}.json`), JSON.stringify(pages, null, 2));
+    /** Fails listing the faults; every page's results go into the report as `axe-<group>.json`. */
+    async assertClean() {
+      await test.info().attach(`axe-${group}.json`, { body: JSON.stringify(pages, null, 2), contentType: "application/json" });
       const faults = [];
       for (const p of pages) {
         const blocking = p.violations.filter((v) => BLOCKING.has(v.impact));

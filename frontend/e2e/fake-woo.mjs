@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
-import { waitFor } from "./harness.mjs";
+import { waitFor } from "./fixtures.mjs";
 
 const BACKEND = resolve(new URL("../../backend", import.meta.url).pathname);
 

@@ -3,7 +3,7 @@
 // first moment, 'Already Processed' on a done print, whole designs in equal tiles, live
 // dashboard counts and an integrations form that offers only what the server can connect.
 import Bull from "bull";
-import { expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
+import { expectToast, grantCredits, settle, test, unique, waitFor } from "./fixtures.mjs";
 import { pngImage, uploadViaApi } from "./images-fixtures.mjs";
 
 const overlaps = (a, b) => a && b && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

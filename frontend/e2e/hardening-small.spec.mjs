@@ -1,7 +1,6 @@
 // Edge cases in the browser: a design wider than the sheet, the stored layout
 // of a Completed print, the manual draft kept across tabs, the admin credit editor.
-import { join } from "node:path";
-import { ARTIFACTS, expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
+import { expectToast, grantCredits, settle, test, unique, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 /** A signed-in seller with credits, a ready image and a size of `value` inches per entry of `sizes`. */
@@ -21,9 +20,8 @@ async function seller({ api, admin, createUser, login, context, baseUrl }, sizes
   return { user, userId, image, sizes: made };
 }
 
-test("hardening-small: a design wider than the sheet is flagged on its line, left out of the cost, and Process is disabled", async (ctx) => {
-  const { page, api, shot } = ctx;
-  const { image, sizes } = await seller(ctx, [4, 40]);
+test("hardening-small: a design wider than the sheet is flagged on its line, left out of the cost, and Process is disabled", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
+  const { image, sizes } = await seller({ api, admin, createUser, login, context, baseUrl }, [4, 40]);
   const created = await api("POST", "/print", { printItems: [{ imageId: image._id, sizeId: sizes[0]._id, quantity: 2 }, { imageId: image._id, sizeId: sizes[1]._id, quantity: 3 }] });
   const print = created.body.data;
   await page.goto(`/prints/${print._id}`);
@@ -47,9 +45,8 @@ test("hardening-small: a design wider than the sheet is flagged on its line, lef
   if (await process.isDisabled()) throw new Error("Process Print should be enabled once every design fits");
 });
 
-test("hardening-small: a Completed print shows the layout it was rendered with, not today's settings", async (ctx) => {
-  const { page, api, shot } = ctx;
-  const { image, sizes } = await seller(ctx, [4]);
+test("hardening-small: a Completed print shows the layout it was rendered with, not today's settings", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
+  const { image, sizes } = await seller({ api, admin, createUser, login, context, baseUrl }, [4]);
   await api("PUT", "/sheet-settings", { width: 13 });
   const print = (await api("POST", "/print", { printItems: [{ imageId: image._id, sizeId: sizes[0]._id, quantity: 6 }] })).body.data;
   const started = await api("POST", `/print/${print._id}/process`, {});
@@ -63,9 +60,8 @@ test("hardening-small: a Completed print shows the layout it was rendered with, 
   await shot("completed-as-rendered");
 });
 
-test("hardening-small: the manual draft is kept in a new tab; a line too wide disables Create Print (Process)", async (ctx) => {
-  const { page, context } = ctx;
-  const { image, sizes } = await seller(ctx, [4, 40]);
+test("hardening-small: the manual draft is kept in a new tab; a line too wide disables Create Print (Process)", async ({ page, context, baseUrl, admin, api, createUser, login }, testInfo) => {
+  const { image, sizes } = await seller({ api, admin, createUser, login, context, baseUrl }, [4, 40]);
   await page.goto("/prints/manual-create?addPrint=true");
   const picker = page.locator(".ant-modal").filter({ hasText: "Add Item" });
   await picker.getByTestId("image-tile").first().click();
@@ -92,7 +88,7 @@ test("hardening-small: the manual draft is kept in a new tab; a line too wide di
   if (await other.getByRole("button", { name: "Create Print (Draft)" }).isDisabled()) throw new Error("a draft can still be saved");
   await other.evaluate(() => window.scrollTo(0, 0));
   await other.waitForTimeout(500);
-  await other.screenshot({ path: join(ARTIFACTS, "hardening-small-manual-draft--too-wide-in-a-new-tab.png") });
+  await testInfo.attach("too-wide-in-a-new-tab", { body: await other.screenshot(), contentType: "image/png" });
   await other.close();
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectToast, test, unique } from "./harness.mjs";
+import { expectToast, test, unique } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 const dropdown = (page) => page.locator(".ant-select-dropdown:visible");

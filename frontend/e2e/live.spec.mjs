@@ -1,6 +1,6 @@
 // Dashboard, bell and live updates: a print processed while the list is open changes its
 // status and the bell's count without a reload; the dashboard shows the true numbers.
-import { grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
+import { grantCredits, settle, test, unique, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 const card = (page, label) => page.getByTestId("stat-card").filter({ hasText: label });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { ARTIFACTS, expectTitle, expectToast, test, waitFor } from "./harness.mjs";
+import { expectTitle, expectToast, test, waitFor } from "./fixtures.mjs";
 
 const balanceText = (page) => page.getByTestId("credit-balance").innerText();
 
@@ -156,7 +155,7 @@ test("payments: admin adds credit on user detail only after confirming amount an
   }
 });
 
-test("payments: bank transfer from the credits section shows the bank details and the reference; the history does not scroll sideways; the admin marks it received", async ({ page, login, admin, baseUrl, createUser, api, shot }) => {
+test("payments: bank transfer from the credits section shows the bank details and the reference; the history does not scroll sideways; the admin marks it received", async ({ page, login, admin, baseUrl, createUser, api, shot }, testInfo) => {
   const user = await createUser();
   await login(user.username, user.password);
   await page.goto("/profile");
@@ -217,7 +216,7 @@ test("payments: bank transfer from the credits section shows the bank details an
     const done = adminPage.locator("tbody tr.ant-table-row").filter({ hasText: reference });
     await done.getByText("Bank transfer").waitFor();
     assert.equal(await done.getByTestId("payment-status").innerText(), "Completed");
-    await adminPage.screenshot({ path: join(ARTIFACTS, "payments-bank-transfer--admin-received.png") });
+    await testInfo.attach("admin-received", { body: await adminPage.screenshot(), contentType: "image/png" });
   } finally {
     await adminContext.close();
   }

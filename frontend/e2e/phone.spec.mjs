@@ -1,10 +1,11 @@
 // Phone width (375 px): print detail, prints and orders keep every control on screen (lists
 // are cards, nothing scrolls sideways) and the print detail's heading never breaks a word.
-import { grantCredits, test, unique, waitFor } from "./harness.mjs";
+import { grantCredits, test, unique, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 import { startFakeWoo, syncedShop } from "./fake-woo.mjs";
 
 const WIDTH = 375;
+test.use({ viewport: { width: WIDTH, height: 812 } });
 
 /** Every visible control whose box leaves the screen sideways, and the page's scroll width. */
 async function offScreen(page) {
@@ -88,7 +89,6 @@ test(
       woo.stop();
     }
   },
-  { viewport: { width: WIDTH, height: 812 } },
 );
 
 test(
@@ -132,5 +132,4 @@ test(
     await checkOnScreen(page, "completed payments", faults);
     if (faults.length) throw new Error(`at ${WIDTH} px:\n  ${faults.join("\n  ")}`);
   },
-  { viewport: { width: WIDTH, height: 812 } },
 );

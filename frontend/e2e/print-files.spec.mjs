@@ -1,7 +1,7 @@
 // Print files: the seller ticks PDF beside PNG in the print's sheet settings, processes the
 // print, and downloads both files from the success modal, which lists them by format; the
 // print detail keeps the same list in its Files card.
-import { grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
+import { grantCredits, settle, test, unique, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 /** The page fetches a file link with its own cookies; returns status, type and the first bytes. */

@@ -1,7 +1,7 @@
 // Share links: on a completed print the seller's Copy link copies a signed link that a
 // stranger without an account can download; the page says until when it works, and
 // "Revoke links" ends every link sent so far.
-import { expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
+import { expectToast, grantCredits, settle, test, unique, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 /** A request with no cookie at all, as the person the link was sent to. */

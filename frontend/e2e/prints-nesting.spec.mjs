@@ -1,7 +1,7 @@
 // True-shape nesting on the process screen: a seller whose default is "Rectangles" picks
 // "True shape" for a print of round transparent designs, sees the film it saves against
 // rectangles in the live layout, processes, and gets the Completed print laid out that way.
-import { grantCredits, settle, test, waitFor } from "./harness.mjs";
+import { grantCredits, settle, test, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 test("prints: pick True shape on the process screen, see the film saved, process to Completed", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {

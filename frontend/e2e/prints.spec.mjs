@@ -2,7 +2,7 @@
 // wait for Completed over the socket, download a sheet PNG, delete the files and
 // process again, then force delete.
 import Bull from "bull";
-import { dismissToasts, expectToast, grantCredits, settle, test, unique, waitFor } from "./harness.mjs";
+import { dismissToasts, expectToast, grantCredits, settle, test, unique, waitFor } from "./fixtures.mjs";
 import { files, uploadViaApi } from "./images-fixtures.mjs";
 
 const PROCESSING = "Your images are being processed. Please wait for the process to complete. Don't worry, we will inform you by email after the process is complete.";

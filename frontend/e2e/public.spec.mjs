@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectTitle, expectToast, test } from "./harness.mjs";
+import { expectTitle, expectToast, test } from "./fixtures.mjs";
 
 /** Waits until the landing header is hidden (or shown), reporting the scroll position if it never is. */
 async function headerHidden(page, hidden) {
@@ -47,23 +47,25 @@ test("landing: sections, default tab, header hides on scroll, Learn more, Start 
   await page.waitForURL("**/auth/signup");
 });
 
-test(
-  "landing: mobile menu closes on Escape and on an outside click",
-  async ({ page, shot }) => {
-    await page.goto("/");
-    await page.getByRole("button", { name: "Open menu" }).click();
-    await page.getByTestId("mobile-menu").waitFor();
-    await shot("menu-open");
-    await page.keyboard.press("Escape");
-    await page.getByTestId("mobile-menu").waitFor({ state: "detached" });
-    await page.getByRole("button", { name: "Open menu" }).click();
-    await page.getByTestId("mobile-menu").waitFor();
-    await page.mouse.click(200, 600);
-    await page.getByTestId("mobile-menu").waitFor({ state: "detached" });
-    await shot("full", { fullPage: true });
-  },
-  { viewport: { width: 390, height: 844 } },
-);
+test.describe(() => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test(
+    "landing: mobile menu closes on Escape and on an outside click",
+    async ({ page, shot }) => {
+      await page.goto("/");
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await page.getByTestId("mobile-menu").waitFor();
+      await shot("menu-open");
+      await page.keyboard.press("Escape");
+      await page.getByTestId("mobile-menu").waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await page.getByTestId("mobile-menu").waitFor();
+      await page.mouse.click(200, 600);
+      await page.getByTestId("mobile-menu").waitFor({ state: "detached" });
+      await shot("full", { fullPage: true });
+    },
+  );
+});
 
 test("visitors on protected pages are sent to the landing page", async ({ page, baseUrl }) => {
   for (const path of ["/dashboard", "/profile", "/users", "/prints/123"]) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expectTitle, test } from "./harness.mjs";
+import { expectTitle, test } from "./fixtures.mjs";
 
 test("shell: sidebar collapse is remembered, breadcrumb from Home, logo goes to the dashboard", async ({ page, adminLogin, shot }) => {
   await adminLogin();
@@ -24,25 +24,27 @@ test("shell: sidebar collapse is remembered, breadcrumb from Home, logo goes to 
   assert.equal(await sider.locator(".ant-menu-item-selected").innerText(), "Dashboard");
 });
 
-test(
-  "shell: phone-sized screens",
-  async ({ page, adminLogin, shot }) => {
-    await adminLogin();
-    await shot("dashboard");
-    // The sidebar is a closed overlay on phones; it opens from the header and closes on navigation.
-    await page.getByRole("button", { name: "Expand sidebar" }).click();
-    await page.locator(".gs-sider-backdrop").waitFor();
-    await page.waitForTimeout(300); // let the slide-in finish before the screenshot
-    await shot("menu");
-    await page.locator(".gs-sider").getByRole("link", { name: "Users" }).click();
-    await page.waitForURL("**/users");
-    await page.getByRole("button", { name: "Expand sidebar" }).waitFor();
-    await page.goto("/users");
-    await page.getByTestId("card-row").first().getByText("Email").waitFor();
-    await shot("users");
-    await page.goto("/profile");
-    await page.getByText("Update Profile Information").waitFor();
-    await shot("profile", { fullPage: true });
-  },
-  { viewport: { width: 390, height: 844 } },
-);
+test.describe(() => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test(
+    "shell: phone-sized screens",
+    async ({ page, adminLogin, shot }) => {
+      await adminLogin();
+      await shot("dashboard");
+      // The sidebar is a closed overlay on phones; it opens from the header and closes on navigation.
+      await page.getByRole("button", { name: "Expand sidebar" }).click();
+      await page.locator(".gs-sider-backdrop").waitFor();
+      await page.waitForTimeout(300); // let the slide-in finish before the screenshot
+      await shot("menu");
+      await page.locator(".gs-sider").getByRole("link", { name: "Users" }).click();
+      await page.waitForURL("**/users");
+      await page.getByRole("button", { name: "Expand sidebar" }).waitFor();
+      await page.goto("/users");
+      await page.getByTestId("card-row").first().getByText("Email").waitFor();
+      await shot("users");
+      await page.goto("/profile");
+      await page.getByText("Update Profile Information").waitFor();
+      await shot("profile", { fullPage: true });
+    },
+  );
+});

@@ -1,7 +1,7 @@
 // Shop orders keep their identity: a seller's only shop is chosen without picking it, each
 // order shows the shop's own status beside ours, and a print item made from an order names
 // that order (number, buyer, line title) and links to it.
-import { expectToast, test } from "./harness.mjs";
+import { expectToast, test } from "./fixtures.mjs";
 import { startFakeWoo } from "./fake-woo.mjs";
 
 test("shop orders: the only shop syncs without picking it, the shop's status shows, a print item links to its order", async ({ page, api, createUser, login, shot }) => {

@@ -1,7 +1,7 @@
 // Shops: add a WooCommerce integration against the fake store, sync its orders (progress
 // over the socket), select order items, review them, create and process the print, and
 // see the order Completed.
-import { expectToast, grantCredits, test, unique, waitFor } from "./harness.mjs";
+import { expectToast, grantCredits, test, unique, waitFor } from "./fixtures.mjs";
 import { startFakeWoo } from "./fake-woo.mjs";
 
 test("shops: connect WooCommerce, sync, select order items, review, create and process the print", async ({ page, api, admin, createUser, login, shot }) => {
@@ -83,32 +83,35 @@ test("shops: connect WooCommerce, sync, select order items, review, create and p
   }
 });
 
-test("shops: on a phone the selection count and Create Print sit in a bar fixed at the bottom", async ({ page, api, createUser, login, shot }) => {
-  const woo = await startFakeWoo();
-  try {
-    const user = await createUser();
-    await login(user.email, user.password);
-    const created = await api("POST", "/integrations", {
-      name: "Phone shop",
-      type: "WordPress",
-      keys: [{ key: "baseUrl", value: woo.baseUrl }, { key: "consumerKey", value: woo.consumerKey }, { key: "consumerSecret", value: woo.consumerSecret }],
-    });
-    if (created.status !== 201) throw new Error(`integration ${created.status} ${JSON.stringify(created.body)}`);
-    const id = created.body.data._id;
-    await api("GET", `/integrations/${id}/orders`);
-    await waitFor(async () => (await api("GET", `/integrations/${id}`)).body.data.syncStatus === "done", { what: "the sync" });
-    await page.goto(`/orders?integrationId=${id}`);
-    // Orders and their items are cards on a phone.
-    const order = page.getByTestId("card-row").filter({ hasText: "#1058" });
-    await order.getByRole("button", { name: "Show Items" }).click();
-    await order.getByRole("checkbox", { name: "Select", exact: true }).first().check();
-    const bar = page.getByTestId("order-selection-bar");
-    await bar.getByText("1 order items selected").waitFor();
-    const box = await bar.boundingBox();
-    const position = await bar.evaluate((el) => getComputedStyle(el).position);
-    if (position !== "fixed" || !box || Math.abs(box.y + box.height - 800) > 2) throw new Error(`selection bar not fixed at the bottom: ${position} ${JSON.stringify(box)}`);
-    await shot("orders-phone");
-  } finally {
-    woo.stop();
-  }
-}, { viewport: { width: 390, height: 800 } });
+test.describe(() => {
+  test.use({ viewport: { width: 390, height: 800 } });
+  test("shops: on a phone the selection count and Create Print sit in a bar fixed at the bottom", async ({ page, api, createUser, login, shot }) => {
+    const woo = await startFakeWoo();
+    try {
+      const user = await createUser();
+      await login(user.email, user.password);
+      const created = await api("POST", "/integrations", {
+        name: "Phone shop",
+        type: "WordPress",
+        keys: [{ key: "baseUrl", value: woo.baseUrl }, { key: "consumerKey", value: woo.consumerKey }, { key: "consumerSecret", value: woo.consumerSecret }],
+      });
+      if (created.status !== 201) throw new Error(`integration ${created.status} ${JSON.stringify(created.body)}`);
+      const id = created.body.data._id;
+      await api("GET", `/integrations/${id}/orders`);
+      await waitFor(async () => (await api("GET", `/integrations/${id}`)).body.data.syncStatus === "done", { what: "the sync" });
+      await page.goto(`/orders?integrationId=${id}`);
+      // Orders and their items are cards on a phone.
+      const order = page.getByTestId("card-row").filter({ hasText: "#1058" });
+      await order.getByRole("button", { name: "Show Items" }).click();
+      await order.getByRole("checkbox", { name: "Select", exact: true }).first().check();
+      const bar = page.getByTestId("order-selection-bar");
+      await bar.getByText("1 order items selected").waitFor();
+      const box = await bar.boundingBox();
+      const position = await bar.evaluate((el) => getComputedStyle(el).position);
+      if (position !== "fixed" || !box || Math.abs(box.y + box.height - 800) > 2) throw new Error(`selection bar not fixed at the bottom: ${position} ${JSON.stringify(box)}`);
+      await shot("orders-phone");
+    } finally {
+      woo.stop();
+    }
+  });
+});
