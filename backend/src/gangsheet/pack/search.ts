@@ -8,7 +8,8 @@
  * between the area lower bound and the best height found, and the per-target effort doubles
  * after each full pass, so easy targets are settled quickly and hard ones get more time.
  */
-import { buildColumns, ColumnLayout, ColumnProblem, columnProblem, initialPlan, mutatePlan } from './columns';
+import { packOnColumns } from './column-stage';
+import { columnProblem } from './columns';
 import { MaxRectsEvaluator, MaxRectsRule } from './maxrects';
 import { Rng } from './rng';
 import { PieceSize, SkylineEvaluator } from './skyline';
@@ -31,7 +32,7 @@ export interface PackedLayout {
   evaluations: number;
 }
 
-const INF = 0x3fffffff;
+export const INF = 0x3fffffff;
 const FEW_SIZES = 16;
 
 /**
@@ -83,7 +84,7 @@ export function initialOrders(pieces: readonly PieceSize[]): Int32Array[] {
   return keys.map((k) => Int32Array.from([...idx].sort((a, b) => k(pieces[b]) - k(pieces[a]) || a - b)));
 }
 
-function snapshot(ev: SkylineEvaluator, height: number, evaluations: number): PackedLayout {
+export function snapshot(ev: SkylineEvaluator, height: number, evaluations: number): PackedLayout {
   return {
     height,
     x: ev.px.slice(),
@@ -98,7 +99,7 @@ function snapshot(ev: SkylineEvaluator, height: number, evaluations: number): Pa
  * The shortest layout over the tie-break modes and the classic starting orders, and its
  * order; `ev` is left in the mode that gave it.
  */
-function bestStart(ev: SkylineEvaluator, pieces: readonly PieceSize[], modes: readonly (0 | 1)[], budget: Budget): { layout: PackedLayout; seq: Int32Array } {
+export function bestStart(ev: SkylineEvaluator, pieces: readonly PieceSize[], modes: readonly (0 | 1)[], budget: Budget): { layout: PackedLayout; seq: Int32Array } {
   let best: PackedLayout | null = null;
   let bestSeq: Int32Array | null = null;
   let bestMode: 0 | 1 = 0;
@@ -234,7 +235,7 @@ const MAXRECTS_START_SLACK = 0.05;
  * where a swap of two equal copies changes nothing. On mostly unique pieces insertion loses
  * optima that swaps find, so those keep swaps, and so do maximal rectangles.
  */
-const REAL_ORDER_INSERT_SHARE = 1;
+export const REAL_ORDER_INSERT_SHARE = 1;
 
 /** Real orders: few distinct sizes, many copies each (see `tieBreakModes`). */
 function realOrder(ev: SkylineEvaluator): boolean {
@@ -298,80 +299,6 @@ const COLUMN_SHARE = 0.25;
 const COLUMN_MIN_LP_GAP = 0.005;
 /** At most this share of the time for the pattern LP. */
 const LP_SHARE = 0.1;
-/** Share of the column stage's time for the plan search; the rest packs what it leaves out. */
-const PLAN_SHARE = 0.8;
-
-/** The copies a column layout left out, with a skyline evaluator standing on its profile. */
-function restOf(col: ColumnLayout, pieces: readonly PieceSize[], width: number, rotate: boolean) {
-  const rest: number[] = [];
-  for (let i = 0; i < pieces.length; i++) if (!col.placed[i]) rest.push(i);
-  const sub = rest.map((i) => pieces[i]);
-  const ev = new SkylineEvaluator(sub, width, rotate);
-  ev.setFloor(col.profile);
-  return { rest, sub, ev };
-}
-
-/**
- * Height of a column layout with the rest packed on top by the best starting order. Counts
- * as one evaluation: the rest is a few copies, and building the columns costs about as much
- * as one skyline evaluation of the whole order.
- */
-function quickHeight(col: ColumnLayout, pieces: readonly PieceSize[], width: number, rotate: boolean): number {
-  const { sub, ev } = restOf(col, pieces, width, rotate);
-  if (sub.length === 0) return ev.floorTop;
-  let best = INF;
-  for (const mode of [0, 1] as const) {
-    ev.tieBreak = mode;
-    for (const seq of initialOrders(sub)) best = Math.min(best, ev.evaluate(seq, INF, false).height);
-  }
-  return best;
-}
-
-/**
- * The column stage (`columns.ts`): the LP's periodic phases, improved as integers by a
- * local search on the real height, then the copies they leave out packed on top of them
- * by the skyline search. Null when the LP places nothing.
- */
-function packOnColumns(prob: ColumnProblem, rng: Rng, budget: Budget, rotate: boolean): PackedLayout | null {
-  const { pieces, width } = prob;
-  const plan = initialPlan(prob);
-  if (plan.length === 0) return null;
-  let cur = quickHeight(buildColumns(prob, plan), pieces, width, rotate);
-  budget.evaluations++;
-  budget.share(PLAN_SHARE, () => {
-    while (!budget.spent()) {
-      const undo = mutatePlan(prob, plan, rng);
-      const h = quickHeight(buildColumns(prob, plan), pieces, width, rotate);
-      budget.evaluations++;
-      if (h <= cur) cur = h;
-      else undo();
-    }
-  });
-  const col = buildColumns(prob, plan);
-  const { rest, sub, ev } = restOf(col, pieces, width, rotate);
-  const out: PackedLayout = { height: ev.floorTop, x: col.x, y: col.y, rotated: col.rotated, placed: col.placed, evaluations: 0 };
-  if (rest.length === 0) return out;
-  const start = bestStart(ev, sub, [0, 1], budget);
-  let lay = start.layout;
-  if (ev.typeW.length > 1) {
-    const stage: Stage = {
-      packedArea: (seq, H) => ev.evaluate(seq, H, false, true).packedArea,
-      layout: (seq, H) => snapshot(ev, ev.evaluate(seq, H, true).height, 0),
-      insertShare: REAL_ORDER_INSERT_SHARE,
-    };
-    const lb = Math.max(heightLowerBound(sub, width, rotate), ev.floorTop, Math.ceil((ev.floorArea + ev.totalArea) / width));
-    lay = searchBelow(stage, start.seq, lay, lb, ev, rng, budget).layout;
-  }
-  rest.forEach((i, k) => {
-    out.x[i] = lay.x[k];
-    out.y[i] = lay.y[k];
-    out.rotated[i] = lay.rotated[k];
-    out.placed[i] = lay.placed[k];
-  });
-  out.height = lay.height;
-  return out;
-}
-
 /** Minimise the strip height for all pieces in a strip of `width`. Every piece must fit the width. */
 export function packStrip(pieces: readonly PieceSize[], width: number, rotate: boolean, opts: SearchOptions): PackedLayout {
   if (pieces.length === 0)

@@ -5,7 +5,8 @@
 import { Rng } from '../pack/rng';
 import { NestType, prepare, Prepared } from './grid';
 import type { NestPlacement, NestSheet } from './nest';
-import { compactStrip, CompactOptions, CompactShape, gapOverlap, shiftRows } from './overlap';
+import { CompactShape, gapOverlap, shiftRows } from './cell-overlap';
+import { compactStrip, CompactOptions } from './overlap';
 import { SharedStrip } from './race';
 
 /** Compaction shapes by preparation, made once per object (see `prepare`). */

@@ -7,7 +7,7 @@ import { CellMask, emptyMask, countCells, setRun } from './cells';
 import { compactSheet, toCompactShape } from './compact-sheet';
 import { NestType, prepare } from './grid';
 import { NestFixed, nestSheets } from './nest';
-import { gapOverlap } from './overlap';
+import { gapOverlap } from './cell-overlap';
 import type { PlacementRule } from './placement';
 
 export type Point = [number, number];

@@ -7,7 +7,7 @@
  * width are set, so the right edge is just another obstacle.
  */
 import { CellMask, popcount } from './cells';
-import { shiftRows } from './overlap';
+import { shiftRows } from './cell-overlap';
 
 export interface NestOrientation {
   /** Caller's label for this orientation (e.g. degrees). */

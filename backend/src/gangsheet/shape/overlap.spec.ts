@@ -3,7 +3,7 @@ import * as path from 'path';
 import { checkEsicupSolution } from '../../../bench/nest-check';
 import { Rng } from '../pack/rng';
 import { nestEsicup, parseEsicup } from './esicup';
-import { CompactShape, pairOverlap, shiftRows } from './overlap';
+import { CompactShape, pairOverlap, shiftRows } from './cell-overlap';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
 

@@ -3,7 +3,8 @@ import { emptyMask, markRect, CellMask } from './cells';
 import { NestType } from './grid';
 import { nestSheets } from './nest';
 import { raceHelper } from './race-helper';
-import { compactStrip, CompactPiece, CompactShape, gapOverlap, shiftRows, usedRows } from './overlap';
+import { CompactPiece, CompactShape, gapOverlap, shiftRows, usedRows } from './cell-overlap';
+import { compactStrip } from './overlap';
 import { SharedStrip } from './race';
 
 /** A k × k square of cells, not grown (pad 0): pieces touch but may not overlap. */

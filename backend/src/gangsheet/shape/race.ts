@@ -12,7 +12,8 @@
  * (one bit per helper whose own bottom-left search may still publish a start), then four ints
  * per piece (type, orientation, x, y).
  */
-import type { CompactPiece, CompactRace } from './overlap';
+import type { CompactPiece } from './cell-overlap';
+import type { CompactRace } from './overlap';
 
 const GEN = 0;
 const ROWS = 1;

@@ -17,7 +17,7 @@ import { UnitFixedError } from '../pack/sheets';
 import { toCompactShape } from './compact-sheet';
 import { NestType, prepare } from './grid';
 import { NestFixed, NestPieceTooLargeError, nestSheets } from './nest';
-import { gapOverlap } from './overlap';
+import { gapOverlap } from './cell-overlap';
 import type { PlacementRule } from './placement';
 
 export interface ShapeDesign {
