@@ -133,6 +133,26 @@ describe('fixed placements and label space', () => {
     }
   });
 
+  it('re-nests around copies pinned where a shape layout put them, even where their boxes come closer than the gap', () => {
+    const designs: LayoutDesign[] = [{ id: 'disc', widthPx: 120, heightPx: 120, width: 1.5, quantity: 24, mask: discMask(120) }];
+    const settings = { ...SHEET, nesting: 'shape' as const };
+    const first = compareNesting(designs, settings, { maxEvaluations: 10 }).shape;
+    const ps = first.sheets[0].placements;
+    // two copies whose boxes are closer than the gap: no rectangle layout can hold them there
+    const pair = ps.flatMap((a, i) => ps.slice(0, i).map((b) => [a, b])).find(([a, b]) => distance(rect(a), rect(b)) < GAP)!;
+    expect(pair).toBeDefined();
+    const fixed = pair.map((p) => ({ designId: p.designId, copy: p.copy, x: p.x, y: p.y, rotation: p.rotation }));
+    expect(() => layoutSheets(designs, { ...settings, nesting: 'box' }, { maxEvaluations: 10, fixed })).toThrow(FixedPlacementError);
+    const again = compareNesting(designs, settings, { maxEvaluations: 10, compactMoves: 200, fixed });
+    const pinned = again.shape.sheets[0].placements.filter((p) => p.fixed);
+    const key = (p: (typeof ps)[number]) => [p.copy, p.px.x, p.px.y];
+    expect(pinned.map(key).sort((a, b) => a[0] - b[0])).toEqual(pair.map(key).sort((a, b) => a[0] - b[0]));
+    expect(again.shape.sheets.flatMap((s) => s.placements)).toHaveLength(24);
+    expect(problems(again.shape, () => true)).toEqual([]);
+    // the rectangle layout (without the pins) still gives the film figures
+    expect(again.box.sheets.flatMap((s) => s.placements).some((p) => p.fixed)).toBe(false);
+  });
+
   it('gives the same layouts as before when neither is used', () => {
     const plain = DESIGNS.map(({ label: _label, ...d }) => d);
     for (const nesting of ['box', 'shape'] as const) {

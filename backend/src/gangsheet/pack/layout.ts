@@ -237,15 +237,30 @@ export interface NestingComparison {
 /**
  * Both layouts of an order, for the preview's "saves 14 % film, 31 in" and for choosing the
  * default. The time limit covers both: the rectangle packer gets a fifth of it (at most
- * the default 600 ms), true-shape nesting the rest.
+ * the default 600 ms), true-shape nesting the rest. Fixed copies bind both layouts; where
+ * the rectangle layout cannot hold them (copies pinned where a shape layout put them, their
+ * boxes closer than the gap), `shape` is the shape layout and `box` is laid out without
+ * them, for the film figures only.
  */
 export function compareNesting(designs: readonly LayoutDesign[], settings: SheetSettings = {}, opts: LayoutOptions = {}): NestingComparison {
   const s = resolveSettings({ ...settings, nesting: 'shape' });
   const total = opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const boxMs = Math.min(DEFAULT_TIME_LIMIT_MS, total / 5);
-  const box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, timeLimitMs: boxMs }, 'box');
+  // fixed copies placed by shape (their boxes may come closer than the gap) cannot stand in
+  // a rectangle layout: then the shape layout is the one, and the rectangle layout without
+  // them only gives the film figures
+  let boxHoldsFixed = true;
+  let box: LayoutResult;
+  try {
+    box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, timeLimitMs: boxMs }, 'box');
+  } catch (e) {
+    if (!(e instanceof FixedPlacementError) || !opts.fixed?.length) throw e;
+    boxHoldsFixed = false;
+    box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, fixed: undefined, timeLimitMs: boxMs }, 'box');
+  }
   const nested = layoutWith(designs, s, { ...opts, timeLimitMs: Math.max(1, total - boxMs) }, 'shape');
-  const better = nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength);
+  const better =
+    !boxHoldsFixed || nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength);
   const shape = better ? nested : { ...box, settings: s };
   const savedLength = box.totalLength - shape.totalLength;
   return { shape, box, savedLength, savedFraction: box.totalLength > 0 ? savedLength / box.totalLength : 0 };
