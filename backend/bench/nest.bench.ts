@@ -22,6 +22,8 @@
  *    CONVERGE_COPIES rescales every order to that many copies (the pipeline's 60-copy prints);
  *    CONVERGE_SCALE (default 1) gives the converging layouts that share of the budget (what a
  *    smaller per-copy budget would cost in film).
+ * 6. `pinned` (not in the default parts): 10 copies of each artwork order pinned where its
+ *    layout put them, the rest re-nested around them at the preview and the product budget.
  *
  * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
  * ART_THREADS (threads per artwork layout, parts 2–4; default the product's, 2 where there are
@@ -33,7 +35,7 @@ import * as fs from 'fs';
 import { availableParallelism } from 'os';
 import * as path from 'path';
 import sharp from 'sharp';
-import { compareNesting, LayoutDesign } from '../src/gangsheet/pack/layout';
+import { compareNesting, LayoutDesign, layoutSheets } from '../src/gangsheet/pack/layout';
 import { alphaMask, maskCoverage } from '../src/gangsheet/shape/design-mask';
 import { itemArea, parseEsicup } from '../src/gangsheet/shape/esicup';
 import { nestEsicupParallel } from '../src/gangsheet/shape/esicup-parallel';
@@ -251,6 +253,32 @@ async function runConverge(): Promise<void> {
   );
 }
 
+/**
+ * Part 6, `pinned`: the seller pins 10 copies of a laid-out order (spread over the sheet,
+ * where the layout put them) and re-nests the rest around them, at the preview budget and at
+ * the product's: film against the layout without pins, and the wall time.
+ */
+async function runPinned(): Promise<void> {
+  const settings = { width: 22, gap: 0.25, margin: 0, dpi: 300, nesting: 'shape' as const };
+  const product = (copies: number) => layoutBudget([{ quantity: copies, mask: true }], { nesting: 'shape' }, { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 30000 });
+  console.log(`\n## pinned: 10 copies pinned where the layout put them, the rest re-nested around them (${ART_THREADS} thread(s))`);
+  console.log(`${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('free in', 8)} ${pad('budget s', 8)} ${pad('pinned in', 9)} ${pad('loss %', 6)} ${pad('time s', 6)}`);
+  for (const order of artworkOrders(ART_ORDERS)) {
+    const designs = await artworkDesigns(order);
+    const copies = designs.reduce((a, d) => a + d.quantity, 0);
+    const free = layoutSheets(designs, settings, { timeLimitMs: product(copies), cellInches: CELL_IN, threads: ART_THREADS });
+    const all = free.sheets[0].placements;
+    const fixed = Array.from({ length: 10 }, (_, k) => all[Math.floor((k * all.length) / 10)]).map((p) => ({ designId: p.designId, copy: p.copy, x: p.x, y: p.y, rotation: p.rotation }));
+    for (const ms of [PREVIEW_MS, product(copies)]) {
+      const t0 = performance.now();
+      const pinned = layoutSheets(designs, settings, { timeLimitMs: ms, cellInches: CELL_IN, threads: ART_THREADS, fixed });
+      const s = (performance.now() - t0) / 1000;
+      const loss = (100 * (pinned.totalLength - free.totalLength)) / free.totalLength;
+      console.log(`${order.name.padEnd(7)} ${pad(String(copies), 6)} ${pad(free.totalLength.toFixed(2), 8)} ${pad((ms / 1000).toFixed(1), 8)} ${pad(pinned.totalLength.toFixed(2), 9)} ${pad(loss.toFixed(2), 6)} ${pad(s.toFixed(1), 6)}`);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const parts = (process.env.NEST_PARTS ?? 'esicup,artwork,budgets,single').split(',');
   if (parts.includes('esicup')) await runEsicup();
@@ -258,6 +286,7 @@ async function main(): Promise<void> {
   if (parts.includes('budgets')) await runBudgets();
   if (parts.includes('single')) await runSingle();
   if (parts.includes('converge')) await runConverge();
+  if (parts.includes('pinned')) await runPinned();
 }
 
 main().catch((e) => {
