@@ -2,7 +2,7 @@
 // over the socket), select order items, review them, create and process the print, and
 // see the order Completed.
 import { expectToast, grantCredits, test, unique, waitFor } from "./fixtures.mjs";
-import { startFakeWoo } from "./fake-woo.mjs";
+import { startFakeWoo, syncedShop } from "./fake-woo.mjs";
 
 test("shops: connect WooCommerce, sync, select order items, review, create and process the print", async ({ page, api, admin, createUser, login, shot }) => {
   const woo = await startFakeWoo();
@@ -90,15 +90,7 @@ test.describe(() => {
     try {
       const user = await createUser();
       await login(user.email, user.password);
-      const created = await api("POST", "/integrations", {
-        name: "Phone shop",
-        type: "WordPress",
-        keys: [{ key: "baseUrl", value: woo.baseUrl }, { key: "consumerKey", value: woo.consumerKey }, { key: "consumerSecret", value: woo.consumerSecret }],
-      });
-      if (created.status !== 201) throw new Error(`integration ${created.status} ${JSON.stringify(created.body)}`);
-      const id = created.body.data._id;
-      await api("GET", `/integrations/${id}/orders`);
-      await waitFor(async () => (await api("GET", `/integrations/${id}`)).body.data.syncStatus === "done", { what: "the sync" });
+      const id = await syncedShop(api, woo, "Phone shop");
       await page.goto(`/orders?integrationId=${id}`);
       // Orders and their items are cards on a phone.
       const order = page.getByTestId("card-row").filter({ hasText: "#1058" });
