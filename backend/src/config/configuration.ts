@@ -42,6 +42,7 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_EXPIRES_IN: z.string().regex(/^\d+[smhd]$/, 'must look like 7d, 12h or 3600s').default('7d'),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: z
     .string()
@@ -188,6 +189,8 @@ export interface AppConfig {
     jwtSecret: string;
     jwtExpiresIn: string;
     cookieSecure: 'auto' | boolean;
+    /** How long a node may reuse a checked session (PostgreSQL mode only; 0: check every request). */
+    sessionCacheMs: number;
     verifyTokenTtlMs: number;
     resetTokenTtlMs: number;
     rateLimit: { windowMs: number; perIp: number; perAccount: number };
@@ -429,6 +432,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),
       jwtExpiresIn: e.JWT_EXPIRES_IN,
       cookieSecure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true',
+      sessionCacheMs: e.SESSION_CACHE_MS,
       verifyTokenTtlMs: e.VERIFY_TOKEN_TTL_HOURS * 3600_000,
       resetTokenTtlMs: e.RESET_TOKEN_TTL_MINUTES * 60_000,
       rateLimit: {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Request, Response } from 'express';
@@ -9,6 +9,7 @@ import { AppConfig } from '../config/configuration';
 import { RealtimeService } from '../realtime/realtime.service';
 import { User, UserStatus } from '../users/entities/user.entity';
 import { Session } from './entities/session.entity';
+import { SessionCache } from './session-cache';
 
 export const SESSION_COOKIE = 'gs_session';
 
@@ -18,6 +19,8 @@ export interface SessionPayload {
   sv: number;
   /** sessions.id: the server-side row logout deletes. */
   sid: string;
+  /** Expiry (seconds since the epoch), set by the signer. */
+  exp?: number;
 }
 
 const keys = new WeakMap<AppConfig, KeyObject>();
@@ -42,14 +45,30 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * (auth), by users (deactivation ends every session) and by the socket handshake (realtime).
  */
 @Injectable()
-export class SessionService {
+export class SessionService implements OnModuleDestroy {
+  /** PostgreSQL mode only: the embedded database is one process with no other writer to hear from. */
+  private readonly cache: SessionCache | null;
+  private cacheStarted = false;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectRepository(User) private readonly users: Repository<User>,
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     private readonly jwt: JwtService,
     private readonly realtime: RealtimeService,
-  ) {}
+  ) {
+    const { url } = config.database;
+    this.cache = url && config.auth.sessionCacheMs > 0 ? new SessionCache(url, config.auth.sessionCacheMs) : null;
+  }
+
+  async onModuleDestroy() {
+    await this.cache?.stop();
+  }
+
+  /** After a request that wrote: waits until this node has heard of every change it committed. */
+  async settle(): Promise<void> {
+    await this.cache?.settle();
+  }
 
   /** A new server-side session row, named in the signed cookie. */
   async issueSession(req: Request, res: Response, user: User) {
@@ -70,6 +89,7 @@ export class SessionService {
       const payload = await this.jwt.verifyAsync<SessionPayload>(token).catch(() => null);
       if (payload?.sid && UUID.test(payload.sid)) {
         await this.sessions.delete({ _id: payload.sid });
+        this.cache?.invalidate(`s:${payload.sid}`);
         this.realtime.disconnect(RealtimeService.sessionRoom(payload.sid));
       }
     }
@@ -79,6 +99,7 @@ export class SessionService {
   /** Every session of the user (password reset, deactivation), sockets included. */
   async endAllSessions(userId: string) {
     await this.sessions.delete({ userId });
+    this.cache?.invalidate(`u:${userId}`);
     this.realtime.disconnect(RealtimeService.room(userId));
   }
 
@@ -91,6 +112,14 @@ export class SessionService {
   /** The user of a verified cookie payload, or null when its session has ended. */
   async userForSession(payload: SessionPayload): Promise<User | null> {
     if (!payload?.sub || !UUID.test(payload.sub) || !payload.sid || !UUID.test(payload.sid)) return null;
+    if (this.cache && !this.cacheStarted) {
+      // Started by the first session check, so workers and the CLI never open the listener.
+      this.cacheStarted = true;
+      void this.cache.start();
+    }
+    const cached = this.cache?.get(payload.sid);
+    if (cached) return cached._id === payload.sub && cached.sessionVersion === payload.sv ? cached : null;
+    const generation = this.cache?.current ?? 0;
     // One query: the user, only while the cookie's session row is live.
     const user = await this.users
       .createQueryBuilder('u')
@@ -98,6 +127,7 @@ export class SessionService {
       .where('u.id = :id', { id: payload.sub })
       .getOne();
     if (!user || user.status !== UserStatus.Active || user.sessionVersion !== payload.sv) return null;
+    this.cache?.put(payload.sid, user, generation, (payload.exp ?? 0) * 1000);
     return user;
   }
 
