@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/configuration';
-import { objectStoreContract } from '../src/storage/object-store.contract';
+import { objectStoreContract } from './utils/object-store.contract';
 import { createObjectStore } from '../src/storage/object-store.factory';
 import { S3ObjectStore, S3StoreOptions } from '../src/storage/s3-object-store';
 

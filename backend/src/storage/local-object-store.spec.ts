@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalObjectStore, PARTIAL_DIR } from './local-object-store';
-import { objectStoreContract } from './object-store.contract';
+import { objectStoreContract } from '../../test/utils/object-store.contract';
 import { createObjectStore } from './object-store.factory';
 import { loadConfig } from '../config/configuration';
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { InvalidKeyError, ObjectNotFoundError, ObjectStore, RangeNotSatisfiableError } from './object-store';
+import { InvalidKeyError, ObjectNotFoundError, ObjectStore, RangeNotSatisfiableError } from '../../src/storage/object-store';
 
 /**
  * The behaviour every ObjectStore driver keeps, run against each of them (the local folder in
