@@ -192,7 +192,7 @@ describe('Accounts (e2e)', () => {
       expect(res.body.message).toBe('Profile Updated Successfully');
       expect(res.body.data).toMatchObject({ firstName: 'Pro', phone: '+442079460958', company: null, emailVerified: true });
       expect((await agent.put('/api/profile').send({ ...body, phone: '123' }).expect(400)).body.message).toBe('Phone number is not valid');
-      // A taken address answers like a free one (hardening-2.e2e-spec.ts covers the flow).
+      // A taken address answers like a free one (limits-and-bounds.e2e-spec.ts covers the flow).
       const taken = await agent.put('/api/profile').send({ ...body, email: 'alice@example.com', currentPassword: 'password-123' }).expect(200);
       expect(taken.body.message).toBe('Profile Updated Successfully. We sent a link to alice@example.com: your e-mail address changes when you open it.');
       expect(taken.body.data.email).toBe('profiler@example.com');

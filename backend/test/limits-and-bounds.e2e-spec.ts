@@ -83,7 +83,7 @@ describe('Limits and bounds: password resets, pages, nesting, HSTS, outgoing add
   });
   afterAll(() => t.close());
 
-  describe('6. page bounds and JSON nesting answer 400, never 500', () => {
+  describe('page bounds and JSON nesting answer 400, never 500', () => {
     it('page=1e308 and page=99999999999999999999 on every list', async () => {
       const s = await signUpAndLogin(t, 'pager');
       const hook = (await s.agent.post('/api/webhooks').send({ url: 'https://93.184.216.34/h', events: ['print.completed'] }).expect(201)).body.data;
@@ -117,7 +117,7 @@ describe('Limits and bounds: password resets, pages, nesting, HSTS, outgoing add
     });
   });
 
-  describe('7. HSTS when the request came over https through a trusted proxy', () => {
+  describe('HSTS when the request came over https through a trusted proxy', () => {
     const http = () => request(t.app.getHttpServer());
     it('sent for X-Forwarded-Proto: https from the trusted proxy; not over plain http', async () => {
       const secure = await http().get('/api/auth/config').set('X-Forwarded-Proto', 'https').expect(200);
@@ -127,7 +127,7 @@ describe('Limits and bounds: password resets, pages, nesting, HSTS, outgoing add
     });
   });
 
-  describe('8. no embedded-IPv4 webhook targets; shop URLs checked when saved', () => {
+  describe('no embedded-IPv4 webhook targets; shop URLs checked when saved', () => {
     it('webhook URLs with IPv4-compatible, NAT64, 6to4 and Teredo addresses are refused', async () => {
       const s = await signUpAndLogin(t, 'hooker');
       for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::a9fe:a9fe]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:3fff:fdd2]', '[::ffff:169.254.169.254]']) {
@@ -149,7 +149,7 @@ describe('Limits and bounds: password resets, pages, nesting, HSTS, outgoing add
     });
   });
 
-  describe('9. changing the e-mail on the profile tells nobody whether an address is registered', () => {
+  describe('changing the e-mail on the profile tells nobody whether an address is registered', () => {
     it('the same answer for a taken and a free address; the change waits for the link; the taken address gets a notice', async () => {
       const taker = await signUpAndLogin(t, 'taker');
       const holder = await signUpAndLogin(t, 'holder');
@@ -198,7 +198,7 @@ describe('Limits and bounds: password resets, pages, nesting, HSTS, outgoing add
     });
   });
 
-  describe('10. smaller items', () => {
+  describe('reactivated users and UTF-8 file names', () => {
     const http = () => request(t.app.getHttpServer());
 
     it('reactivating a user does not bring back their API keys', async () => {
