@@ -353,8 +353,8 @@ function persistedSecret(dataDir: string, fileName = '.jwt-secret'): string {
 /**
  * Environment of the CPU workers: the app's own, with two malloc arenas. glibc gives every
  * thread that allocates its own arena and keeps what was freed in it; libvips' threads
- * resampling large designs then leave a render's process 30-40 % larger than it needs to
- * be. Two arenas keep the peak of a render near its working set (docs/gangsheet.md,
+ * resampling large designs then leave a render's process much larger than it needs to be.
+ * Two arenas keep the peak of a render near its working set (docs/gangsheet.md,
  * "Print files"); an operator's own MALLOC_ARENA_MAX wins.
  */
 export function cpuWorkerEnv(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
