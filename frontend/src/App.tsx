@@ -10,13 +10,14 @@ import { NotFoundPage, RouteErrorPage } from "./components/common/StatusPages";
 import { ToastHost } from "./components/common/ToastHost";
 import { TOAST_CONFIG } from "./lib/toast";
 import { authProvider } from "./providers/authProvider";
-import { dataProvider } from "./providers/dataProvider";
+import { createDataProvider } from "./providers/dataProvider";
 import { notificationProvider } from "./providers/notificationProvider";
 import { queryClient } from "./providers/queryClient";
 import { theme } from "./theme";
-import { ROUTES, refineResources, type AppRoute } from "./routes";
+import { ROUTES, refineResources, resourceApis, type AppRoute } from "./routes";
 
 const resources = refineResources();
+const dataProvider = createDataProvider(resourceApis());
 
 /** Providers around every route (they need the router context). */
 function Root() {

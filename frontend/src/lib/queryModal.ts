@@ -1,24 +1,18 @@
 import { useCallback } from "react";
 import { useNavigate } from "react-router";
 import { useSearchParams } from "./searchParams";
+import type { ModalParam } from "../routes";
 
 /**
- * Query parameters that open modals (e.g. ?editImage=<id>).
- * They describe UI state, not data, so list screens never send them as filters.
+ * Modals are opened by query parameters (e.g. `?editImage=<id>`). The names are declared per
+ * screen in the route table (src/routes.tsx, `modals`); `ModalParam` is their union, so a
+ * misspelt or undeclared name is a compile error. They describe UI state, not data: a list
+ * sends only the filters it names (lib/urlList.ts), never these.
  */
-export const MODAL_PARAMS = [
-  "editImage", "addImage", "deleteImage", "editCategory",
-  "addPrint", "printSuccessModal", "filePath", "printWarningModal", "deletePrint",
-  "addSize", "editSize", "deleteSize", "editImagePrint",
-  "addIntegration", "editIntegration", "deleteIntegration",
-  "addUser", "editUser", "deleteUser", "editCredit",
-  "buyCredit", "bankTransfer", "PaymentResult", "addApiKey", "addWebhook",
-  "callback",
-] as const;
-
+export type { ModalParam };
 
 /** The search string with a modal's parameter set (value "true" for plain open flags). */
-export function openModalParams(current: URLSearchParams, name: string, value = "true", callback?: string): URLSearchParams {
+export function openModalParams(current: URLSearchParams, name: ModalParam, value = "true", callback?: string): URLSearchParams {
   const next = new URLSearchParams(current);
   next.set(name, value);
   if (callback) next.set("callback", callback);
@@ -48,7 +42,7 @@ export interface QueryModal {
 }
 
 /** `const edit = useQueryModal("editUser"); <Modal open={edit.open} onCancel={edit.close}>` */
-export function useQueryModal(name: string, alsoRemove: string[] = []): QueryModal {
+export function useQueryModal(name: ModalParam, alsoRemove: readonly string[] = []): QueryModal {
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const value = params.get(name);
@@ -67,4 +61,13 @@ export function useQueryModal(name: string, alsoRemove: string[] = []): QueryMod
   }, [params, name, navigate, setParams, companions]);
 
   return { open: value !== null, value, show, close };
+}
+
+/** Opens a modal from a button or a row: `const open = useOpenModal(); open("editSize", size._id)`. */
+export function useOpenModal() {
+  const [, setParams] = useSearchParams();
+  return useCallback(
+    (name: ModalParam, value?: string, callback?: string) => setParams((p) => openModalParams(p, name, value, callback)),
+    [setParams],
+  );
 }

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { dataProvider, listQuery } from "./dataProvider";
+import { createDataProvider, listQuery } from "./dataProvider";
+
+const dataProvider = createDataProvider({
+  users: { list: "/api/users", one: "/api/users/{id}" },
+  orders: { list: "/api/orders" },
+});
 
 function mockFetch(status: number, body: unknown) {
   const fn = vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }));
@@ -61,7 +66,8 @@ describe("dataProvider", () => {
     expect(url.searchParams.getAll("status")).toEqual(["In Draft", "Completed"]);
   });
   it("refuses a resource without API paths", async () => {
-    await expect(dataProvider.getList({ resource: "nope" })).rejects.toThrow(/RESOURCE_PATHS/);
+    await expect(dataProvider.getList({ resource: "nope" })).rejects.toThrow(/declare its api in src\/routes.tsx/);
+    await expect(dataProvider.getOne({ resource: "orders", id: "o1" })).rejects.toThrow(/No one path for the resource "orders"/);
   });
   it("turns an error body into an HttpError carrying the server's message and status", async () => {
     mockFetch(403, { statusCode: 403, message: "Forbidden resource", code: "forbidden" });

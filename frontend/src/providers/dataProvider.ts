@@ -1,7 +1,9 @@
 import type { BaseRecord, CrudFilter, CrudSort, DataProvider, Pagination } from "@refinedev/core";
 import { api, call } from "../api/client";
 import { ApiError } from "../api/errors";
+import type { ClientPathsWithMethod } from "openapi-fetch";
 import type { paths } from "../api/schema";
+import type { ResourceApi } from "../routes";
 
 /**
  * Refine's data provider over the typed client. Our API answers lists as
@@ -9,25 +11,10 @@ import type { paths } from "../api/schema";
  * `{data, message?}`, which is why this is our own provider and not
  * `@refinedev/simple-rest` (that one reads `x-total-count` and bare bodies).
  *
- * Each Refine resource names its list and record paths below; the paths are checked
- * against the generated schema, so a renamed route breaks the build. The record types
- * come from the schema too: `useList<Size>({ resource: "sizes" })` with `Size` from
- * `api/types.ts`.
+ * Each resource's list and record paths come from the route table (`resourceApis()` in
+ * src/routes.tsx), typed as schema paths. Screens read records through the typed hooks in
+ * `hooks/useResource.ts`, whose record types follow from those paths.
  */
-export const RESOURCE_PATHS = {
-  users: { list: "/api/users", one: "/api/users/{id}" },
-  print: { list: "/api/print", one: "/api/print/{id}" },
-  sizes: { list: "/api/sizes", one: "/api/sizes/{id}" },
-  images: { list: "/api/images", one: "/api/images/{id}" },
-  "image-categories": { list: "/api/image-categories", one: "/api/image-categories/{id}" },
-  "sheet-presets": { list: "/api/sheet-presets", one: "/api/sheet-presets/{id}" },
-  payment: { list: "/api/payment", one: "/api/payment/{id}" },
-  "api-keys": { list: "/api/api-keys", one: "/api/api-keys/{id}" },
-  webhooks: { list: "/api/webhooks", one: "/api/webhooks/{id}" },
-} as const satisfies Record<string, { list: keyof paths; one: keyof paths }>;
-
-export type ResourceName = keyof typeof RESOURCE_PATHS;
-
 /**
  * `meta` of a Refine call, for the routes beside a resource's list and record paths:
  * `{ path: "/api/users/{id}/credit" }` (the `{id}` of the call is filled in), with any
@@ -76,33 +63,45 @@ function asRefineError(err: unknown): never {
   throw err;
 }
 
-function pathsOf(resource: string): { list: keyof paths; one: keyof paths } {
-  const known = (RESOURCE_PATHS as Record<string, { list: keyof paths; one: keyof paths }>)[resource];
-  if (!known) throw new Error(`No API paths for the Refine resource "${resource}" (add it to RESOURCE_PATHS)`);
-  return known;
-}
-
-// Refine hands us a resource name at run time, so the generic calls go through the
-// client with the path as a plain string; the table above is what is checked.
-type Init = { params?: { path?: Record<string, string>; query?: Query }; body?: unknown };
-type Result = Promise<{ data?: unknown; error?: unknown; response: Response }>;
-const untyped = api as unknown as Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", (path: string, init: Init) => Result>;
-
+type Method = "get" | "post" | "put" | "patch" | "delete";
+/** The schema paths that answer `method`. */
+type PathFor<M extends Method> = ClientPathsWithMethod<typeof api, M>;
+type Init = { params: { path: Record<string, string>; query?: Query }; body?: object };
 type Body = { data?: unknown; message?: string; pagination?: { totalDocuments: number; totalPages: number } } | undefined;
-const send = (method: keyof typeof untyped, path: string, init: Init) =>
-  call(untyped[method](path, init), { silent: true }).catch(asRefineError) as Promise<Body>;
+
+// Refine names the resource at run time, so which path is called (and so the parameters it
+// takes) is only known then: the paths are checked against the schema in the route table,
+// the parameters are built by `listQuery` and `paramsOf`, and the record types are given
+// back to the screens by hooks/useResource.ts from the same paths.
+const request = {
+  get: (path: PathFor<"get">, init: Init) => api.GET(path, init as never),
+  post: (path: PathFor<"post">, init: Init) => api.POST(path, init as never),
+  put: (path: PathFor<"put">, init: Init) => api.PUT(path, init as never),
+  patch: (path: PathFor<"patch">, init: Init) => api.PATCH(path, init as never),
+  delete: (path: PathFor<"delete">, init: Init) => api.DELETE(path, init as never),
+};
+
+const send = <M extends Method>(method: M, path: keyof paths, init: Init): Promise<Body> =>
+  call<unknown>((request[method] as (path: keyof paths, init: Init) => ReturnType<typeof api.GET>)(path, init), { silent: true }).catch(asRefineError) as Promise<Body>;
 
 const paramsOf = (meta: ResourceMeta | undefined, id?: string | number) => ({
   ...(id === undefined ? {} : { id: String(id) }),
   ...meta?.params,
 });
 
-export const dataProvider: DataProvider = {
+/** The data provider for the resources of `apis` (name → API paths; see `resourceApis()`). */
+export function createDataProvider(apis: Record<string, ResourceApi>): DataProvider {
+  const pathsOf = (resource: string, which: "list" | "one"): keyof paths => {
+    const path = apis[resource]?.[which];
+    if (!path) throw new Error(`No ${which} path for the resource "${resource}" (declare its api in src/routes.tsx)`);
+    return path;
+  };
+  return {
   getApiUrl: () => "/api",
 
   async getList({ resource, pagination, sorters, filters, meta }) {
     const m = meta as ResourceMeta | undefined;
-    const res = await send("GET", m?.path ?? pathsOf(resource).list, {
+    const res = await send("get", m?.path ?? pathsOf(resource, "list"), {
       params: { path: paramsOf(m), query: { ...listQuery(pagination, sorters, filters), ...m?.query } },
     });
     const data = (res?.data ?? []) as BaseRecord[];
@@ -111,25 +110,26 @@ export const dataProvider: DataProvider = {
 
   async getOne({ resource, id, meta }) {
     const m = meta as ResourceMeta | undefined;
-    const res = await send("GET", m?.path ?? pathsOf(resource).one, { params: { path: paramsOf(m, id) } });
+    const res = await send("get", m?.path ?? pathsOf(resource, "one"), { params: { path: paramsOf(m, id) } });
     return { data: res?.data } as never;
   },
 
   async create({ resource, variables, meta }) {
     const m = meta as ResourceMeta | undefined;
-    const res = await send("POST", m?.path ?? pathsOf(resource).list, { params: { path: paramsOf(m) }, body: variables });
+    const res = await send("post", m?.path ?? pathsOf(resource, "list"), { params: { path: paramsOf(m) }, body: variables as object });
     return { data: res?.data, message: res?.message } as never;
   },
 
   async update({ resource, id, variables, meta }) {
     const m = meta as ResourceMeta | undefined;
-    const res = await send(m?.method ?? "PUT", m?.path ?? pathsOf(resource).one, { params: { path: paramsOf(m, id) }, body: variables });
+    const res = await send(m?.method === "PATCH" ? "patch" : "put", m?.path ?? pathsOf(resource, "one"), { params: { path: paramsOf(m, id) }, body: variables as object });
     return { data: res?.data, message: res?.message } as never;
   },
 
   async deleteOne({ resource, id, meta }) {
     const m = meta as ResourceMeta | undefined;
-    const res = await send("DELETE", m?.path ?? pathsOf(resource).one, { params: { path: paramsOf(m, id) } });
+    const res = await send("delete", m?.path ?? pathsOf(resource, "one"), { params: { path: paramsOf(m, id) } });
     return { data: res?.data ?? { _id: id } } as never;
   },
-};
+  };
+}

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
 import { api, call } from "../../api/client";
 import type { CaptchaProvider } from "../../api/types";
 import { toast } from "../../lib/toast";
+import { useApiQuery } from "../../api/query";
 
 export const CAPTCHA_FAILED = "Captcha verification failed. Please try again.";
 
@@ -48,12 +48,7 @@ function loadWidget(provider: Exclude<CaptchaProvider, "none">): Promise<WidgetA
 }
 
 export function useAuthConfig() {
-  return useQuery({
-    queryKey: ["auth-config"],
-    queryFn: async () => (await call(api.GET("/api/auth/config"), { silent: true })).data,
-    staleTime: Infinity,
-    retry: 1,
-  });
+  return useApiQuery(["/api/auth/config"], () => api.GET("/api/auth/config"), { silent: true, staleTime: Infinity, retry: 1, select: (r) => r.data });
 }
 
 /**

@@ -2,14 +2,15 @@ import type { ReactNode } from "react";
 import { Flex, Form, Modal, Spin, type FormInstance } from "antd";
 import { useForm } from "@refinedev/antd";
 import type { BaseRecord, HttpError } from "@refinedev/core";
-import { useQueryModal, type QueryModal } from "../../lib/queryModal";
+import { useQueryModal, type ModalParam, type QueryModal } from "../../lib/queryModal";
 import type { ResourceMeta } from "../../providers/dataProvider";
 import { serverSuccess } from "./recordModal";
+import type { ResourceName } from "../../hooks/useResource";
 
 export interface QueryModalFormOptions<TRecord extends BaseRecord, TValues> {
   /** The query parameter that opens the modal: `addSize` (create) or `editSize={id}` (edit). */
-  param: string;
-  resource: string;
+  param: ModalParam;
+  resource: ResourceName;
   action: "create" | "edit";
   /** The success toast: the server's `message` when it sends one, else this. */
   successMessage: string;

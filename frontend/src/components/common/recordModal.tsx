@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { Modal, Typography } from "antd";
 import { useDelete, useOne, type BaseRecord } from "@refinedev/core";
-import { useQueryModal, type QueryModal } from "../../lib/queryModal";
+import { useQueryModal, type ModalParam, type QueryModal } from "../../lib/queryModal";
+import type { ResourceName } from "../../hooks/useResource";
 
 /**
  * Success notification for Refine mutations: the server says what happened
@@ -16,7 +17,7 @@ export const serverSuccess = (fallback: string) => (res?: unknown) => ({
  * A modal opened by `param={id}` (editSize, deleteUser, ...) and the record it is about,
  * fetched while it is open.
  */
-export function useRecordModal<T extends BaseRecord>(param: string, resource: string): { modal: QueryModal; record: T | undefined; loading: boolean } {
+export function useRecordModal<T extends BaseRecord>(param: ModalParam, resource: ResourceName): { modal: QueryModal; record: T | undefined; loading: boolean } {
   const modal = useQueryModal(param);
   const { result, query } = useOne<T>({ resource, id: modal.value ?? "", queryOptions: { enabled: modal.open } });
   return { modal, record: result, loading: query.isLoading };
@@ -24,8 +25,8 @@ export function useRecordModal<T extends BaseRecord>(param: string, resource: st
 
 /** `param={id}`: confirm, then DELETE the record; the server's message is the toast. */
 export function DeleteRecordModal<T extends BaseRecord>({ param, resource, title, successMessage, onDeleted, children }: {
-  param: string;
-  resource: string;
+  param: ModalParam;
+  resource: ResourceName;
   title: string;
   successMessage: string;
   onDeleted?: () => void;

@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { Button, Input, Select, Space } from "antd";
 import { PlusOutlined } from "@ant-design/icons";
-import { useInvalidate, useList } from "@refinedev/core";
+import { useInvalidate } from "@refinedev/core";
 import { createCategory } from "./api";
-import type { ImageCategory } from "../../api/types";
+import { useResourceList } from "../../hooks/useResource";
 
 export function useCategories() {
-  const { result, query } = useList<ImageCategory>({ resource: "image-categories", pagination: { mode: "off" } });
+  const { result, query } = useResourceList("image-categories", { pagination: { mode: "off" } });
   return { categories: result.data ?? [], total: result.total ?? 0, loading: query.isLoading };
 }
 

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Alert, Button, Checkbox, Empty, Flex, Select, Spin, Tag, Tooltip, Typography } from "antd";
 import { ClearOutlined, DeleteOutlined, FolderOutlined, SortAscendingOutlined, SortDescendingOutlined, UploadOutlined } from "@ant-design/icons";
-import { useInvalidate, useList } from "@refinedev/core";
+import { useInvalidate } from "@refinedev/core";
 import { useNavigate } from "react-router";
 import { Pager } from "../table/Pager";
 import { SearchBox } from "../table/SearchBox";
@@ -17,6 +17,7 @@ import { useLibraryUrl, useSelection } from "./useLibraryState";
 import type { LibraryImage } from "../../api/types";
 import { UploadImageModal } from "./UploadImageModal";
 import "./images.css";
+import { useResourceList } from "../../hooks/useResource";
 
 export const NO_IMAGES = "No images found.";
 export const BROKEN_TILE = "Error happened while uploading image. Click to delete";
@@ -56,17 +57,15 @@ export function ImageLibrary({ printMode: printModeProp, onAddToPrint, onSelectI
   const selection = useSelection();
   const [activeId, setActiveId] = useState<string | null>(null);
 
-  const { result, query: listQuery } = useList<LibraryImage>({
-    resource: "images",
-    ...list.refine,
+  const { result, query: listQuery } = useResourceList("images", { ...list.refine,
     // Safety net only: a missed socket event (reconnecting) still ends "Processing".
-    queryOptions: { refetchInterval: (q) => ((q.state.data?.data as LibraryImage[] | undefined)?.some((i) => i.status === "processing") ? FALLBACK_POLL_MS : false) },
+    queryOptions: { refetchInterval: (q) => (q.state.data?.data.some((i) => i.status === "processing") ? FALLBACK_POLL_MS : false) },
   });
   // New uploads get their dimensions and preview from a queue job, which says so on image-{userId}.
   const invalidate = useInvalidate();
   useLiveEvent("image", () => void invalidate({ resource: "images", invalidates: ["list", "detail"] }));
   // 'All categories' counts the whole library: one unfiltered call.
-  const { result: all } = useList<LibraryImage>({ resource: "images", pagination: { currentPage: 1, pageSize: 1, mode: "server" } });
+  const { result: all } = useResourceList("images", { pagination: { currentPage: 1, pageSize: 1, mode: "server" } });
   const { categories } = useCategories();
 
   const images = result.data ?? [];

@@ -2,13 +2,14 @@
 // category, page, limit), the print mode and modals, and which images are selected.
 import { useMemo, useState } from "react";
 import { useSearchParams } from "../../lib/searchParams";
-import { openModalParams } from "../../lib/queryModal";
+import { useOpenModal } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { LIBRARY_LIST, type ImageSortField, type SortDirection } from "./library";
 
 /** The library's URL state and the changes the toolbar, chips and pager make to it. */
 export function useLibraryUrl(printModeProp?: boolean) {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const openModal = useOpenModal();
   const list = useUrlList(LIBRARY_LIST);
   return {
     list,
@@ -18,7 +19,7 @@ export function useLibraryUrl(printModeProp?: boolean) {
     printMode: printModeProp ?? params.has("addPrint"),
     /** `addPrint=<printId>`: the print that 'Add to print' adds to. */
     printId: params.get("addPrint"),
-    openModal: (name: string, value?: string) => setParams((p) => openModalParams(p, name, value)),
+    openModal,
   };
 }
 

@@ -1,5 +1,5 @@
 import { Alert, Form, Input, Modal } from "antd";
-import { useQueryModal } from "../../lib/queryModal";
+import { useQueryModal, type ModalParam } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
 import { FormSelect } from "../common/FormSelect";
 import { QueryFormModal, type QueryModalForm } from "../common/QueryFormModal";
@@ -74,7 +74,7 @@ function afterSave(res: { connectUrl?: string; message?: string; data: Integrati
  * integration may answer a `connectUrl` to send the browser to (Etsy consent, WooCommerce
  * key approval), which Refine's generic form does not carry.
  */
-function useIntegrationForm(param: string, record: Integration | undefined, editing: boolean): QueryModalForm<Integration, Values> {
+function useIntegrationForm(param: ModalParam, record: Integration | undefined, editing: boolean): QueryModalForm<Integration, Values> {
   const modal = useQueryModal(param);
   const [form] = Form.useForm<Values>();
   const save = useSaveIntegration();

@@ -1,18 +1,18 @@
 import { useState } from "react";
 import { Badge, Button, Empty, Flex, List, Popover, Tooltip, Typography } from "antd";
 import { BellOutlined, CheckOutlined, DeleteOutlined } from "@ant-design/icons";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import dayjs from "dayjs";
 import { api, call } from "../../api/client";
 import type { components } from "../../api/schema";
-import { PROFILE_KEY } from "../../providers/queryClient";
 import { useLiveEvent } from "../../providers/live";
+import { useInvalidateApi } from "../../api/query";
+import { useResourceList } from "../../hooks/useResource";
+import { useInvalidate } from "@refinedev/core";
 
 export type AppNotification = components["schemas"]["NotificationDto"];
-type NotificationList = components["schemas"]["NotificationListResponse"];
 
-export const NOTIFICATIONS_KEY = ["notifications"] as const;
 const PANEL_SIZE = 10;
 
 export const truncate = (text: string, max = 50) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -32,8 +32,6 @@ export function notificationTarget(n: { type: AppNotification["type"]; attachmen
   }
 }
 
-const EMPTY: NotificationList = { data: [], pagination: { totalDocuments: 0, totalPages: 0 } };
-
 /**
  * The header bell. The badge is the number of unread notifications (pagination.totalDocuments
  * of the unread list); the panel shows the latest ones, unread in bold, each with mark-read
@@ -41,23 +39,24 @@ const EMPTY: NotificationList = { data: [], pagination: { totalDocuments: 0, tot
  */
 export function NotificationBell() {
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [open, setOpen] = useState(false);
-  const unread = useQuery({
-    queryKey: [...NOTIFICATIONS_KEY, "unread"],
-    queryFn: () => call(api.GET("/api/notifications", { params: { query: { status: "unread", limit: 1 } } }), { silent: true }),
-    retry: false,
+  const unread = useResourceList("notifications", {
+    pagination: { currentPage: 1, pageSize: 1 },
+    filters: [{ field: "status", operator: "eq", value: "unread" }],
+    errorNotification: false,
+    queryOptions: { retry: false },
   });
-  const latest = useQuery({
-    queryKey: [...NOTIFICATIONS_KEY, "latest"],
-    queryFn: () => call(api.GET("/api/notifications", { params: { query: { limit: PANEL_SIZE } } }), { silent: true }),
-    retry: false,
-    enabled: open,
+  const latest = useResourceList("notifications", {
+    pagination: { currentPage: 1, pageSize: PANEL_SIZE },
+    errorNotification: false,
+    queryOptions: { retry: false, enabled: open },
   });
-  const refresh = () => client.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+  const invalidate = useInvalidate();
+  const invalidateApi = useInvalidateApi();
+  const refresh = () => invalidate({ resource: "notifications", invalidates: ["all"] });
   // What a notification reports (credit added, a payment, a print charged or refunded) may
   // change the header's credit balance too.
-  const refreshProfile = () => void client.invalidateQueries({ queryKey: PROFILE_KEY });
+  const refreshProfile = () => void invalidateApi("/api/profile");
   useLiveEvent("notification", () => {
     void refresh();
     refreshProfile();
@@ -74,8 +73,8 @@ export function NotificationBell() {
     onSettled: refresh,
   });
 
-  const count = unread.data?.pagination.totalDocuments ?? 0;
-  const items = (latest.data ?? EMPTY).data;
+  const count = unread.result.total ?? 0;
+  const items = latest.result.data;
   const openTarget = (n: AppNotification) => {
     if (n.status === "unread") markRead.mutate(n._id);
     const to = notificationTarget(n);
@@ -118,7 +117,7 @@ export function NotificationBell() {
       )}
     />
   ) : (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={latest.isLoading ? "Loading…" : "No notifications"} style={{ width: 240 }} />
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={latest.query.isLoading ? "Loading…" : "No notifications"} style={{ width: 240 }} />
   );
 
   const title = (

@@ -18,10 +18,11 @@ export function StatusTag({ status }: { status: string }) {
 /** The signed-in user's payments, newest first (sort=desc&sortBy=purchaseDate). */
 export function PaymentHistory() {
   const pages = useLocalPages();
-  const { data, isLoading } = usePaymentHistory(pages.page, pages.limit);
+  const { result, query } = usePaymentHistory(pages.page, pages.limit);
+  const isLoading = query.isLoading;
   const [, setParams] = useSearchParams();
-  const rows = data?.data ?? [];
-  const total = data?.pagination.totalDocuments ?? 0;
+  const rows = result.data ?? [];
+  const total = result.total ?? 0;
 
   const columns: ColumnsType<Payment> = [
     { key: "purchaseDate", title: "Purchase Date", dataIndex: "purchaseDate", render: formatDate },

@@ -1,13 +1,14 @@
 import { useEffect, type ReactNode } from "react";
 import { Button, Descriptions, Modal, Result, Skeleton, Typography } from "antd";
-import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { api, call } from "../../api/client";
+import { api } from "../../api/client";
 import { useQueryModal } from "../../lib/queryModal";
 import { FAILED_TEXT, isBankTransfer, useRefreshPayments } from "./api";
 import { StatusTag } from "./PaymentHistory";
 import { BuyCreditsSection } from "./BuyCreditsSection";
 import { money } from "../../lib/money";
+import { useApiQuery } from "../../api/query";
+import { useResourceOne } from "../../hooks/useResource";
 
 /** PaymentResult=Completed|Pending|Cancelled: where the browser lands after the checkout. */
 export function PaymentResultModal() {
@@ -63,19 +64,12 @@ export function BuyCreditModal() {
 export function BankTransferModal() {
   const modal = useQueryModal("bankTransfer");
   const id = modal.value && modal.value !== "true" ? modal.value : null;
-  const bank = useQuery({
-    queryKey: ["payments", "bank-details"],
-    queryFn: async () => (await call(api.GET("/api/payment/bank-details"))).data,
-    enabled: modal.open,
-  });
-  const payment = useQuery({
-    queryKey: ["payments", "one", id],
-    queryFn: async () => (await call(api.GET("/api/payment/{id}", { params: { path: { id: id! } } }), { silent: true })).data,
-    enabled: modal.open && !!id,
-    retry: false,
+  const bank = useApiQuery(["/api/payment/bank-details"], () => api.GET("/api/payment/bank-details"), { enabled: modal.open, select: (r) => r.data });
+  const { result: p, query: payment } = useResourceOne("payment", id ?? undefined, {
+    errorNotification: false,
+    queryOptions: { enabled: modal.open, retry: false },
   });
   const b = bank.data;
-  const p = payment.data;
   const loading = bank.isLoading || (!!id && payment.isLoading);
   let body: ReactNode;
   if (loading) body = <Skeleton active paragraph={{ rows: 4 }} />;

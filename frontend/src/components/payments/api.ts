@@ -1,16 +1,14 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInvalidate } from "@refinedev/core";
 import { api, call } from "../../api/client";
+import { useApiQuery, useInvalidateApi } from "../../api/query";
 import type { components } from "../../api/schema";
-import { PROFILE_KEY } from "../../providers/queryClient";
+import { useResourceList } from "../../hooks/useResource";
 
 export type Payment = components["schemas"]["PaymentDto"];
 export type CreditPackages = components["schemas"]["CreditPackagesData"];
 export type CreditPackage = components["schemas"]["CreditPackageDto"];
 export type PaymentStatus = Payment["status"];
 export type Sku = CreditPackage["sku"];
-
-export const PAYMENTS_KEY = ["payments"] as const;
-export const PACKAGES_KEY = ["payments", "packages"] as const;
 
 /** Spec texts. */
 export const REDIRECT_TOAST = "You will be redirected to paypal's payment page.";
@@ -27,11 +25,7 @@ export function statusColor(status: string): string {
 
 /** The packages at the signed-in user's prices, and whether bank transfer is offered. */
 export function usePackages() {
-  return useQuery({
-    queryKey: PACKAGES_KEY,
-    queryFn: async () => (await call(api.GET("/api/payment/packages"))).data,
-    staleTime: 60_000,
-  });
+  return useApiQuery(["/api/payment/packages"], () => api.GET("/api/payment/packages"), { staleTime: 60_000, select: (r) => r.data });
 }
 
 /** POST /api/buyCredits; on a link with status Pending the browser goes there. */
@@ -47,17 +41,18 @@ export async function startBankTransfer(sku: Sku) {
 export const isBankTransfer = (p: Pick<Payment, "paymentMethod">) => p.paymentMethod === "bank";
 
 export function usePaymentHistory(page: number, limit: number) {
-  return useQuery({
-    queryKey: [...PAYMENTS_KEY, "own", page, limit],
-    queryFn: () => call(api.GET("/api/payment", { params: { query: { sort: "desc", sortBy: "purchaseDate", page, limit } } })),
+  return useResourceList("payment", {
+    pagination: { currentPage: page, pageSize: limit },
+    sorters: [{ field: "purchaseDate", order: "desc" }],
   });
 }
 
-/** After a payment changed: the header balance, the history and the lists refetch. */
+/** After a payment changed: the header balance, the payments, the packages' prices and the transfers awaited refetch. */
 export function useRefreshPayments() {
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
+  const invalidateApi = useInvalidateApi();
   return () => {
-    void queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
-    void queryClient.invalidateQueries({ queryKey: PAYMENTS_KEY });
+    void invalidate({ resource: "payment", invalidates: ["all"] });
+    void invalidateApi("/api/profile", "/api/payment/packages", "/api/payment/bank-details", "/api/bankTransfers");
   };
 }

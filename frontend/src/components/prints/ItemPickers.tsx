@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { Avatar, Flex, Modal, Select, Typography } from "antd";
 import { PictureOutlined } from "@ant-design/icons";
-import { useList } from "@refinedev/core";
 import type { LibraryImage } from "../../api/types";
 import { SizeSelect } from "../sizes/SizeSelect";
 import { useDebounced } from "./api";
 import type { DesignImage } from "../../api/types";
+import { useResourceList } from "../../hooks/useResource";
 
 export function Thumb({ image, size = 48 }: { image: DesignImage | null | undefined; size?: number }) {
   const src = image?.previewFile?.path ?? image?.file?.path;
@@ -25,9 +25,7 @@ export function Thumb({ image, size = 48 }: { image: DesignImage | null | undefi
 export function ImageSelect({ value, onChange }: { value?: string; onChange: (image: LibraryImage) => void }) {
   const [search, setSearch] = useState("");
   const term = useDebounced(search, 300);
-  const { result, query } = useList<LibraryImage>({
-    resource: "images",
-    pagination: { currentPage: 1, pageSize: 50, mode: "server" },
+  const { result, query } = useResourceList("images", { pagination: { currentPage: 1, pageSize: 50, mode: "server" },
     sorters: [{ field: "createdAt", order: "desc" }],
     filters: term ? [{ field: "search", operator: "contains", value: term }] : [],
   });

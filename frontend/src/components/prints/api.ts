@@ -1,15 +1,15 @@
-// Data hooks of the prints screens: every call goes through the typed client (api/client)
-// and React Query; Refine's list/detail caches are invalidated after changes.
+// Data hooks of the prints screens: prints and presets are Refine resources; the settings and
+// the live layout are non-resource reads (api/query.ts). Writes invalidate both kinds.
 import { useEffect, useState } from "react";
-import { keepPreviousData, useIsMutating, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useIsMutating, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useInvalidate } from "@refinedev/core";
 import { api, call } from "../../api/client";
-import type { Layout, PrintItemInput, SheetSettings, SheetSettingsInput } from "../../api/types";
-import { PROFILE_KEY } from "../../providers/queryClient";
+import { useApiQuery, useInvalidateApi, type ApiKey } from "../../api/query";
+import type { PrintItemInput, SheetSettings, SheetSettingsInput } from "../../api/types";
+import { useResourceList } from "../../hooks/useResource";
 
 export const PREVIEW_DEBOUNCE_MS = 400;
-const SETTINGS_KEY = ["sheet-settings"] as const;
-const PRESETS_KEY = ["sheet-presets"] as const;
+const SETTINGS_KEY = ["/api/sheet-settings"] as const satisfies ApiKey;
 
 /** `value`, once it has stopped changing for `ms` (compared by content). */
 export function useDebounced<T>(value: T, ms: number): T {
@@ -30,34 +30,31 @@ export const useAnyMutationPending = () => useIsMutating() > 0;
  * rest. The client keeps no defaults of its own; forms wait for this answer.
  */
 export function useSheetSettings() {
-  return useQuery({
-    queryKey: SETTINGS_KEY,
-    queryFn: async () => (await call(api.GET("/api/sheet-settings"), { silent: true })).data,
-    staleTime: 60_000,
-    retry: false,
-  });
+  return useApiQuery(SETTINGS_KEY, () => api.GET("/api/sheet-settings"), { silent: true, staleTime: 60_000, retry: false, select: (r) => r.data });
 }
 
 export function useSaveSheetSettings() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (values: SheetSettingsInput) => (await call(api.PUT("/api/sheet-settings", { body: values }))).data,
-    onSuccess: (data) => qc.setQueryData(SETTINGS_KEY, data),
+    mutationFn: (values: SheetSettingsInput) => call(api.PUT("/api/sheet-settings", { body: values })),
+    // The answer is the new effective settings: the cached read takes it as it is.
+    onSuccess: (body) => qc.setQueryData(SETTINGS_KEY, body),
   });
 }
 
+/** The seller's presets (`data` stays undefined until they have loaded). */
 export function useSheetPresets() {
-  return useQuery({
-    queryKey: PRESETS_KEY,
-    queryFn: async () => (await call(api.GET("/api/sheet-presets"), { silent: true })).data,
-    staleTime: 60_000,
-    retry: false,
+  const { result, query } = useResourceList("sheet-presets", {
+    pagination: { mode: "off" },
+    errorNotification: false,
+    queryOptions: { staleTime: 60_000, retry: false },
   });
+  return { data: query.data ? result.data : undefined, isLoading: query.isLoading };
 }
 
 export function usePresetMutations() {
-  const qc = useQueryClient();
-  const refresh = () => qc.invalidateQueries({ queryKey: PRESETS_KEY });
+  const invalidate = useInvalidate();
+  const refresh = () => invalidate({ resource: "sheet-presets", invalidates: ["all"] });
   const create = useMutation({
     mutationFn: async (values: SheetSettings & { name: string }) => (await call(api.POST("/api/sheet-presets", { body: values }))).data,
     onSuccess: refresh,
@@ -86,8 +83,14 @@ export function useLayoutPreview(input: PreviewInput) {
   const settled = useDebounced({ items: input.items, settings: input.settings, version: input.version }, PREVIEW_DEBOUNCE_MS);
   const debounced = { printId: input.printId, ...settled };
   const hasItems = input.printId ? true : (debounced.items?.length ?? 0) > 0;
-  return useQuery<Layout, Error>({
-    queryKey: ["print-preview", debounced],
+  const { printId, items = [], settings } = debounced;
+  const key: ApiKey = printId ? ["/api/print/{id}/preview", debounced] : ["/api/print/preview", debounced];
+  return useApiQuery(key, (signal) =>
+    printId
+      ? api.POST("/api/print/{id}/preview", { params: { path: { id: printId } }, body: { settings }, signal })
+      : api.POST("/api/print/preview", { body: { printItems: items, settings }, signal }), {
+    silent: true,
+    select: (r) => r.data,
     enabled: (input.enabled ?? true) && hasItems && !!debounced.settings,
     // While the next layout loads, keep showing the last one of the same print, never another
     // print's (opening a duplicate showed the source's "As rendered" layout for a moment).
@@ -95,23 +98,16 @@ export function useLayoutPreview(input: PreviewInput) {
       (previousQuery?.queryKey[1] as { printId?: string } | undefined)?.printId === debounced.printId ? keepPreviousData(previous) : undefined,
     retry: false,
     staleTime: 30_000,
-    queryFn: async ({ signal }) => {
-      const { printId, items = [], settings } = debounced;
-      const res = printId
-        ? await call(api.POST("/api/print/{id}/preview", { params: { path: { id: printId } }, body: { settings }, signal }), { silent: true })
-        : await call(api.POST("/api/print/preview", { body: { printItems: items, settings }, signal }), { silent: true });
-      return res.data;
-    },
   });
 }
 
 /** Mutations of one saved print; each refreshes Refine's print list and detail. */
 export function usePrintActions(printId: string | undefined) {
   const invalidate = useInvalidate();
-  const qc = useQueryClient();
+  const invalidateApi = useInvalidateApi();
   const refresh = async () => {
     await invalidate({ resource: "print", invalidates: ["list", "detail"], id: printId });
-    await qc.invalidateQueries({ queryKey: ["print-preview"] });
+    await invalidateApi("/api/print/{id}/preview");
   };
   const path = { id: printId ?? "" };
   const addItem = useMutation({
@@ -131,14 +127,14 @@ export function usePrintActions(printId: string | undefined) {
     mutationFn: async (settings?: SheetSettingsInput) => (await call(api.POST("/api/print/{id}/proccess", { params: { path }, body: { settings } }))).data,
     onSuccess: async () => {
       await refresh();
-      await qc.invalidateQueries({ queryKey: PROFILE_KEY });
+      await invalidateApi("/api/profile");
     },
   });
   const cancel = useMutation({
     mutationFn: async () => (await call(api.POST("/api/print/{id}/cancel", { params: { path } }))).message,
     onSuccess: async () => {
       await refresh();
-      await qc.invalidateQueries({ queryKey: PROFILE_KEY });
+      await invalidateApi("/api/profile");
     },
   });
   const removeFiles = useMutation({

@@ -2,17 +2,17 @@ import { useState } from "react";
 import { Button, Card, DatePicker, Form, Input, Popconfirm, Radio, Space, Tag, Typography } from "antd";
 import { ResponsiveTable } from "../table/ResponsiveTable";
 import { PlusOutlined } from "@ant-design/icons";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInvalidate } from "@refinedev/core";
 import dayjs, { type Dayjs } from "dayjs";
 import { api, call } from "../../api/client";
 import type { components } from "../../api/schema";
 import { toast } from "../../lib/toast";
+import { useResourceList } from "../../hooks/useResource";
 import { QueryFormModal, useQueryModalForm } from "../common/QueryFormModal";
 import { SecretReveal } from "./SecretReveal";
 
 type ApiKey = components["schemas"]["ApiKeyDto"];
 type ApiKeyValues = { name: string; scope: "read" | "read-write"; expiresAt?: Dayjs };
-const KEYS = ["api-keys"];
 
 const SCOPE_LABEL: Record<string, string> = { read: "Read only", "read-write": "Read and write" };
 const STATUS_COLOR: Record<string, string> = { active: "green", expired: "orange", revoked: "default" };
@@ -20,10 +20,10 @@ const when = (d?: string | null) => (d ? dayjs(d).format("MMM D, YYYY HH:mm") : 
 
 /** Profile section "API keys": create (secret shown once), list, revoke, delete. */
 export function ApiKeysCard() {
-  const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: KEYS, queryFn: () => call(api.GET("/api/api-keys")) });
+  const { result: keys, query } = useResourceList("api-keys", { pagination: { mode: "off" } });
+  const invalidate = useInvalidate();
   const [secret, setSecret] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEYS });
+  const refresh = () => invalidate({ resource: "api-keys", invalidates: ["all"] });
   // addApiKey: the one modal-form way; the answer carries the secret, shown once.
   const create = useQueryModalForm<ApiKey & { secret?: string }, ApiKeyValues>({
     param: "addApiKey",
@@ -57,8 +57,8 @@ export function ApiKeysCard() {
       <ResponsiveTable<ApiKey>
         rowKey="_id"
         size="middle"
-        loading={keys.isLoading}
-        dataSource={keys.data?.data ?? []}
+        loading={query.isLoading}
+        dataSource={keys.data}
         pagination={false}
         locale={{ emptyText: "You have no API keys yet." }}
         scroll={{ x: true }}

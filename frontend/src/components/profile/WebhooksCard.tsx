@@ -2,30 +2,30 @@ import { useState } from "react";
 import { Button, Card, Checkbox, Form, Input, Popconfirm, Space, Switch, Tag, Typography } from "antd";
 import { ResponsiveTable } from "../table/ResponsiveTable";
 import { PlusOutlined } from "@ant-design/icons";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInvalidate } from "@refinedev/core";
 import dayjs from "dayjs";
 import { api, call } from "../../api/client";
 import type { components } from "../../api/schema";
 import { toast } from "../../lib/toast";
+import { useApiQuery, useInvalidateApi } from "../../api/query";
+import { useResourceList } from "../../hooks/useResource";
 import { QueryFormModal, useQueryModalForm } from "../common/QueryFormModal";
 import { SecretReveal } from "./SecretReveal";
 
 type Webhook = components["schemas"]["WebhookDto"];
 type Delivery = components["schemas"]["WebhookDeliveryDto"];
-const HOOKS = ["webhooks"];
 export const WEBHOOK_EVENTS = ["print.completed", "print.failed", "payment.completed", "order.synced"] as const;
 const DELIVERY_COLOR: Record<string, string> = { succeeded: "green", pending: "blue", failed: "red" };
 const when = (d?: string | null) => (d ? dayjs(d).format("MMM D, YYYY HH:mm:ss") : "—");
 
 /** The delivery log of one endpoint, newest first, with Redeliver. */
 function Deliveries({ endpointId }: { endpointId: string }) {
-  const key = ["webhook-deliveries", endpointId];
-  const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: key,
-    queryFn: () => call(api.GET("/api/webhooks/{id}/deliveries", { params: { path: { id: endpointId }, query: { limit: 20 } } })),
-    refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3000 : false),
-  });
+  const invalidateApi = useInvalidateApi();
+  const list = useApiQuery(
+    ["/api/webhooks/{id}/deliveries", { id: endpointId }],
+    () => api.GET("/api/webhooks/{id}/deliveries", { params: { path: { id: endpointId }, query: { limit: 20 } } }),
+    { refetchInterval: (q) => (q.state.data?.data.some((d) => d.status === "pending") ? 3000 : false) },
+  );
   const [busy, setBusy] = useState<string | null>(null);
   const redeliver = async (d: Delivery) => {
     setBusy(d._id);
@@ -33,7 +33,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
       const res = await call(api.POST("/api/webhooks/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: d._id } } }));
       if (res.data.status === "succeeded") toast.success(res.message ?? "Delivered");
       else toast.error(res.message ?? "Not delivered");
-      await queryClient.invalidateQueries({ queryKey: key });
+      await invalidateApi("/api/webhooks/{id}/deliveries");
     } catch {
       // call() has shown the server's message
     } finally {
@@ -62,10 +62,11 @@ function Deliveries({ endpointId }: { endpointId: string }) {
 
 /** Profile section "Webhooks": endpoints that receive signed events, with their delivery log. */
 export function WebhooksCard() {
-  const queryClient = useQueryClient();
-  const hooks = useQuery({ queryKey: HOOKS, queryFn: () => call(api.GET("/api/webhooks")) });
+  const { result: hooks, query } = useResourceList("webhooks", { pagination: { mode: "off" } });
+  const invalidate = useInvalidate();
+  const invalidateApi = useInvalidateApi();
   const [secret, setSecret] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: HOOKS });
+  const refresh = () => invalidate({ resource: "webhooks", invalidates: ["all"] });
   // addWebhook: the one modal-form way; the answer carries the signing secret, shown once.
   const add = useQueryModalForm<Webhook & { secret?: string }, components["schemas"]["CreateWebhookDto"]>({
     param: "addWebhook",
@@ -85,7 +86,7 @@ export function WebhooksCard() {
   const test = async (w: Webhook) => {
     await call(api.POST("/api/webhooks/{id}/test", { params: { path: { id: w._id } } }));
     toast.success("Test event sent");
-    await queryClient.invalidateQueries({ queryKey: ["webhook-deliveries", w._id] });
+    await invalidateApi("/api/webhooks/{id}/deliveries");
   };
   // a rolled secret is shown once, like a new endpoint's; the old one signs beside it for 24 hours
   const roll = async (w: Webhook) => {
@@ -109,8 +110,8 @@ export function WebhooksCard() {
       <ResponsiveTable<Webhook>
         rowKey="_id"
         size="middle"
-        loading={hooks.isLoading}
-        dataSource={hooks.data?.data ?? []}
+        loading={query.isLoading}
+        dataSource={hooks.data}
         pagination={false}
         locale={{ emptyText: "You have no webhooks yet." }}
         expandable={{ expandedRowRender: (w) => <Deliveries endpointId={w._id} />, expandRowByClick: false }}

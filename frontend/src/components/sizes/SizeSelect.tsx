@@ -1,16 +1,14 @@
 import { Select, type SelectProps } from "antd";
 import { PlusOutlined } from "@ant-design/icons";
-import { useList } from "@refinedev/core";
 import { useLocation, useNavigate } from "react-router";
 import { sizeLabel } from "../images/library";
 import type { Size } from "../../api/types";
 import { addSizeHref } from "./sizeForm";
+import { useResourceList } from "../../hooks/useResource";
 
 /** Every size of the user (fetched in one request with limit 999). */
 export function useAllSizes() {
-  const { result, query } = useList<Size>({
-    resource: "sizes",
-    pagination: { currentPage: 1, pageSize: 999, mode: "server" },
+  const { result, query } = useResourceList("sizes", { pagination: { currentPage: 1, pageSize: 999, mode: "server" },
     sorters: [{ field: "name", order: "asc" }],
   });
   return { sizes: result.data ?? [], loading: query.isLoading };

@@ -1,15 +1,13 @@
 import { Col, Row } from "antd";
-import {
-  ApiOutlined, CheckCircleOutlined, ClockCircleOutlined, FileImageOutlined, PictureOutlined, PrinterOutlined, ShoppingCartOutlined, WalletOutlined,
-} from "@ant-design/icons";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiOutlined, CheckCircleOutlined, ClockCircleOutlined, FileImageOutlined, PictureOutlined, PrinterOutlined, ShoppingCartOutlined, WalletOutlined } from "@ant-design/icons";
 import { useNavigate } from "react-router";
-import { api, call } from "../../api/client";
+import { api } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
 import { DashboardPayments } from "../../components/payments/DashboardPayments";
 import { StatCard } from "../../components/dashboard/StatCard";
 import { STAT_CARDS } from "../../components/dashboard/statCards";
 import { useLiveEvent } from "../../providers/live";
+import { useApiQuery, useInvalidateApi } from "../../api/query";
 
 const ICONS = {
   pendingPrints: <ClockCircleOutlined />,
@@ -22,17 +20,12 @@ const ICONS = {
   totalIntegrations: <ApiOutlined />,
 } as const;
 
-export const STATISTICS_KEY = ["statistics"] as const;
-
 /** The eight statistics cards, kept current by print and notification events. */
 export function DashboardPage() {
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const stats = useQuery({
-    queryKey: STATISTICS_KEY,
-    queryFn: () => call(api.GET("/api/statistics")).then((r) => r.data),
-  });
-  const refresh = () => void client.invalidateQueries({ queryKey: STATISTICS_KEY });
+  const stats = useApiQuery(["/api/statistics"], () => api.GET("/api/statistics"), { select: (r) => r.data });
+  const invalidateApi = useInvalidateApi();
+  const refresh = () => void invalidateApi("/api/statistics");
   useLiveEvent("print", refresh);
   useLiveEvent("notification", refresh);
 

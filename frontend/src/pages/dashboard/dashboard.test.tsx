@@ -5,6 +5,8 @@ import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { DashboardPage } from "./DashboardPage";
 import { NotificationBell } from "../../components/layout/NotificationBell";
 import { STAT_CARDS } from "../../components/dashboard/statCards";
+import { Refine } from "@refinedev/core";
+import { createDataProvider } from "../../providers/dataProvider";
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
@@ -18,9 +20,11 @@ function mount(ui: React.ReactNode) {
   return render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={["/dashboard"]}>
-        <Routes>
-          <Route path="*" element={<>{ui}<Where /></>} />
-        </Routes>
+        <Refine dataProvider={createDataProvider({ notifications: { list: "/api/notifications" }, payment: { list: "/api/payment", one: "/api/payment/{id}" } })} options={{ reactQuery: { clientConfig: client }, disableTelemetry: true }}>
+          <Routes>
+            <Route path="*" element={<>{ui}<Where /></>} />
+          </Routes>
+        </Refine>
       </MemoryRouter>
     </QueryClientProvider>,
   );

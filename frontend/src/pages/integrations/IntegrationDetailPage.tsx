@@ -1,10 +1,9 @@
 import { Card, Col, Empty, Row, Statistic } from "antd";
-import { useQuery } from "@tanstack/react-query";
 import { useParams } from "react-router";
-import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
 import { useIntegration } from "../../components/integrations/api";
 import { TypeIcon } from "../../components/integrations/TypeIcon";
+import { useResourceList } from "../../hooks/useResource";
 
 /** Integration detail: the integration's name, order count, printed count, then a placeholder area. */
 export function IntegrationDetailPage() {
@@ -33,12 +32,13 @@ export function IntegrationDetailPage() {
 }
 
 function useOrderCount(id: string | undefined, status?: "Completed") {
-  return useQuery({
-    queryKey: ["orders", "count", id, status ?? "all"],
-    enabled: !!id,
-    queryFn: async () => {
-      const res = await call(api.GET("/api/orders", { params: { query: { integrationId: id, status, limit: 1 } } }));
-      return res.pagination.totalDocuments;
-    },
+  const { result, query } = useResourceList("orders", {
+    pagination: { currentPage: 1, pageSize: 1 },
+    filters: [
+      { field: "integrationId", operator: "eq", value: id },
+      { field: "status", operator: "eq", value: status },
+    ],
+    queryOptions: { enabled: !!id },
   });
+  return { data: result.total, isLoading: query.isLoading };
 }

@@ -7,7 +7,7 @@ import { PageShell } from "../../components/common/PageShell";
 import { DEFAULT_QUERY_ERROR, goToShop, NO_INTEGRATIONS, QUERY_ERRORS, useConnectIntegration, useIntegrations, type Integration } from "../../components/integrations/api";
 import { AddIntegrationModal, DeleteIntegrationModal, EditIntegrationModal } from "../../components/integrations/IntegrationModals";
 import { TypeIcon } from "../../components/integrations/TypeIcon";
-import { openModalParams } from "../../lib/queryModal";
+import { useOpenModal } from "../../lib/queryModal";
 import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
 
@@ -16,7 +16,7 @@ export function IntegrationsPage() {
   const [params, setParams] = useSearchParams();
   const { data, isLoading } = useIntegrations();
   const connect = useConnectIntegration();
-  const open = (name: string, value?: string) => setParams((p) => openModalParams(p, name, value));
+  const open = useOpenModal();
 
   // Back from Etsy / WooCommerce: ?error=<code>, ?success=0|1, ?connected=<id>.
   useEffect(() => {

@@ -1,29 +1,28 @@
 import { useEffect, useState } from "react";
 import { Alert, Button, Card, type CheckboxProps, DatePicker, Flex, Grid, Select, Typography } from "antd";
 import { PrinterOutlined, SyncOutlined } from "@ant-design/icons";
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { useNavigate } from "react-router";
-import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
-import { INTEGRATIONS_KEY, syncErrorText, useIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
+import { syncErrorText, useIntegrations, useRefreshIntegrations, useSyncOrders, type Order, type OrderItem } from "../../components/integrations/api";
 import {
   activeIntegrationId, ADDRESS_MAX, ORDER_STATUSES, reviewUrl, ShopStatusTag, StatusTag, TITLE_MAX, Truncated,
 } from "../../components/orders/orderBits";
 import { dateRangeFilters } from "../../components/prints/rules";
 import { useLiveEvent } from "../../providers/live";
-import { useUrlList } from "../../lib/urlList";
+import { toRefineArgs, useUrlList } from "../../lib/urlList";
+import { useResourceList } from "../../hooks/useResource";
 import { toast } from "../../lib/toast";
 import { money } from "../../lib/money";
 
 /** The Orders page: orders imported from the user's integrations. */
 export function OrdersPage() {
   const navigate = useNavigate();
-  const qc = useQueryClient();
+  const refreshIntegrations = useRefreshIntegrations();
   const small = !Grid.useBreakpoint().md;
   const list = useUrlList({ filters: ["integrationId", "id", "status", "startDate", "endDate"] });
-  const { page, limit } = list.state;
   const { integrationId: chosenIntegrationId, startDate, endDate } = list.state.filters;
   /** One order only (a print item's link to its order), shown opened. */
   const orderId = list.state.filters.id;
@@ -39,20 +38,19 @@ export function OrdersPage() {
   const integrationId = activeIntegrationId(chosenIntegrationId, integrations.data);
   const current = integrations.data?.find((i) => i._id === integrationId);
   const sync = useSyncOrders();
-  const orders = useQuery({
-    queryKey: ["orders", { id: orderId, integrationId, status, startDate, endDate, page, limit }],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      call(api.GET("/api/orders", { params: { query: { id: orderId, integrationId, status, startDate, endDate, page, limit } } })),
+  // The integration filter falls back to the only integration; a status outside the list is dropped.
+  const { result, query: orders } = useResourceList("orders", {
+    ...list.refine,
+    filters: toRefineArgs({ ...list.state, filters: { ...list.state.filters, integrationId, status } }).filters,
+    queryOptions: { placeholderData: keepPreviousData },
   });
-  const rows = orders.data?.data ?? [];
-  const total = orders.data?.pagination.totalDocuments ?? 0;
+  const rows = result.data ?? [];
+  const total = result.total ?? 0;
 
   useLiveEvent("order-sync", (e) => {
     if (e.status === "running") return setProgress(e.orders);
     setProgress(null);
-    void qc.invalidateQueries({ queryKey: INTEGRATIONS_KEY });
-    void qc.invalidateQueries({ queryKey: ["orders"] });
+    void refreshIntegrations();
     if (e.status === "done") toast.success(`Orders synced: ${e.orders} checked, ${e.created ?? 0} new`);
     else toast.error(syncErrorText(e.message ?? "Sync failed"));
   });

@@ -3,19 +3,19 @@ import { Button, Card, Flex, Popconfirm, Tooltip, Typography } from "antd";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import type { ColumnsType } from "antd/es/table";
 import { WarningOutlined } from "@ant-design/icons";
-import { useInvalidate, useList } from "@refinedev/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { api, call } from "../../api/client";
 import { toast } from "../../lib/toast";
 import { Link } from "react-router";
 import { PageShell } from "../../components/common/PageShell";
-import { PAYMENTS_KEY, type Payment } from "../../components/payments/api";
+import { useRefreshPayments, type Payment } from "../../components/payments/api";
 import { formatDate, StatusTag } from "../../components/payments/PaymentHistory";
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
 import { SearchBox } from "../../components/table/SearchBox";
 import { useUrlList } from "../../lib/urlList";
-import type { ResourceMeta } from "../../providers/dataProvider";
 import { money } from "../../lib/money";
+import { useResourceList } from "../../hooks/useResource";
+import { useApiQuery } from "../../api/query";
 
 const userName = (p: Payment) => [p.userId.firstName, p.userId.lastName].filter(Boolean).join(" ") || p.userId.username;
 
@@ -25,7 +25,7 @@ const userName = (p: Payment) => [p.userId.firstName, p.userId.lastName].filter(
  */
 export function CompletedPaymentsPage() {
   const list = useUrlList();
-  const { result, query } = useList<Payment>({ resource: "payment", meta: { path: "/api/completedTransfers" } satisfies ResourceMeta, ...list.refine });
+  const { result, query } = useResourceList("payment", { meta: { path: "/api/completedTransfers" }, ...list.refine });
 
   const columns: DataColumn<Payment>[] = [
     { key: "user", title: "User", render: (_, p) => <Link to={`/users/${p.userId._id}`}>{userName(p)}</Link> },
@@ -74,18 +74,15 @@ export function CompletedPaymentsPage() {
  */
 function AwaitingTransfers() {
   const [page, setPage] = useState(1);
-  const qc = useQueryClient();
-  const invalidate = useInvalidate();
-  const { data } = useQuery({
-    queryKey: [...PAYMENTS_KEY, "bank-awaiting", page],
-    queryFn: () => call(api.GET("/api/bankTransfers", { params: { query: { page, limit: 10, sort: "asc", sortBy: "purchaseDate" } } })),
-  });
+  const refresh = useRefreshPayments();
+  const { data } = useApiQuery(["/api/bankTransfers", { page }], () =>
+    api.GET("/api/bankTransfers", { params: { query: { page, limit: 10, sort: "asc", sortBy: "purchaseDate" } } }),
+  );
   const received = useMutation({
     mutationFn: (id: string) => call(api.POST("/api/payment/{id}/received", { params: { path: { id } } })),
     onSuccess: (res) => {
       toast.success(res.message ?? "Transfer marked as received");
-      void qc.invalidateQueries({ queryKey: PAYMENTS_KEY });
-      void invalidate({ resource: "payment", invalidates: ["list"] });
+      refresh();
     },
   });
   const total = data?.pagination.totalDocuments ?? 0;

@@ -1,7 +1,5 @@
 import { Button, Card, Descriptions, Result } from "antd";
-import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
-import { api, call } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
 import { FAILED_TEXT, isBankTransfer } from "../../components/payments/api";
@@ -12,6 +10,7 @@ import { formatDate, StatusTag } from "../../components/payments/PaymentHistory"
 import { openModalParams } from "../../lib/queryModal";
 import { useSearchParams } from "../../lib/searchParams";
 import { money } from "../../lib/money";
+import { useResourceOne } from "../../hooks/useResource";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -33,12 +32,8 @@ export function PaymentPage() {
 
 function OnePayment({ id }: { id: string }) {
   const [, setParams] = useSearchParams();
-  const { data, isLoading, isError } = useQuery({
-    queryKey: ["payments", "one", id],
-    queryFn: async () => (await call(api.GET("/api/payment/{id}", { params: { path: { id } } }), { silent: true })).data,
-    enabled: UUID.test(id),
-    retry: false,
-  });
+  const { result: data, query } = useResourceOne("payment", id, { errorNotification: false, queryOptions: { enabled: UUID.test(id), retry: false } });
+  const { isLoading, isError } = query;
   if (UUID.test(id) && isLoading) return <FullScreenSpinner />;
   if (!data || isError) {
     return (

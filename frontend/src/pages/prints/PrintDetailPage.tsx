@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Tooltip, Typography } from "antd";
 import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
-import { useOne } from "@refinedev/core";
 import dayjs from "dayjs";
 import { useNavigate, useParams } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
@@ -25,17 +24,18 @@ import {
   MSG, canAddItem, canDelete, canEditItems, canProcess, canShareFile, creditCostOf, detailProcessLabel, missingItemMessage, processBlockedReason, problemsByItem,
 } from "../../components/prints/rules";
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
-import type { Print, PrintItem, SheetSettings } from "../../api/types";
+import type { PrintItem, SheetSettings } from "../../api/types";
 import { usePrintProcessing } from "../../components/prints/usePrintProcessing";
 import { closeModalParams, openModalParams } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
+import { useResourceOne } from "../../hooks/useResource";
 
 /** The print detail: items, status rules, process checks and the live layout (docs/prints.md, docs/frontend.md). */
 export function PrintDetailPage() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
   const [, setParams] = useSearchParams();
-  const { result, query } = useOne<Print>({ resource: "print", id, queryOptions: { enabled: !!id } });
+  const { result, query } = useResourceOne("print", id);
   const print = result?._id ? result : undefined;
   const actions = usePrintActions(id);
   const busy = useAnyMutationPending();

@@ -1,6 +1,6 @@
 import { Button, Card, DatePicker, Empty, Flex, Select } from "antd";
 import { PlusOutlined } from "@ant-design/icons";
-import { useInvalidate, useList } from "@refinedev/core";
+import { useInvalidate } from "@refinedev/core";
 import dayjs from "dayjs";
 import { useNavigate } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
@@ -16,13 +16,14 @@ import { DataTable } from "../../components/table/DataTable";
 import { openModalParams, useQueryModal } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { toast } from "../../lib/toast";
+import { useResourceList } from "../../hooks/useResource";
 
 /** The prints list: Status, Date range and Type filters in the URL; File … Delete columns. */
 export function PrintsPage() {
   const list = useUrlList({ filters: ["status", "dateType", "startDate", "endDate", "type"] });
   const navigate = useNavigate();
   const [, setParams] = useSearchParams();
-  const { result, query } = useList<Print>({ resource: "print", ...list.refine });
+  const { result, query } = useResourceList("print", { ...list.refine });
   const rows = result.data ?? [];
   // A print that finishes (or fails) while the list is open changes its row.
   const invalidate = useInvalidate();

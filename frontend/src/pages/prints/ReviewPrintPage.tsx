@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { Alert, Card, Flex, Typography } from "antd";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { api, call } from "../../api/client";
 import type { ApiError } from "../../api/errors";
 import { PageShell } from "../../components/common/PageShell";
-import type { ReviewItem } from "../../components/integrations/api";
+import { useRefreshIntegrations, type ReviewItem } from "../../components/integrations/api";
 import { StatusTag, TITLE_MAX, Truncated } from "../../components/orders/orderBits";
 import { CreatePrintButtons } from "../../components/prints/CreatePrintButtons";
 import { ProcessingOverlay } from "../../components/prints/PrintModals";
@@ -14,6 +14,7 @@ import { MSG } from "../../components/prints/rules";
 import { useSearchParams } from "../../lib/searchParams";
 import { toast } from "../../lib/toast";
 import { money } from "../../lib/money";
+import { useApiQuery } from "../../api/query";
 
 /** Waits (up to two minutes) until every image of the print is ready; false if one failed or it took too long. */
 async function designsReady(printId: string): Promise<boolean> {
@@ -37,14 +38,14 @@ const SOURCE: Record<string, string> = { designUrl: "Design file from the order"
  */
 export function ReviewPrintPage() {
   const navigate = useNavigate();
-  const qc = useQueryClient();
+  const refreshOrders = useRefreshIntegrations();
   const [params] = useSearchParams();
   const ids = (params.get("orderItems") ?? "").split(",").filter(Boolean);
   const [processing, setProcessing] = useState(false);
-  const review = useQuery({
-    queryKey: ["orders", "review", ids],
+  // A read that is a POST (the ids may be many): keyed by its path and the ids like any read.
+  const review = useApiQuery(["/api/orders/review", { ids }], () => api.POST("/api/orders/review", { body: { orderItems: ids } }), {
     enabled: ids.length > 0,
-    queryFn: async () => (await call(api.POST("/api/orders/review", { body: { orderItems: ids } }))).data,
+    select: (r) => r.data,
   });
   const rows = review.data ?? [];
   const create = useMutation({
@@ -59,7 +60,7 @@ export function ReviewPrintPage() {
       onError: (e) => toast.error((e as ApiError).message),
       onSuccess: async (res) => {
         toast.success(MSG.created);
-        void qc.invalidateQueries({ queryKey: ["orders"] });
+        void refreshOrders();
         if (res.unresolved.length) toast.info(`${res.unresolved.length} item(s) still need an image or a size: complete them on the print.`);
         if (mode === "draft" || res.unresolved.length) return navigate(`/prints/${res._id}`);
         setProcessing(true);

@@ -1,22 +1,20 @@
 import { Button, Card, Empty, Flex, Space, Tooltip } from "antd";
 import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
-import { useList } from "@refinedev/core";
-import { useSearchParams } from "../../lib/searchParams";
 import { PageShell } from "../../components/common/PageShell";
 import { AddSizeModal, DeleteSizeModal, EditSizeModal } from "../../components/sizes/SizeModals";
 import type { Size } from "../../api/types";
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
 import { SearchBox } from "../../components/table/SearchBox";
-import { openModalParams } from "../../lib/queryModal";
+import { useOpenModal } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
+import { useResourceList } from "../../hooks/useResource";
 
 export const NO_SIZES = "You have no sizes yet. Click the button below to add a new size.";
 
 export function SizesPage() {
   const list = useUrlList();
-  const [, setParams] = useSearchParams();
-  const { result, query } = useList<Size>({ resource: "sizes", ...list.refine });
-  const open = (name: string, value?: string) => setParams((p) => openModalParams(p, name, value));
+  const { result, query } = useResourceList("sizes", { ...list.refine });
+  const open = useOpenModal();
   const total = result.total ?? 0;
   const addButton = (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => open("addSize")}>

@@ -3,14 +3,14 @@ import { Button, Card, Flex, Form, Input, InputNumber, Modal, Tag, Typography } 
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import type { ColumnsType } from "antd/es/table";
 import type { Rule } from "antd/es/form";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { api, call } from "../../api/client";
 import type { components } from "../../api/schema";
 import { formatDate } from "../../components/payments/PaymentHistory";
 import { useProfile } from "../../hooks/useProfile";
 import { toast } from "../../lib/toast";
 import { useLocalPages } from "../../lib/urlList";
-import { PROFILE_KEY } from "../../providers/queryClient";
+import { useApiQuery, useInvalidateApi } from "../../api/query";
 
 export type CreditHistoryEntry = components["schemas"]["CreditHistoryEntryDto"];
 
@@ -21,15 +21,13 @@ export const reasonRules: Rule[] = [
   { max: 300, message: "The reason is too long (at most 300 characters)" },
 ];
 
-export const creditHistoryKey = (userId: string) => ["users", userId, "credit-history"] as const;
-
 /** After an admin changed a balance: the credit history and (for the admin's own account) the header refetch. */
 export function useRefreshCredits(userId: string) {
-  const qc = useQueryClient();
+  const invalidateApi = useInvalidateApi();
   const { profile } = useProfile();
   return () => {
-    void qc.invalidateQueries({ queryKey: creditHistoryKey(userId) });
-    if (profile?._id === userId) void qc.invalidateQueries({ queryKey: PROFILE_KEY });
+    void invalidateApi("/api/users/{id}/credit/history");
+    if (profile?._id === userId) void invalidateApi("/api/profile");
   };
 }
 
@@ -129,11 +127,11 @@ const actorName = (e: CreditHistoryEntry) => {
 export function CreditHistoryCard({ userId }: { userId: string }) {
   const pages = useLocalPages();
   const { page, limit } = pages;
-  const { data, isLoading } = useQuery({
-    queryKey: [...creditHistoryKey(userId), page, limit],
-    queryFn: () => call(api.GET("/api/users/{id}/credit/history", { params: { path: { id: userId }, query: { page, limit } } })),
-    placeholderData: (previous) => previous,
-  });
+  const { data, isLoading } = useApiQuery(
+    ["/api/users/{id}/credit/history", { id: userId, page, limit }],
+    () => api.GET("/api/users/{id}/credit/history", { params: { path: { id: userId }, query: { page, limit } } }),
+    { placeholderData: (previous) => previous },
+  );
   const columns: ColumnsType<CreditHistoryEntry> = [
     { key: "date", title: "Date", dataIndex: "createdAt", render: formatDate },
     {

@@ -1,9 +1,9 @@
 import { Card, Col, Descriptions, Flex, Row, Tag } from "antd";
-import { useList, useOne, useUpdate } from "@refinedev/core";
+import { useUpdate } from "@refinedev/core";
 import { useParams } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
 import { formatPhoneNumberIntl } from "react-phone-number-input";
-import { fullName, type User } from "../../api/types";
+import { fullName } from "../../api/types";
 import { PageShell } from "../../components/common/PageShell";
 import { FullScreenSpinner } from "../../components/common/Spinners";
 import { PrintStatusSelect } from "../../components/prints/PrintBits";
@@ -17,12 +17,13 @@ import { openModalParams } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { EditCreditModal } from "./UserModals";
 import { AddCreditCard, CreditHistoryCard } from "./CreditTools";
+import { useResourceList, useResourceOne } from "../../hooks/useResource";
 
 /** /users/{id}: credits (click to edit), the user's profile, adding credit, the credit history and the user's prints. */
 export function UserDetailPage() {
   const { id = "" } = useParams();
   const [, setParams] = useSearchParams();
-  const { result: user, query } = useOne<User>({ resource: "users", id });
+  const { result: user, query } = useResourceOne("users", id);
   const { mutateAsync: update } = useUpdate();
 
   if (query.isLoading || !user) return <FullScreenSpinner />;
@@ -87,7 +88,7 @@ export function UserDetailPage() {
 function UserPrints({ userId }: { userId: string }) {
   const list = useUrlList({ filters: ["status"] });
   const { profile } = useProfile();
-  const { result, query } = useList<Print>({ resource: "print", meta: { path: "/api/print/user/{userId}", params: { userId } }, ...list.refine });
+  const { result, query } = useResourceList("print", { meta: { path: "/api/print/user/{userId}", params: { userId } }, ...list.refine });
   const own = profile?._id === userId;
   const columns = printColumns({ canOpen: () => own });
 

@@ -1,15 +1,12 @@
 import { Col, Form, Input, InputNumber, Row, Typography } from "antd";
-import { useQueryClient } from "@tanstack/react-query";
 import type { User } from "../../api/types";
 import { fullName } from "../../api/types";
 import { PhoneField } from "../../components/auth/PhoneField";
 import { FormSelect } from "../../components/common/FormSelect";
 import { QueryFormModal, useQueryModalForm } from "../../components/common/QueryFormModal";
 import { DeleteRecordModal } from "../../components/common/recordModal";
-import { useProfile } from "../../hooks/useProfile";
 import { useQueryModal } from "../../lib/queryModal";
-import { PROFILE_KEY } from "../../providers/queryClient";
-import { creditHistoryKey, reasonRules } from "./CreditTools";
+import { reasonRules, useRefreshCredits } from "./CreditTools";
 import { creditRules, editUserRules, newUserRules } from "./userRules";
 
 export const CREDIT_ADDED = "Credit added successfully";
@@ -87,9 +84,8 @@ export function DeleteUserModal({ onDeleted }: { onDeleted?: () => void }) {
  * a required reason; the server keeps both, and the admin's name, in the credit history.
  */
 export function EditCreditModal() {
-  const qc = useQueryClient();
-  const { profile } = useProfile();
   const modal = useQueryModal("editCredit");
+  const refreshCredits = useRefreshCredits(modal.value ?? "");
   const form = useQueryModalForm<User, { availableCredits: number; reason: string }>({
     param: "editCredit",
     resource: "users",
@@ -99,11 +95,8 @@ export function EditCreditModal() {
     mutationMeta: { path: "/api/users/{id}/credit" },
     toValues: (user) => ({ availableCredits: user.credit.availableCredits }),
     toPayload: (values) => ({ availableCredits: values.availableCredits, reason: values.reason.trim() }),
-    onSaved: () => {
-      if (modal.value) void qc.invalidateQueries({ queryKey: creditHistoryKey(modal.value) });
-      // An admin changing their own balance: the header shows the profile's figure.
-      if (modal.value === profile?._id) void qc.invalidateQueries({ queryKey: PROFILE_KEY });
-    },
+    // The credit history, and the header's balance when admins change their own.
+    onSaved: refreshCredits,
   });
   const user = form.record;
   return (

@@ -1,22 +1,21 @@
 import { Button, Card, Flex, Space, Switch, Tag, Tooltip } from "antd";
 import { DeleteOutlined, EditOutlined, PlusOutlined } from "@ant-design/icons";
-import { useList, useUpdate } from "@refinedev/core";
+import { useUpdate } from "@refinedev/core";
 import { Link } from "react-router";
-import { useSearchParams } from "../../lib/searchParams";
 import { fullName, type User } from "../../api/types";
 import { PageShell } from "../../components/common/PageShell";
 import { DataTable, type DataColumn } from "../../components/table/DataTable";
 import { SearchBox } from "../../components/table/SearchBox";
-import { openModalParams } from "../../lib/queryModal";
+import { useOpenModal } from "../../lib/queryModal";
 import { useUrlList } from "../../lib/urlList";
 import { AddUserModal, DeleteUserModal, EditCreditModal, EditUserModal } from "./UserModals";
+import { useResourceList } from "../../hooks/useResource";
 
 export function UsersPage() {
   const list = useUrlList();
-  const [, setParams] = useSearchParams();
-  const { result, query } = useList<User>({ resource: "users", ...list.refine });
+  const { result, query } = useResourceList("users", { ...list.refine });
   const { mutate: update } = useUpdate();
-  const open = (name: string, value?: string) => setParams((p) => openModalParams(p, name, value));
+  const open = useOpenModal();
 
   const columns: DataColumn<User>[] = [
     { key: "name", title: "Name", sortField: "firstName", render: (_, u) => fullName(u) },
