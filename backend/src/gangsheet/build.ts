@@ -4,8 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { FixedPlacement, LabelSpace } from './pack/footprint';
-import { compareNesting, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
+import { compareNesting, FixedPlacement, LabelSpace, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
 import { PrintFormat, renderSheets, RenderProgress } from './render/render-sheet';
 import { designReport, DesignReportEntry, layoutSummary, LayoutSummary } from './report';
 import { DesignInfo, inspectDesign } from './trim';
