@@ -14,10 +14,11 @@ import { createDataProvider } from "./providers/dataProvider";
 import { notificationProvider } from "./providers/notificationProvider";
 import { queryClient } from "./providers/queryClient";
 import { theme } from "./theme";
-import { ROUTES, refineResources, resourceApis, type AppRoute } from "./routes";
+import { ROUTES, menuEntries, refineResources, resourceApis, type AppRoute } from "./routes";
 
 const resources = refineResources();
 const dataProvider = createDataProvider(resourceApis());
+const menu = menuEntries();
 
 /** Providers around every route (they need the router context). */
 function Root() {
@@ -71,7 +72,7 @@ export const routes: RouteObject[] = [
     children: [
       ...withAccess("guest", "public"),
       {
-        element: <RequireAuth><AppLayout /></RequireAuth>,
+        element: <RequireAuth><AppLayout menu={menu} /></RequireAuth>,
         children: [...withAccess("user"), { element: <AdminOnly />, children: withAccess("admin") }],
       },
       { path: "*", element: <NotFoundPage /> },

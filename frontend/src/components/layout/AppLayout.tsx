@@ -8,7 +8,7 @@ import { useProfile } from "../../hooks/useProfile";
 import { LiveProvider } from "../../providers/live";
 import { Logo } from "../common/Logo";
 import { FullScreenSpinner } from "../common/Spinners";
-import { activeMenuPath, menuFor } from "./menu";
+import { activeMenuPath, menuFor, type MenuEntry } from "./menu";
 import { NotificationBell } from "./NotificationBell";
 import { PaymentLiveSync } from "../payments/PaymentLiveSync";
 
@@ -23,7 +23,7 @@ function readCollapsed() {
 }
 
 /** Signed-in frame: sidebar, header (toggle, credits, bell, user menu) and the page. */
-export function AppLayout() {
+export function AppLayout({ menu }: { menu: readonly MenuEntry[] }) {
   const { profile, isAdmin } = useProfile();
   const { mutate: logout } = useLogout();
   const navigate = useNavigate();
@@ -48,7 +48,7 @@ export function AppLayout() {
     }
   };
 
-  const selected = activeMenuPath(pathname);
+  const selected = activeMenuPath(menu, pathname);
   const name = fullName(profile);
 
   return (
@@ -70,7 +70,7 @@ export function AppLayout() {
           <Menu
             mode="inline"
             selectedKeys={selected ? [selected] : []}
-            items={menuFor(isAdmin).map((m) => ({ key: m.path, icon: m.icon, label: <Link to={m.path}>{m.label}</Link> }))}
+            items={menuFor(menu, isAdmin).map((m) => ({ key: m.path, icon: m.icon, label: <Link to={m.path}>{m.label}</Link> }))}
           />
         </Layout.Sider>
         {mobile && mobileOpen && <div className="gs-sider-backdrop" onClick={() => setMobileOpen(false)} aria-hidden />}

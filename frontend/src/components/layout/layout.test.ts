@@ -4,15 +4,18 @@ import { notificationTarget, truncate } from "./NotificationBell";
 import { capitalizeFirst } from "../../lib/capitalize";
 
 describe("sidebar menu", () => {
-  it("shows Users and Completed Payments to admins only, in the spec's order", () => {
-    expect(menuFor(false).map((m) => m.label)).toEqual(["Dashboard", "Integration Orders", "Prints", "Sizes", "Images", "Integrations"]);
-    expect(menuFor(true).map((m) => m.label).slice(-2)).toEqual(["Users", "Completed Payments"]);
+  const entry = (path: string, adminOnly = false) => ({ path, label: path.slice(1), icon: null, adminOnly });
+  const menu = [entry("/dashboard"), entry("/prints"), entry("/prints/manual-create"), entry("/users", true)];
+  it("shows admin entries to admins only, in the given order", () => {
+    expect(menuFor(menu, false).map((m) => m.path)).toEqual(["/dashboard", "/prints", "/prints/manual-create"]);
+    expect(menuFor(menu, true).map((m) => m.path)).toEqual(["/dashboard", "/prints", "/prints/manual-create", "/users"]);
   });
-  it("highlights the entry owning the current path, and none for pages outside the menu", () => {
-    expect(activeMenuPath("/prints/abc")).toBe("/prints");
-    expect(activeMenuPath("/users/42")).toBe("/users");
-    expect(activeMenuPath("/printsx")).toBeUndefined();
-    expect(activeMenuPath("/profile")).toBeUndefined();
+  it("highlights the entry owning the current path (the longest), and none for pages outside the menu", () => {
+    expect(activeMenuPath(menu, "/prints/abc")).toBe("/prints");
+    expect(activeMenuPath(menu, "/prints/manual-create")).toBe("/prints/manual-create");
+    expect(activeMenuPath(menu, "/users/42")).toBe("/users");
+    expect(activeMenuPath(menu, "/printsx")).toBeUndefined();
+    expect(activeMenuPath(menu, "/profile")).toBeUndefined();
   });
 });
 
