@@ -15,6 +15,7 @@ module.exports = {
     '<rootDir>/src/gangsheet/shape/overlap\\.spec\\.ts$',
     '<rootDir>/src/gangsheet/render/print-files\\.spec\\.ts$',
     '<rootDir>/src/bin/gangsheet\\.spec\\.ts$',
+    '<rootDir>/src/gangsheet/fixed-label-cli\\.spec\\.ts$',
     '<rootDir>/src/cpu/cpu-pool\\.spec\\.ts$',
   ],
 };

@@ -6,6 +6,7 @@
 import polygonClipping from 'polygon-clipping';
 import { DesignMask, unpackMask } from '../src/gangsheet/shape/design-mask';
 import type { EsicupInstance, EsicupSolution } from '../src/gangsheet/shape/esicup';
+import type { LayoutResult } from '../src/gangsheet/pack/layout';
 
 type Pt = [number, number];
 
@@ -192,4 +193,51 @@ export function checkRenderedPixels(
   if (gapHits) errors.push(`${gapHits} ink pixels are closer than ${gap} px to another copy's ink`);
   if (marginHits) errors.push(`${marginHits} ink pixels lie within the ${margin} px margin`);
   return errors;
+}
+
+export type R = { x: number; y: number; w: number; h: number };
+/** A copy's art as a rectangle, or as the disc its ink covers (centre and radius). */
+type Shape = R | { cx: number; cy: number; r: number };
+export const rect = (p: { px: { x: number; y: number; width: number; height: number } }): R => ({ x: p.px.x, y: p.px.y, w: p.px.width, h: p.px.height });
+
+/** Euclidean distance between two shapes (0 when they touch or overlap). */
+export function distance(a: Shape, b: Shape): number {
+  if ('r' in a && 'r' in b) return Math.max(0, Math.hypot(a.cx - b.cx, a.cy - b.cy) - a.r - b.r);
+  if ('r' in a || 'r' in b) {
+    const [c, r] = ('r' in a ? [a, b] : [b, a]) as [{ cx: number; cy: number; r: number }, R];
+    const dx = Math.max(0, r.x - c.cx, c.cx - (r.x + r.w));
+    const dy = Math.max(0, r.y - c.cy, c.cy - (r.y + r.h));
+    return Math.max(0, Math.hypot(dx, dy) - c.r);
+  }
+  const dx = Math.max(0, a.x - (b.x + b.w), b.x - (a.x + a.w));
+  const dy = Math.max(0, a.y - (b.y + b.h), b.y - (a.y + a.h));
+  return Math.hypot(dx, dy);
+}
+
+/**
+ * Clearance of a gang-sheet layout, exact on whole pixels: every copy's art and label space
+ * lie in the printable area, and those of two different copies are at least the gap apart. The designs are solid
+ * rectangles, or discs (`round`): a disc's ink covers the disc inscribed in its box, which
+ * the nester keeps the gap from.
+ */
+export function clearanceProblems(layout: LayoutResult, round: (designId: string) => boolean = () => false): string[] {
+  const out: string[] = [];
+  const dpi = layout.settings.dpi;
+  const margin = Math.round(layout.settings.margin * dpi);
+  const gap = Math.round(layout.settings.gap * dpi);
+  for (const sheet of layout.sheets) {
+    const items = sheet.placements.map((p) => {
+      const box = rect(p);
+      const art: Shape = round(p.designId) ? { cx: box.x + box.w / 2, cy: box.y + box.h / 2, r: box.w / 2 } : box;
+      return { p, box, shapes: p.label ? [art, rect(p.label)] : [art] };
+    });
+    for (const { p, box, shapes } of items)
+      for (const r of [box, ...shapes.slice(1)] as R[]) if (r.x < margin || r.y < margin || r.x + r.w > sheet.widthPx - margin) out.push(`${p.designId}#${p.copy} outside the printable area`);
+    for (let i = 0; i < items.length; i++)
+      for (let j = 0; j < i; j++)
+        for (const x of items[i].shapes)
+          for (const y of items[j].shapes)
+            if (distance(x, y) < gap) out.push(`${items[i].p.designId}#${items[i].p.copy} and ${items[j].p.designId}#${items[j].p.copy} closer than the gap`);
+  }
+  return out;
 }

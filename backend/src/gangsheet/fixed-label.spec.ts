@@ -1,12 +1,7 @@
-import { execFileSync } from 'child_process';
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
-import sharp from 'sharp';
-import { compareNesting, FixedPlacement, FixedPlacementError, LayoutDesign, LayoutResult, layoutSheets, Nesting } from './pack/layout';
-import { checkEsicupSolution } from '../../bench/nest-check';
+import { FixedPlacement, FixedPlacementError } from './pack/footprint';
+import { compareNesting, LayoutDesign, LayoutResult, layoutSheets, Nesting } from './pack/layout';
+import { clearanceProblems, distance, rect } from '../../bench/nest-check';
 import { alphaMask } from './shape/design-mask';
-import { EsicupInstance, EsicupSolution, nestEsicup } from './shape/esicup';
 
 const DPI = 100;
 const SHEET = { width: 12, gap: 0.25, margin: 0.25, dpi: DPI };
@@ -29,51 +24,6 @@ const FIXED: FixedPlacement[] = [
   { designId: 'logo', copy: 3, x: 1, y: 6, rotation: 90 },
 ];
 
-type R = { x: number; y: number; w: number; h: number };
-/** A copy's art as a rectangle, or as the disc its ink covers (centre and radius). */
-type Shape = R | { cx: number; cy: number; r: number };
-const rect = (p: { px: { x: number; y: number; width: number; height: number } }): R => ({ x: p.px.x, y: p.px.y, w: p.px.width, h: p.px.height });
-
-/** Euclidean distance between two shapes (0 when they touch or overlap). */
-function distance(a: Shape, b: Shape): number {
-  if ('r' in a && 'r' in b) return Math.max(0, Math.hypot(a.cx - b.cx, a.cy - b.cy) - a.r - b.r);
-  if ('r' in a || 'r' in b) {
-    const [c, r] = ('r' in a ? [a, b] : [b, a]) as [{ cx: number; cy: number; r: number }, R];
-    const dx = Math.max(0, r.x - c.cx, c.cx - (r.x + r.w));
-    const dy = Math.max(0, r.y - c.cy, c.cy - (r.y + r.h));
-    return Math.max(0, Math.hypot(dx, dy) - c.r);
-  }
-  const dx = Math.max(0, a.x - (b.x + b.w), b.x - (a.x + a.w));
-  const dy = Math.max(0, a.y - (b.y + b.h), b.y - (a.y + a.h));
-  return Math.hypot(dx, dy);
-}
-
-/**
- * Exact check on whole pixels: every copy's art and label space lie in the printable area,
- * and those of two different copies are at least the gap apart. The designs are solid
- * rectangles, or discs (`round`): a disc's ink covers the disc inscribed in its box, which
- * the nester keeps the gap from.
- */
-function problems(layout: LayoutResult, round: (designId: string) => boolean = () => false): string[] {
-  const out: string[] = [];
-  const margin = Math.round(SHEET.margin * DPI);
-  for (const sheet of layout.sheets) {
-    const items = sheet.placements.map((p) => {
-      const box = rect(p);
-      const art: Shape = round(p.designId) ? { cx: box.x + box.w / 2, cy: box.y + box.h / 2, r: box.w / 2 } : box;
-      return { p, box, shapes: p.label ? [art, rect(p.label)] : [art] };
-    });
-    for (const { p, box, shapes } of items)
-      for (const r of [box, ...shapes.slice(1)] as R[]) if (r.x < margin || r.y < margin || r.x + r.w > sheet.widthPx - margin) out.push(`${p.designId}#${p.copy} outside the printable area`);
-    for (let i = 0; i < items.length; i++)
-      for (let j = 0; j < i; j++)
-        for (const x of items[i].shapes)
-          for (const y of items[j].shapes)
-            if (distance(x, y) < GAP) out.push(`${items[i].p.designId}#${items[i].p.copy} and ${items[j].p.designId}#${items[j].p.copy} closer than the gap`);
-  }
-  return out;
-}
-
 function fixedAsGiven(layout: LayoutResult): void {
   const fixed = layout.sheets[0].placements.filter((p) => p.fixed);
   expect(fixed.map((p) => [p.designId, p.copy, p.px.x, p.px.y, p.rotation])).toEqual([
@@ -88,7 +38,7 @@ describe('fixed placements and label space', () => {
     expect(layout.copies).toBe(18);
     expect(layout.sheets.flatMap((s) => s.placements)).toHaveLength(18);
     fixedAsGiven(layout);
-    expect(problems(layout)).toEqual([]);
+    expect(clearanceProblems(layout)).toEqual([]);
     // every copy of the labelled design reports its label space, below the art as turned
     const logos = layout.sheets[0].placements.filter((p) => p.designId === 'logo');
     for (const p of logos) {
@@ -113,7 +63,7 @@ describe('fixed placements and label space', () => {
         ['card', 0, 400, 200],
         ['disc', 5, 850, 50],
       ]);
-      expect(problems(layout, (id) => id === 'disc')).toEqual([]);
+      expect(clearanceProblems(layout, (id) => id === 'disc')).toEqual([]);
     }
   });
 
@@ -129,7 +79,7 @@ describe('fixed placements and label space', () => {
         [0, 503, 127],
         [7, 25, 390],
       ]);
-      expect(problems(layout, () => true)).toEqual([]);
+      expect(clearanceProblems(layout, () => true)).toEqual([]);
     }
   });
 
@@ -148,7 +98,7 @@ describe('fixed placements and label space', () => {
     const key = (p: (typeof ps)[number]) => [p.copy, p.px.x, p.px.y];
     expect(pinned.map(key).sort((a, b) => a[0] - b[0])).toEqual(pair.map(key).sort((a, b) => a[0] - b[0]));
     expect(again.shape.sheets.flatMap((s) => s.placements)).toHaveLength(24);
-    expect(problems(again.shape, () => true)).toEqual([]);
+    expect(clearanceProblems(again.shape, () => true)).toEqual([]);
     // the rectangle layout (without the pins) still gives the film figures
     expect(again.box.sheets.flatMap((s) => s.placements).some((p) => p.fixed)).toBe(false);
   });
@@ -187,83 +137,6 @@ describe('fixed placements and label space', () => {
     expect(layout.sheets[0].placements.find((p) => p.fixed)).toMatchObject({ designId: 'badge', copy: 1, x: 0.25, y: 0.25 });
     expect(layout.sheets.flatMap((s) => s.placements)).toHaveLength(18);
     for (const s of layout.sheets) expect(s.lengthPx).toBeLessThanOrEqual(600);
-    expect(problems(layout)).toEqual([]);
-  });
-});
-
-describe('gangsheet build with fixed placements and labels (the CLI)', () => {
-  it('writes layout.json with the fixed copy where it was given and every label space', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gangsheet-fixed-'));
-    try {
-      await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 1 } } }).png().toFile(path.join(dir, 'logo.png'));
-      const job = {
-        sheet: { width: 12, gap: 0.25, margin: 0.25, dpi: 100 },
-        designs: [{ id: 'logo', file: 'logo.png', width: 3, quantity: 6, label: { width: 1.5, height: 0.3 } }],
-        fixed: [{ designId: 'logo', copy: 2, x: 6, y: 3, rotation: 90 }],
-      };
-      fs.writeFileSync(path.join(dir, 'job.json'), JSON.stringify(job));
-      const launcher = path.resolve(__dirname, '../../bin/gangsheet.js');
-      execFileSync(process.execPath, [launcher, 'build', path.join(dir, 'job.json'), '--out', path.join(dir, 'out'), '--time-limit-ms', '500'], { stdio: 'pipe' });
-      const layout = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'layout.json'), 'utf8')) as LayoutResult;
-      const placements = layout.sheets.flatMap((s) => s.placements);
-      expect(placements).toHaveLength(6);
-      expect(placements.find((p) => p.fixed)).toMatchObject({ designId: 'logo', copy: 2, x: 6, y: 3, rotation: 90 });
-      expect(placements.every((p) => p.label && p.label.px.width * p.label.px.height === 150 * 30)).toBe(true);
-      expect(problems(layout)).toEqual([]);
-      // a fixed copy off the sheet: the command fails and says why
-      fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ ...job, fixed: [{ designId: 'logo', x: 11, y: 3 }] }));
-      let stderr = '';
-      try {
-        execFileSync(process.execPath, [launcher, 'build', path.join(dir, 'bad.json'), '--out', path.join(dir, 'bad')], { stdio: 'pipe' });
-      } catch (e) {
-        stderr = String((e as { stderr: Buffer }).stderr);
-      }
-      expect(stderr).toMatch(/fixed copy 0 of "logo" lies outside the printable area of sheet 0/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('gangsheet nest with fixed placements (ESICUP instances, the CLI)', () => {
-  const square = { type: 'simple_polygon', data: [[0, 0], [3, 0], [3, 3], [0, 3], [0, 0]] as [number, number][] };
-  const triangle = { type: 'simple_polygon', data: [[0, 0], [4, 0], [0, 3], [0, 0]] as [number, number][] };
-  const inst: EsicupInstance = {
-    strip_height: 10,
-    items: [
-      { id: 0, demand: 5, allowed_orientations: [0, 90], shape: square },
-      { id: 1, demand: 6, allowed_orientations: [0, 90, 180, 270], shape: triangle },
-    ],
-    fixed: [
-      { item: 0, x: 4.3, y: 2.7, rotation: 0 },
-      { item: 1, x: 3.5, y: 5.5, rotation: 90 },
-    ],
-  };
-
-  it('nests around the fixed polygons, which stay where they were given (exact polygon check)', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gangsheet-nest-fixed-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'inst.json'), JSON.stringify(inst));
-      const launcher = path.resolve(__dirname, '../../bin/gangsheet.js');
-      const out = execFileSync(process.execPath, [launcher, 'nest', path.join(dir, 'inst.json'), '--time-limit-ms', '1500', '--threads', '1'], { encoding: 'utf8' });
-      const sol = JSON.parse(out) as EsicupSolution;
-      expect(sol.placements).toHaveLength(11);
-      expect(sol.placements).toEqual(expect.arrayContaining(inst.fixed!));
-      const check = checkEsicupSolution(inst, sol);
-      expect(check.errors).toEqual([]);
-      // the others are nested around them, not below them: the strip is shorter than the
-      // fixed square's far end plus the other copies' own area bound
-      expect(sol.length).toBeLessThan(4.3 + 3 + (4 * 9 + 5 * 6) / 10);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('refuses fixed polygons outside the strip, overlapping, or beyond the demand', () => {
-    const run = (fixed: EsicupInstance['fixed']) => () => nestEsicup({ ...inst, fixed }, { timeLimitMs: 200, maxEvaluations: 3 });
-    expect(run([{ item: 0, x: 1, y: 8, rotation: 0 }])).toThrow(/fixed placement 0 \(item 0\) lies outside the strip/);
-    expect(run([{ item: 0, x: 1, y: 1, rotation: 0 }, { item: 0, x: 2, y: 2, rotation: 0 }])).toThrow(/fixed placements 0 and 1 overlap/);
-    expect(run(Array.from({ length: 6 }, (_, k) => ({ item: 0, x: 4 * k, y: 0, rotation: 0 })))).toThrow(/more fixed copies of item 0 than its demand/);
-    expect(run([{ item: 0, x: 1, y: 1, rotation: 45 }])).toThrow(/may not be turned by 45/);
+    expect(clearanceProblems(layout)).toEqual([]);
   });
 });
