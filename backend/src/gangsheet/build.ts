@@ -4,7 +4,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { compareNesting, FixedPlacement, LabelSpace, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
+import { FixedPlacement, LabelSpace } from './pack/footprint';
+import { compareNesting, layoutSheets, LayoutResult, resolveSettings, SheetSettings } from './pack/layout';
 import { PrintFormat, renderSheets, RenderProgress } from './render/render-sheet';
 import { designReport, DesignReportEntry, layoutSummary, LayoutSummary } from './report';
 import { DesignInfo, inspectDesign } from './trim';

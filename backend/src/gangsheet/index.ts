@@ -42,7 +42,6 @@ export {
   resolveSettings,
   designPixelSize,
   DesignTooLargeError,
-  FixedPlacementError,
   DEFAULT_SETTINGS,
   DEFAULT_TIME_LIMIT_MS,
   DEFAULT_CELL_INCHES,
@@ -58,9 +57,9 @@ export type {
   PixelRect,
   Nesting,
   NestingComparison,
-  FixedPlacement,
-  LabelSpace,
 } from './pack/layout';
+export { FixedPlacementError } from './pack/footprint';
+export type { FixedPlacement, LabelSpace } from './pack/footprint';
 export type { DesignMask } from './shape/design-mask';
 export { alphaMask, INK_ALPHA_THRESHOLD } from './shape/design-mask';
 export type { Rotation } from './shape/shape-layout';
