@@ -47,8 +47,8 @@ export interface Paginated<T> {
   pagination: PaginationDto;
 }
 
-export function paginate<T>(data: T[], totalDocuments: number, limit: number): Paginated<T> {
-  return { data, pagination: { totalDocuments, totalPages: Math.ceil(totalDocuments / limit) } };
+export function paginate<T>(data: T[], totalDocuments: number, limit: number, totalCapped = false): Paginated<T> {
+  return { data, pagination: { totalDocuments, totalPages: Math.ceil(totalDocuments / limit), ...(totalCapped ? { totalCapped } : {}) } };
 }
 
 /** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */

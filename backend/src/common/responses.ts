@@ -1,5 +1,5 @@
 import { Type } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** The answer of a route that only confirms (`{ message }`), e.g. a delete. */
 export class MessageResponse {
@@ -10,6 +10,10 @@ export class MessageResponse {
 export class PaginationDto {
   @ApiProperty() totalDocuments: number;
   @ApiProperty() totalPages: number;
+  @ApiPropertyOptional({
+    description: 'Present and true when a search matched more than the total counts up to (1,000 for the image search): totalDocuments is then that cap, a lower bound',
+  })
+  totalCapped?: boolean;
 }
 
 /**

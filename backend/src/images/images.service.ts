@@ -23,6 +23,8 @@ import { SpooledFile } from './upload-storage';
 export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
 
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** A search's total is exact up to this many matches (see `count`); beyond it the answer says `totalCapped`. */
+export const SEARCH_COUNT_CAP = 1_000;
 const SORT_COLUMNS = { name: 'lower(i.name)', createdAt: 'i.created_at', score: 'i.score', usedInPrint: 'i.used_in_print' } as const;
 const KIND_BY_MIME: Record<string, ImageKind> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/svg+xml': 'svg' };
 
@@ -88,10 +90,15 @@ export class ImagesService implements OnModuleInit {
         .getMany(),
       this.count(userId, q, condition, params),
     ]);
-    return paginate(rows.map((r) => toImageDto(r)), count, limit);
+    const capped = !!params.search && count > SEARCH_COUNT_CAP;
+    return paginate(rows.map((r) => toImageDto(r)), capped ? SEARCH_COUNT_CAP : count, limit, capped);
   }
 
-  /** Without a search the total comes from the trigger-kept counters (see migration ImageLibraryCounts). */
+  /**
+   * Without a search the total comes from the trigger-kept counters (see migration
+   * ImageLibraryCounts). A search counts its matches up to one past SEARCH_COUNT_CAP: a broad
+   * search in a library of 50,000 would otherwise check every match on every page turn.
+   */
   private async count(userId: string, q: ImageListQueryDto, condition: string, params: Record<string, unknown>): Promise<number> {
     if (!params.search) {
       const category = q.imageCategory === 'none' ? NIL_UUID : q.imageCategory;
@@ -101,7 +108,9 @@ export class ImagesService implements OnModuleInit {
       );
       return row.n;
     }
-    const row = await this.images.createQueryBuilder('i').select('count(*)::int', 'n').where(condition, params).getRawOne<{ n: number }>();
+    const matches = this.images.createQueryBuilder('i').select('1').where(condition, params).limit(SEARCH_COUNT_CAP + 1);
+    const [sql, values] = matches.getQueryAndParameters();
+    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM (${sql}) m`, values);
     return row?.n ?? 0;
   }
 

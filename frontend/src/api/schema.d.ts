@@ -2742,6 +2742,8 @@ export interface components {
             unresolved: components["schemas"]["UnresolvedItemDto"][];
         };
         PaginationDto: {
+            /** @description Present and true when a search matched more than the total counts up to (1,000 for the image search): totalDocuments is then that cap, a lower bound */
+            totalCapped?: boolean;
             totalDocuments: number;
             totalPages: number;
         };
