@@ -20,7 +20,7 @@ async function seller({ api, admin, createUser, login, context, baseUrl }, sizes
   return { user, userId, image, sizes: made };
 }
 
-test("hardening-small: a design wider than the sheet is flagged on its line, left out of the cost, and Process is disabled", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
+test("edge cases: a design wider than the sheet is flagged on its line, left out of the cost, and Process is disabled", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
   const { image, sizes } = await seller({ api, admin, createUser, login, context, baseUrl }, [4, 40]);
   const created = await api("POST", "/print", { printItems: [{ imageId: image._id, sizeId: sizes[0]._id, quantity: 2 }, { imageId: image._id, sizeId: sizes[1]._id, quantity: 3 }] });
   const print = created.body.data;
@@ -45,7 +45,7 @@ test("hardening-small: a design wider than the sheet is flagged on its line, lef
   if (await process.isDisabled()) throw new Error("Process Print should be enabled once every design fits");
 });
 
-test("hardening-small: a Completed print shows the layout it was rendered with, not today's settings", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
+test("edge cases: a Completed print shows the layout it was rendered with, not today's settings", async ({ page, context, baseUrl, admin, api, createUser, login, shot }) => {
   const { image, sizes } = await seller({ api, admin, createUser, login, context, baseUrl }, [4]);
   await api("PUT", "/sheet-settings", { width: 13 });
   const print = (await api("POST", "/print", { printItems: [{ imageId: image._id, sizeId: sizes[0]._id, quantity: 6 }] })).body.data;
@@ -60,7 +60,7 @@ test("hardening-small: a Completed print shows the layout it was rendered with, 
   await shot("completed-as-rendered");
 });
 
-test("hardening-small: the manual draft is kept in a new tab; a line too wide disables Create Print (Process)", async ({ page, context, baseUrl, admin, api, createUser, login }, testInfo) => {
+test("edge cases: the manual draft is kept in a new tab; a line too wide disables Create Print (Process)", async ({ page, context, baseUrl, admin, api, createUser, login }, testInfo) => {
   const { image, sizes } = await seller({ api, admin, createUser, login, context, baseUrl }, [4, 40]);
   await page.goto("/prints/manual-create?addPrint=true");
   const picker = page.locator(".ant-modal").filter({ hasText: "Add Item" });
@@ -92,7 +92,7 @@ test("hardening-small: the manual draft is kept in a new tab; a line too wide di
   await other.close();
 });
 
-test("hardening-small: the credit editor refuses -5 and saves nothing", async ({ page, adminLogin, api, shot }) => {
+test("edge cases: the credit editor refuses -5 and saves nothing", async ({ page, adminLogin, api, shot }) => {
   await adminLogin();
   const me = (await api("GET", "/profile")).body.data;
   await page.goto(`/users?editCredit=${me._id}`);
@@ -108,7 +108,7 @@ test("hardening-small: the credit editor refuses -5 and saves nothing", async ({
   if ((await api("GET", "/profile")).body.data.credit.availableCredits === 1) throw new Error("-5 was saved as 1");
 });
 
-test("hardening-small: the header follows an admin's own new balance", async ({ page, adminLogin, api, shot }) => {
+test("edge cases: the header follows an admin's own new balance", async ({ page, adminLogin, api, shot }) => {
   await adminLogin();
   const me = (await api("GET", "/profile")).body.data;
   await page.getByTestId("credit-balance").waitFor();
