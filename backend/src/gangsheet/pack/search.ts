@@ -322,7 +322,7 @@ export function packStrip(pieces: readonly PieceSize[], width: number, rotate: b
   if (ev.typeW.length === 1) return { ...bestLayout, evaluations: budget.evaluations };
   if (!realOrder(ev)) bestLayout = searchBelow(skyline, bestSeq, bestLayout, lb, ev, rng, budget).layout;
   else {
-    // The LP takes 1–60 ms (16 sizes); on a short budget it stops early with a longer plan.
+    // The LP gets LP_SHARE of the budget; on a short budget it stops early with a longer plan.
     // Once it is within COLUMN_MIN_LP_GAP of the area bound the stage will not run: stop.
     const areaBound = ev.totalArea / width;
     const prob = budget.share(LP_SHARE, () => columnProblem(pieces, width, rotate, (v) => v < areaBound * (1 + COLUMN_MIN_LP_GAP) || budget.spent()));
