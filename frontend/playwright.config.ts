@@ -31,7 +31,8 @@ export default defineConfig({
     viewport: { width: 1366, height: 860 },
     actionTimeout: 15_000,
     navigationTimeout: 15_000,
-    trace: "retain-on-failure",
+    // Recording a trace slows every test; under CI only the retry of a failed test records one.
+    trace: CI ? "on-first-retry" : "retain-on-failure",
     screenshot: { mode: "only-on-failure", fullPage: true },
   },
 });
