@@ -63,3 +63,26 @@ describe('SessionCache', () => {
     expect([cache.get('s1'), !!cache.get('s2'), !!cache.get('s3')]).toEqual([null, true, true]);
   });
 });
+
+describe('SessionCache.settle', () => {
+  it('runs one query at a time on the listener; callers during one join the next, which starts after it', async () => {
+    const cache = listeningCache();
+    const started: number[] = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const client = {
+      query: async () => {
+        started.push(started.length);
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        await new Promise((r) => setTimeout(r, 20));
+        inFlight--;
+      },
+    };
+    (cache as unknown as { client: unknown }).client = client;
+    const first = cache.settle();
+    const joined = [cache.settle(), cache.settle(), cache.settle()];
+    await Promise.all([first, ...joined]);
+    expect(maxInFlight).toBe(1);
+    expect(started).toHaveLength(2);
+  });
+});

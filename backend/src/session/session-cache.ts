@@ -31,6 +31,8 @@ export class SessionCache {
   private retry: NodeJS.Timeout | null = null;
   /** Bumped by every notification: a lookup that started before one must not be stored. */
   private generation = 0;
+  private roundTrip: Promise<void> | null = null;
+  private nextRoundTrip: Promise<void> | null = null;
 
   constructor(
     private readonly url: string,
@@ -93,7 +95,21 @@ export class SessionCache {
    * query, so one round trip on that connection is the barrier. Called after a request that
    * wrote, so the same node never answers from an entry that its own write made stale.
    */
-  async settle(): Promise<void> {
+  settle(): Promise<void> {
+    // Callers arriving while a round trip is in flight join the next one, which starts after it:
+    // one query at a time on the connection, and every caller's barrier starts after its call.
+    if (!this.roundTrip) {
+      this.roundTrip = this.ping().finally(() => (this.roundTrip = null));
+      return this.roundTrip;
+    }
+    this.nextRoundTrip ??= this.roundTrip.then(() => {
+      this.nextRoundTrip = null;
+      return this.settle();
+    });
+    return this.nextRoundTrip;
+  }
+
+  private async ping(): Promise<void> {
     const client = this.client;
     if (!client || !this.listening) return;
     let timer: NodeJS.Timeout | undefined;
