@@ -20,6 +20,7 @@ declare module './cpu/cpu-pool' {
     engineInspect: typeof engineInProcess.inspect;
     engineLayout: typeof engineInProcess.layout;
     engineCompare: typeof engineInProcess.compare;
+    engineCheckLayout: typeof engineInProcess.checkLayout;
     engineRender: typeof engineInProcess.render;
   }
 }
@@ -33,6 +34,7 @@ export const cpuTasks: CpuTasks = {
   engineInspect: engineInProcess.inspect,
   engineLayout: engineInProcess.layout,
   engineCompare: engineInProcess.compare,
+  engineCheckLayout: engineInProcess.checkLayout,
   engineRender: engineInProcess.render,
 };
 

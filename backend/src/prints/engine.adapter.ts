@@ -5,6 +5,7 @@
  * the CPU pool (src/cpu), off the API's event loop; engineInProcess is what the workers run.
  */
 import type { CpuPool } from '../cpu/cpu-pool';
+import { checkLayout, LayoutCopy, LayoutProblem, LayoutSettings } from './print-layout';
 import {
   compareNesting,
   designFit,
@@ -14,6 +15,8 @@ import {
   DesignDecodeError,
   DesignReportEntry,
   DesignTooLargeError,
+  FixedPlacement,
+  FixedPlacementError,
   inspectDesign,
   layoutSheets,
   LayoutResult,
@@ -32,6 +35,9 @@ export type { SheetOutput, LayoutResult, RenderedSheet, RenderProgress, TrimBox,
 export { LOW_DPI_THRESHOLD, designFit };
 // the permanent errors, for the job to word them for the seller
 export { DesignDecodeError, DesignTooLargeError, UnsafePathError };
+// a fixed placement (an edited layout's copy) the sheet cannot hold
+export { FixedPlacementError };
+export type { FixedPlacement };
 export type { FitSheet };
 
 export interface EngineDesign {
@@ -55,6 +61,11 @@ export interface EngineCallOptions {
   signal?: AbortSignal;
 }
 
+/** fixed: copies that stay where they are (an edited layout's); the others are laid out around them. */
+export interface EngineLayoutOptions extends EngineCallOptions {
+  fixed?: readonly FixedPlacement[];
+}
+
 export interface RenderRequest extends EngineCallOptions {
   layout: LayoutResult;
   designs: readonly EngineDesign[];
@@ -69,7 +80,9 @@ export interface RenderRequest extends EngineCallOptions {
 export interface PrintEngine {
   inspect(file: string, root: string, opts?: EngineCallOptions): Promise<{ widthPx: number; heightPx: number; trim: TrimBox; vector: boolean; mask: DesignMask | null }>;
   /** Lays out with `settings.nesting` ("shape" never returns a longer layout than "box"). */
-  layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, opts?: EngineCallOptions): Promise<LayoutResult>;
+  layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, opts?: EngineLayoutOptions): Promise<LayoutResult>;
+  /** Every problem of an edited layout (print-layout.ts checkLayout); empty when it can be printed. */
+  checkLayout(designs: readonly EngineDesign[], settings: LayoutSettings, copies: readonly LayoutCopy[], names: Record<string, string>, opts?: EngineCallOptions): Promise<LayoutProblem[]>;
   /** Shape and box layouts of the same order and the film shape saves (for the preview). */
   compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, opts?: EngineCallOptions): Promise<NestingComparison>;
   /** Arithmetic over the designs only: cheap, so it stays in the calling process. */
@@ -117,9 +130,12 @@ export const engineInProcess = {
   },
   // threads: what one "shape" layout may use (PRINT_LAYOUT_THREADS); converge: stop a "shape"
   // layout once it has converged (the product always does; bench:pipeline compares with false)
-  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1, converge = true): Promise<LayoutResult> {
-    if (settings.nesting === 'shape' && !hasInk(designs)) return layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs });
-    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs, threads, converge });
+  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1, converge = true, fixed?: readonly FixedPlacement[]): Promise<LayoutResult> {
+    if (settings.nesting === 'shape' && !hasInk(designs)) return layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs, fixed });
+    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs, threads, converge, fixed });
+  },
+  async checkLayout(designs: readonly EngineDesign[], settings: LayoutSettings, copies: readonly LayoutCopy[], names: Record<string, string>): Promise<LayoutProblem[]> {
+    return checkLayout(designs, settings, copies, names);
   },
   async compare(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1): Promise<NestingComparison> {
     if (!hasInk(designs)) {
@@ -148,7 +164,9 @@ export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1
   const errors = PERMANENT_ERRORS;
   return {
     inspect: (file, root, opts) => pool.run('engineInspect', [file, root, maxPixels], { signal: opts?.signal, errors }),
-    layout: (designs, settings, timeLimitMs, opts) => pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreads, converge], { signal: opts?.signal, errors }),
+    layout: (designs, settings, timeLimitMs, opts) =>
+      pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreads, converge, opts?.fixed], { signal: opts?.signal, errors: [...errors, FixedPlacementError] }),
+    checkLayout: (designs, settings, copies, names, opts) => pool.run('engineCheckLayout', [designs, settings, copies, names], { signal: opts?.signal, errors }),
     compare: (designs, settings, timeLimitMs, opts) => pool.run('engineCompare', [designs, settings, timeLimitMs, layoutThreads], { signal: opts?.signal, errors }),
     report: (designs) => designReport(designs.map((d) => ({ id: d.id, trim: d.trim, width: d.width, quantity: d.quantity, vector: d.vector }))),
     render: (req) =>

@@ -6,6 +6,7 @@ import { EngineDesign } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile } from './entities/print.entity';
 import { withMasks } from './print-designs';
+import type { EditedLayout } from './print-layout';
 import { StoredLayout } from './stored-layout';
 
 /** A design of a print as the wait for its images sees it. */
@@ -66,6 +67,12 @@ export class PrintJobRepository {
   /** Each item's id and its image's name (engine errors name designs by item id). */
   designNames(printId: string): Promise<Array<{ id: string; name: string }>> {
     return this.db.query(`SELECT i.id, img.name FROM print_items i JOIN images img ON img.id = i.image_id WHERE i.print_id = $1`, [printId]);
+  }
+
+  /** The seller's edited layout of the print, if any (print-layout.ts). */
+  async editedLayout(printId: string): Promise<EditedLayout | null> {
+    const [row] = await this.db.query(`SELECT edited_layout FROM prints WHERE id = $1`, [printId]);
+    return row?.edited_layout ?? null;
   }
 
   /** The state of each design's image and the size it is printed at. */

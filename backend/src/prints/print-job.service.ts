@@ -22,6 +22,7 @@ import { engineDesign } from './print-designs';
 import { PermanentPrintError, RENDER_FAILED, TransientPrintError } from './print-failure';
 import { PrintFailureService } from './print-failure.service';
 import { PrintJobRepository } from './print-job.repository';
+import { layoutPlan, layoutWithPlan } from './print-layout';
 import { printFolder, ProcessJobData } from './print-lifecycle';
 import { PrintMail } from './print-mail';
 import { toFileDtos } from './print.mapper';
@@ -123,7 +124,9 @@ export class PrintJobService {
       const layoutStarted = performance.now();
       const ticking = setInterval(() => void progress('layout', layoutPercent(performance.now() - layoutStarted, budget)), LAYOUT_TICK_MS);
       ticking.unref();
-      const layout = await this.engine.layout(designs, settings, budget, { signal: abort.signal }).finally(() => clearInterval(ticking));
+      // the seller's edited layout, while it matches the print, is printed exactly as saved
+      const plan = layoutPlan(await this.prints.editedLayout(printId), designs, settings);
+      const layout = await layoutWithPlan(this.engine, designs, settings, plan, budget, abort.signal).finally(() => clearInterval(ticking));
       lap('layout');
       // Rendering is the long stage: skip it when the print was cancelled meanwhile.
       if (abort.signal.aborted || !(await this.prints.stillProcessing(printId, attempt))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };

@@ -14,6 +14,7 @@ import { PrintStatus } from './entities/print.entity';
 import { checkOwnership } from './print-drafts.service';
 import { engineDesign, withMasks } from './print-designs';
 import { itemProblem } from './prints.rules';
+import { PrintLayoutService } from './print-layout.service';
 import { PrintsService } from './prints.service';
 import { rotationOf, StoredLayout, storedLayout } from './stored-layout';
 
@@ -26,6 +27,7 @@ export class PrintPreviewService {
     @Inject(PRINT_ENGINE) private readonly engine: PrintEngine,
     private readonly sheetSettings: SheetSettingsService,
     private readonly prints: PrintsService,
+    private readonly layouts: PrintLayoutService,
   ) {}
 
   /**
@@ -36,7 +38,7 @@ export class PrintPreviewService {
   async preview(userId: string, printId: string, dto: ProcessPrintDto): Promise<PrintPreviewDto> {
     const print = await this.prints.find(userId, printId, undefined, { withLayout: true });
     const rendered = print.status === PrintStatus.Completed && print.settings ? { settings: print.settings, layout: print.layout } : undefined;
-    return this.previewItems(userId, print.items ?? [], dto, rendered);
+    return this.previewItems(userId, print.items ?? [], dto, rendered, printId);
   }
 
   /**
@@ -71,6 +73,7 @@ export class PrintPreviewService {
     items: PrintItem[],
     dto: ProcessPrintDto,
     rendered?: { settings: SheetSettingsValues; layout: StoredLayout | null },
+    printId?: string,
   ): Promise<PrintPreviewDto> {
     // Prints processed before true-shape nesting have no nesting in their settings: they were boxes.
     const settings: SheetSettingsValues = rendered ? { ...rendered.settings, nesting: rendered.settings.nesting ?? 'box' } : await this.sheetSettings.resolve(userId, dto.presetId, dto.settings);
@@ -83,7 +86,19 @@ export class PrintPreviewService {
     }
     let layout = rendered?.layout ?? null;
     let shapeSaving: PrintPreviewDto['shapeSaving'] = null;
-    if (!rendered && designs.length) {
+    let layoutState: PrintPreviewDto['layoutState'] = 'auto';
+    let layoutMessage: string | null = null;
+    let pinned = new Set<string>();
+    // an edited layout counts only while every item can be laid out (all of them are on it)
+    const plan = !rendered && printId && designs.length && designs.length === items.length ? await this.layouts.plan(printId, designs, settings) : null;
+    if (plan && plan.state !== 'auto') {
+      const ds = settings.nesting === 'shape' ? await withMasks(this.db.manager, designs, items) : designs;
+      const out = await this.layouts.layoutFor(ds, settings, plan, this.config.prints.previewTimeLimitMs);
+      layout = storedLayout(out.layout);
+      layoutState = plan.state;
+      layoutMessage = out.message;
+      pinned = out.pinned;
+    } else if (!rendered && designs.length) {
       const limit = this.config.prints.previewTimeLimitMs;
       if (settings.nesting === 'shape') {
         const cmp = await this.engine.compare(await withMasks(this.db.manager, designs, items), settings, limit);
@@ -109,8 +124,11 @@ export class PrintPreviewService {
     // Only the designs that can be laid out are counted: an item that blocks processing is
     // shown with its warning, not charged for in the figure the seller sees.
     const copies = designs.reduce((a, d) => a + d.quantity, 0);
+    const copyNo = new Map<string, number>();
     return {
       rendered: !!rendered?.layout,
+      layoutState,
+      layoutMessage,
       settings,
       sheets: (layout?.sheets ?? []).map((s) => ({
         index: s.index,
@@ -119,16 +137,23 @@ export class PrintPreviewService {
         widthPx: s.widthPx,
         lengthPx: s.lengthPx,
         copies: s.placements.length,
-        placements: s.placements.map((p) => ({
+        placements: s.placements.map((p) => {
+          // layouts stored before copies were numbered: in the order they were placed
+          const copy = p.copy ?? copyNo.get(p.itemId) ?? 0;
+          copyNo.set(p.itemId, copy + 1);
+          return {
           itemId: p.itemId,
           imageId: imageOf.get(p.itemId)!,
+          copy,
+          pinned: pinned.has(`${p.itemId}#${copy}`),
           x: p.x,
           y: p.y,
           width: p.width,
           height: p.height,
           rotated: p.rotated,
           rotation: rotationOf(p),
-        })),
+          };
+        }),
       })),
       totalLength: layout?.totalLength ?? 0,
       shapeSaving,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Idempotent } from '../idempotency/idempotency.decorators';
@@ -16,7 +16,9 @@ import {
   ProcessPrintDto,
   UpdatePrintItemDto,
 } from './dto/print.dto';
+import { LayoutCheckResponse, PrintLayoutResponse, SaveLayoutDto } from './dto/print-layout.dto';
 import { PrintDraftsService } from './print-drafts.service';
+import { PrintLayoutService } from './print-layout.service';
 import { PrintFilesService } from './print-files.service';
 import { PrintPreviewService } from './print-preview.service';
 import { PrintProcessingService } from './print-processing.service';
@@ -40,6 +42,7 @@ export class PrintsController {
     private readonly previews: PrintPreviewService,
     private readonly processing: PrintProcessingService,
     private readonly files: PrintFilesService,
+    private readonly layouts: PrintLayoutService,
   ) {}
 
   @Get()
@@ -188,6 +191,63 @@ export class PrintsController {
   @ApiOkResponse({ type: PrintResponse })
   async deletePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
     return { data: this.prints.dto(await this.files.deleteFiles(user._id, id)), message: 'Print Deleted Successfully' };
+  }
+
+  @Get(':id/layout')
+  @ApiOperation({ summary: 'The edited layout as saved (with the settings it was made for); data null when the print has none' })
+  @ApiOkResponse({ type: PrintLayoutResponse })
+  async getLayout(@CurrentUser() user: User, @Param('id', printId) id: string) {
+    return { data: await this.layouts.get(user._id, id) };
+  }
+
+  @Put(':id/layout')
+  @ApiOperation({
+    summary:
+      'Save an edited layout (In Draft or Deleted; owner only). Checked first: every copy once, inside the margins and the maximum length, no two copies closer than the gap (by ink for "shape" prints); 400 with `problems` naming the copies otherwise',
+  })
+  @ApiOkResponse({ type: PrintLayoutResponse })
+  @ApiBadRequestResponse({
+    description: 'The layout has problems (code layout_invalid); `problems` lists them with the copies concerned',
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponse' },
+        example: {
+          statusCode: 400,
+          code: 'layout_invalid',
+          message: 'The layout cannot be saved: copy 1 of "logo.png" and copy 2 of "logo.png" are closer than the 0.25 in gap.',
+          problems: [{ code: 'too_close', copies: [{ itemId: '…', copy: 0 }, { itemId: '…', copy: 1 }], message: 'copy 1 of "logo.png" and copy 2 of "logo.png" are closer than the 0.25 in gap.' }],
+        },
+      },
+    },
+  })
+  async saveLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
+    return { data: await this.layouts.save(user._id, id, dto), message: 'Layout saved. Preview, cost and processing use it until the items or sheet settings change.' };
+  }
+
+  @Delete(':id/layout')
+  @ApiOperation({ summary: "Drop the edited layout: the engine lays the print out again" })
+  @ApiOkResponse({ type: MessageResponse })
+  async discardLayout(@CurrentUser() user: User, @Param('id', printId) id: string) {
+    await this.layouts.discard(user._id, id);
+    return { message: 'Edited layout discarded' };
+  }
+
+  @Post(':id/layout/check')
+  @HttpCode(200)
+  @ApiOperation({ summary: "An edited layout's problems, without saving it (the editor's live check)" })
+  @ApiOkResponse({ type: LayoutCheckResponse })
+  async checkLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
+    return { data: { problems: await this.layouts.check(user._id, id, dto) } };
+  }
+
+  @Post(':id/layout/renest')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Lay every copy that is not pinned out again around the pinned ones (copies with pinned: true), in one search of the engine; nothing is saved',
+  })
+  @ApiOkResponse({ type: PrintLayoutResponse })
+  async renestLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
+    return { data: await this.layouts.renest(user._id, id, dto) };
   }
 
   @Put(':id/:itemId')

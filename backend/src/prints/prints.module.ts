@@ -25,6 +25,7 @@ import { PrintSharesController } from './print-shares.controller';
 import { PrintSharesService } from './print-shares.service';
 import { PrintDraftsService } from './print-drafts.service';
 import { PrintFilesService } from './print-files.service';
+import { PrintLayoutService } from './print-layout.service';
 import { PrintPreviewService } from './print-preview.service';
 import { PrintProcessingService } from './print-processing.service';
 import { PrintsService } from './prints.service';
@@ -38,6 +39,7 @@ import { PrintsReadModule } from './prints-read.module';
     PrintsService,
     PrintDraftsService,
     PrintPreviewService,
+    PrintLayoutService,
     PrintProcessingService,
     PrintFilesService,
     PrintSharesService,

@@ -3,6 +3,8 @@ import type { LayoutResult } from './engine.adapter';
 /** One placed copy as the print keeps it: the print item's id and its box on the sheet, inches. */
 export interface StoredPlacement {
   itemId: string;
+  /** Which copy of the item (0-based); absent in layouts stored before copies were numbered. */
+  copy?: number;
   x: number;
   y: number;
   width: number;
@@ -37,7 +39,7 @@ export function storedLayout(l: LayoutResult): StoredLayout {
       length: s.length,
       widthPx: s.widthPx,
       lengthPx: s.lengthPx,
-      placements: s.placements.map((p) => ({ itemId: p.designId, x: p.x, y: p.y, width: p.width, height: p.height, rotated: p.rotated, rotation: rotationOf(p) })),
+      placements: s.placements.map((p) => ({ itemId: p.designId, copy: p.copy, x: p.x, y: p.y, width: p.width, height: p.height, rotated: p.rotated, rotation: rotationOf(p) })),
     })),
     totalLength: l.totalLength,
     density: l.density,

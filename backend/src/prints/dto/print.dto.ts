@@ -207,6 +207,8 @@ export class PrintListResponse extends PaginatedResponse(PrintDto) {}
 export class PreviewPlacementDto {
   @ApiProperty() itemId: string;
   @ApiProperty() imageId: string;
+  @ApiProperty({ description: 'Which copy of the item, 0-based' }) copy: number;
+  @ApiProperty({ description: 'A copy pinned in the edited layout' }) pinned: boolean;
   @ApiProperty({ description: 'Inches from the sheet top-left' }) x: number;
   @ApiProperty() y: number;
   @ApiProperty({ description: 'As placed (after rotation), inches' }) width: number;
@@ -250,6 +252,13 @@ export class PreviewWarningDto {
 export class PrintPreviewDto {
   @ApiProperty({ description: 'True when this is the stored layout a Completed print was rendered with (its settings, not the body)' })
   rendered: boolean;
+  @ApiProperty({
+    enum: ['auto', 'saved', 'replaced'],
+    description:
+      "auto: the engine's layout; saved: the seller's edited layout (PUT /api/print/{id}/layout), which processing prints as is; replaced: the items or settings changed since the edit, so the copies were laid out again around its pinned copies (layoutMessage says so)",
+  })
+  layoutState: 'auto' | 'saved' | 'replaced';
+  @ApiProperty({ nullable: true, type: String, description: 'For the seller: why the edited layout was replaced' }) layoutMessage: string | null;
   @ApiProperty({ type: SheetSettingsDto }) settings: SheetSettingsDto;
   @ApiProperty({ type: [PreviewSheetDto] }) sheets: PreviewSheetDto[];
   @ApiProperty({ description: 'inches over all sheets' }) totalLength: number;

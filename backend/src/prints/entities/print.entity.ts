@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { PrintFileFormat, SheetSettingsValues } from '../../sheet-settings/entities/sheet-settings.entity';
+import type { EditedLayout } from '../print-layout';
 import type { StoredLayout } from '../stored-layout';
 import { PrintItem } from './print-item.entity';
 
@@ -81,6 +82,14 @@ export class Print {
    */
   @Column({ type: 'jsonb', nullable: true, select: false })
   layout: StoredLayout | null;
+
+  /**
+   * The seller's edited layout (PUT /api/print/{id}/layout): where each copy goes and which
+   * are pinned, with the settings and items it was made for (see print-layout.ts). Not
+   * selected unless asked for, like `layout`.
+   */
+  @Column({ name: 'edited_layout', type: 'jsonb', nullable: true, select: false })
+  editedLayout: EditedLayout | null;
 
   @Column({ name: 'files_deleted_at', type: 'timestamptz', nullable: true })
   filesDeletedAt: Date | null;

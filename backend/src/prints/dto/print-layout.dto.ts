@@ -1,0 +1,113 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import { SheetSettingsDto } from '../../sheet-settings/dto/sheet-settings.dto';
+import { ProcessPrintDto } from './print.dto';
+
+/** At most this many copies in an edited layout (the largest print: 500 items; copies are what the sheet holds). */
+export const MAX_LAYOUT_COPIES = 20_000;
+
+/** One copy where the seller put it. */
+export class LayoutCopyInput {
+  @ApiProperty({ description: 'The print item' })
+  @IsString()
+  itemId: string;
+
+  @ApiProperty({ description: 'Which copy of the item, 0-based' })
+  @IsInt()
+  @Min(0)
+  copy: number;
+
+  @ApiProperty({ description: 'Sheet, 0-based' })
+  @IsInt()
+  @Min(0)
+  sheet: number;
+
+  @ApiProperty({ description: "Inches from the sheet's top-left corner to the art's top-left corner as placed" })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-1000)
+  @Max(1000)
+  x: number;
+
+  @ApiProperty()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(-1000)
+  @Max(1000)
+  y: number;
+
+  @ApiProperty({ enum: [0, 90, 180, 270], description: 'Clockwise turn, degrees' })
+  @IsIn([0, 90, 180, 270], { message: 'rotation must be 0, 90, 180 or 270' })
+  rotation: 0 | 90 | 180 | 270;
+
+  @ApiPropertyOptional({ description: 'Pinned: stays where it is when the rest is re-nested, and when the items change' })
+  @IsOptional()
+  @IsBoolean()
+  pinned?: boolean;
+}
+
+/** Body of PUT layout, layout/check and layout/renest: the sheet settings (as for preview) and the copies. */
+export class SaveLayoutDto extends ProcessPrintDto {
+  @ApiProperty({ type: [LayoutCopyInput], description: 'PUT and check: every copy; renest: the pinned copies (others are ignored)' })
+  @IsArray()
+  @ArrayMaxSize(MAX_LAYOUT_COPIES)
+  @ValidateNested({ each: true })
+  @Type(() => LayoutCopyInput)
+  copies: LayoutCopyInput[];
+}
+
+export class LayoutCopyRefDto {
+  @ApiProperty() itemId: string;
+  @ApiProperty({ description: '0-based' }) copy: number;
+}
+
+export class LayoutProblemDto {
+  @ApiProperty({ enum: ['unknown_copy', 'duplicate_copy', 'missing_copy', 'rotation', 'outside_margins', 'beyond_length', 'too_close', 'invalid'] })
+  code: string;
+  @ApiProperty({ type: [LayoutCopyRefDto], description: 'The copies concerned (two for too_close)' }) copies: LayoutCopyRefDto[];
+  @ApiProperty() message: string;
+}
+
+export class LayoutCopyDto {
+  @ApiProperty() itemId: string;
+  @ApiProperty() imageId: string;
+  @ApiProperty() copy: number;
+  @ApiProperty() sheet: number;
+  @ApiProperty({ description: 'Inches; exactly whole pixels at the DPI' }) x: number;
+  @ApiProperty() y: number;
+  @ApiProperty({ description: 'As placed (after rotation), inches' }) width: number;
+  @ApiProperty() height: number;
+  @ApiProperty({ enum: [0, 90, 180, 270] }) rotation: 0 | 90 | 180 | 270;
+  @ApiProperty() pinned: boolean;
+}
+
+export class LayoutSheetDto {
+  @ApiProperty() index: number;
+  @ApiProperty({ description: 'Used length, inches (margins included)' }) length: number;
+}
+
+export class PrintLayoutDto {
+  @ApiProperty({
+    enum: ['saved', 'replaced', 'auto'],
+    description:
+      'saved: the edited layout, used as is; replaced: the items or settings changed since it was edited, these copies were laid out again around its pinned copies; auto: laid out by the engine (no edit, or a re-nest not saved yet)',
+  })
+  state: 'saved' | 'replaced' | 'auto';
+  @ApiProperty({ nullable: true, type: String, description: 'What the seller should know about the state (replaced)' }) message: string | null;
+  @ApiProperty({ type: SheetSettingsDto }) settings: SheetSettingsDto;
+  @ApiProperty({ type: [LayoutSheetDto] }) sheets: LayoutSheetDto[];
+  @ApiProperty({ type: [LayoutCopyDto] }) copies: LayoutCopyDto[];
+  @ApiProperty({ nullable: true, type: String, description: 'When the edit was saved' }) savedAt: string | null;
+}
+
+export class PrintLayoutResponse {
+  @ApiProperty({ type: PrintLayoutDto, nullable: true, description: 'null: the print has no edited layout' }) data: PrintLayoutDto | null;
+  @ApiPropertyOptional() message?: string;
+}
+
+export class LayoutCheckDto {
+  @ApiProperty({ type: [LayoutProblemDto], description: 'Empty when the layout can be saved' }) problems: LayoutProblemDto[];
+}
+
+export class LayoutCheckResponse {
+  @ApiProperty({ type: LayoutCheckDto }) data: LayoutCheckDto;
+}
