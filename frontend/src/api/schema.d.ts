@@ -1268,6 +1268,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/print/{id}/layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The edited layout as saved (with the settings it was made for); data null when the print has none
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -H "Authorization: Bearer $KEY" $GS/api/print/$ID/layout
+         *     ```
+         */
+        get: operations["getLayout"];
+        /**
+         * Save an edited layout (In Draft or Deleted; owner only). Checked first: every copy once, inside the margins and the maximum length, no two copies closer than the gap (by ink for "shape" prints); 400 with `problems` naming the copies otherwise
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/print/$ID/layout
+         *     ```
+         */
+        put: operations["saveLayout"];
+        post?: never;
+        /**
+         * Drop the edited layout: the engine lays the print out again
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X DELETE -H "Authorization: Bearer $KEY" $GS/api/print/$ID/layout
+         *     ```
+         */
+        delete: operations["discardLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/print/{id}/layout/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An edited layout's problems, without saving it (the editor's live check)
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/print/$ID/layout/check
+         *     ```
+         */
+        post: operations["checkLayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/print/{id}/layout/renest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lay every copy that is not pinned out again around the pinned ones (copies with pinned: true), in one search of the engine; nothing is saved
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/print/$ID/layout/renest
+         *     ```
+         */
+        post: operations["renestLayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/print/{id}/preview": {
         parameters: {
             query?: never;
@@ -2647,6 +2735,63 @@ export interface components {
              */
             value: string;
         };
+        LayoutCheckDto: {
+            /** @description Empty when the layout can be saved */
+            problems: components["schemas"]["LayoutProblemDto"][];
+        };
+        LayoutCheckResponse: {
+            data: components["schemas"]["LayoutCheckDto"];
+        };
+        LayoutCopyDto: {
+            copy: number;
+            height: number;
+            imageId: string;
+            itemId: string;
+            pinned: boolean;
+            /** @enum {number} */
+            rotation: 0 | 90 | 180 | 270;
+            sheet: number;
+            /** @description As placed (after rotation), inches */
+            width: number;
+            /** @description Inches; exactly whole pixels at the DPI */
+            x: number;
+            y: number;
+        };
+        LayoutCopyInput: {
+            /** @description Which copy of the item, 0-based */
+            copy: number;
+            /** @description The print item */
+            itemId: string;
+            /** @description Pinned: stays where it is when the rest is re-nested, and when the items change */
+            pinned?: boolean;
+            /**
+             * @description Clockwise turn, degrees
+             * @enum {number}
+             */
+            rotation: 0 | 90 | 180 | 270;
+            /** @description Sheet, 0-based */
+            sheet: number;
+            /** @description Inches from the sheet's top-left corner to the art's top-left corner as placed */
+            x: number;
+            y: number;
+        };
+        LayoutCopyRefDto: {
+            /** @description 0-based */
+            copy: number;
+            itemId: string;
+        };
+        LayoutProblemDto: {
+            /** @enum {string} */
+            code: "unknown_copy" | "duplicate_copy" | "missing_copy" | "rotation" | "outside_margins" | "beyond_length" | "too_close" | "invalid";
+            /** @description The copies concerned (two for too_close) */
+            copies: components["schemas"]["LayoutCopyRefDto"][];
+            message: string;
+        };
+        LayoutSheetDto: {
+            index: number;
+            /** @description Used length, inches (margins included) */
+            length: number;
+        };
         LoginDto: {
             captchaToken?: string;
             /** @description E-mail address or username */
@@ -2806,9 +2951,13 @@ export interface components {
             quantity: number;
         };
         PreviewPlacementDto: {
+            /** @description Which copy of the item, 0-based */
+            copy: number;
             height: number;
             imageId: string;
             itemId: string;
+            /** @description A copy pinned in the edited layout */
+            pinned: boolean;
             /** @description Turned by 90° or 270° (width and height swapped) */
             rotated: boolean;
             /**
@@ -2924,6 +3073,25 @@ export interface components {
             /** @description The order line's title in the shop */
             title: string;
         };
+        PrintLayoutDto: {
+            copies: components["schemas"]["LayoutCopyDto"][];
+            /** @description What the seller should know about the state (replaced) */
+            message: string | null;
+            /** @description When the edit was saved */
+            savedAt: string | null;
+            settings: components["schemas"]["SheetSettingsDto"];
+            sheets: components["schemas"]["LayoutSheetDto"][];
+            /**
+             * @description saved: the edited layout, used as is; replaced: the items or settings changed since it was edited, these copies were laid out again around its pinned copies; auto: laid out by the engine (no edit, or a re-nest not saved yet)
+             * @enum {string}
+             */
+            state: "saved" | "replaced" | "auto";
+        };
+        PrintLayoutResponse: {
+            /** @description null: the print has no edited layout */
+            data: components["schemas"]["PrintLayoutDto"] | null;
+            message?: string;
+        };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
             pagination: components["schemas"]["PaginationDto"];
@@ -2938,6 +3106,13 @@ export interface components {
             /** @description Printed design area / film area, 0..1 */
             density: number;
             items: components["schemas"]["PreviewItemDto"][];
+            /** @description For the seller: why the edited layout was replaced */
+            layoutMessage: string | null;
+            /**
+             * @description auto: the engine's layout; saved: the seller's edited layout (PUT /api/print/{id}/layout), which processing prints as is; replaced: the items or settings changed since the edit, so the copies were laid out again around its pinned copies (layoutMessage says so)
+             * @enum {string}
+             */
+            layoutState: "auto" | "saved" | "replaced";
             /** @description True when this is the stored layout a Completed print was rendered with (its settings, not the body) */
             rendered: boolean;
             settings: components["schemas"]["SheetSettingsDto"];
@@ -3031,6 +3206,17 @@ export interface components {
              * @default 24
              */
             overlapHours: number;
+        };
+        SaveLayoutDto: {
+            /** @description PUT and check: every copy; renest: the pinned copies (others are ignored) */
+            copies: components["schemas"]["LayoutCopyInput"][];
+            /**
+             * Format: uuid
+             * @description Start from this preset instead of the saved sheet settings
+             */
+            presetId?: string;
+            /** @description One-off changes on top of the settings/preset */
+            settings?: components["schemas"]["SheetSettingsInput"];
         };
         ShapeSavingDto: {
             /** @description Film length of the same order packed as rectangles, inches */
@@ -8401,6 +8587,529 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintLayoutResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "You are not authorized to view this page",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    saveLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveLayoutDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintLayoutResponse"];
+                };
+            };
+            /** @description The layout has problems (code layout_invalid); `problems` lists them with the copies concerned */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "layout_invalid",
+                     *       "message": "The layout cannot be saved: copy 1 of \"logo.png\" and copy 2 of \"logo.png\" are closer than the 0.25 in gap.",
+                     *       "problems": [
+                     *         {
+                     *           "code": "too_close",
+                     *           "copies": [
+                     *             {
+                     *               "copy": 0,
+                     *               "itemId": "…"
+                     *             },
+                     *             {
+                     *               "copy": 1,
+                     *               "itemId": "…"
+                     *             }
+                     *           ],
+                     *           "message": "copy 1 of \"logo.png\" and copy 2 of \"logo.png\" are closer than the 0.25 in gap."
+                     *         }
+                     *       ],
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    discardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    checkLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveLayoutDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LayoutCheckResponse"];
+                };
+            };
+            /** @description The request is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Name is required",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    renestLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveLayoutDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrintLayoutResponse"];
                 };
             };
             /** @description The request is not valid */
