@@ -11,6 +11,10 @@ import { JobRunner } from '../queue/queue.types';
 import { StorageService } from '../storage/storage.service';
 
 type Check = { status: 'ok' | 'error'; kind: string; error?: string };
+type Health = { status: 'ok' | 'error'; database: Check; queue: Check; storage: Check };
+
+/** How long a finished round of checks answers for later requests. */
+export const HEALTH_REUSE_MS = 1000;
 
 @ApiTags('health')
 @Controller('health')
@@ -21,6 +25,14 @@ export class HealthController implements OnModuleDestroy {
    * 503 (and get the node taken out of a load balancer) while the database is fine.
    */
   private readonly probe: Pool | null;
+
+  /**
+   * The current round of checks. Requests arriving while it runs share it, and its answer is
+   * reused for HEALTH_REUSE_MS after it finished: load balancers polling several times a
+   * second, or checks piling up beside slow routes, cost one round instead of one each (the
+   * storage check writes and deletes a file).
+   */
+  private round: { body: Promise<Health>; finishedAt?: number } | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -36,14 +48,24 @@ export class HealthController implements OnModuleDestroy {
   @Get()
   @ApiOperation({ summary: 'Database, queue and storage status; 503 when any is down' })
   async health() {
+    let round = this.round;
+    if (!round || (round.finishedAt !== undefined && Date.now() - round.finishedAt >= HEALTH_REUSE_MS)) {
+      const next: { body: Promise<Health>; finishedAt?: number } = { body: this.checkAll() };
+      void next.body.finally(() => (next.finishedAt = Date.now()));
+      round = this.round = next;
+    }
+    const body = await round.body;
+    if (body.status !== 'ok') throw new ServiceUnavailableException({ message: 'Service unavailable', ...body });
+    return body;
+  }
+
+  private async checkAll(): Promise<Health> {
     const [database, queue, storage] = await Promise.all([
       this.check(this.config.database.url ? 'postgres' : 'pglite', () => (this.probe ? this.probe.query('SELECT 1') : this.db.query('SELECT 1'))),
       this.check(this.config.redis.url ? 'bull-redis' : 'in-process', () => this.jobs.health()),
       this.check('local', () => this.storage.health()),
     ]);
-    const body = { status: [database, queue, storage].every((c) => c.status === 'ok') ? 'ok' : 'error', database, queue, storage };
-    if (body.status !== 'ok') throw new ServiceUnavailableException({ message: 'Service unavailable', ...body });
-    return body;
+    return { status: [database, queue, storage].every((c) => c.status === 'ok') ? 'ok' : 'error', database, queue, storage };
   }
 
   async onModuleDestroy() {
