@@ -16,7 +16,13 @@
  *
  *   npm run bench:api
  *   BENCH_SERVERS="after=backend,before=/work/baseline/backend" npm run bench:api   (A/B in one run)
- *   BENCH_SECONDS (10), BENCH_HISTORY=0 skips the 100,000-print seller.
+ *   BENCH_SECONDS (10), BENCH_HISTORY=0 skips the 100,000-print seller, BENCH_ROUTES=images,profile
+ *   measures only the routes whose name contains one of the words, BENCH_NODE_ARGS="--cpu-prof
+ *   --cpu-prof-dir=/tmp/prof" passes options to the servers' node (to profile them under load).
+ *
+ * The machine's load can change during a run (other work on the same cores), so each ceiling is
+ * measured right after the routes it bounds: a route's raw SQL after that route, the hello world
+ * after each route that has no SQL of its own.
  *
  * Each server directory must be built (`npm run build -w backend`).
  */
@@ -36,6 +42,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const HISTORY = process.env.BENCH_HISTORY !== '0';
 const POOL = 10; // DB_POOL_MAX's default: the raw-SQL ceiling gets the API's connections
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ROUTE_FILTER = process.env.BENCH_ROUTES?.split(',').filter(Boolean);
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const SERVERS = (process.env.BENCH_SERVERS ?? 'current=backend').split(',').map((s) => {
   const [label, dir] = s.split('=');
   return { label, dir: resolve(__dirname, '..', '..', dir) };
@@ -331,7 +339,7 @@ async function startServer(label: string, dir: string, dbName: string): Promise<
   const dataDir = mkdtempSync(join(tmpdir(), 'gs-bench-api-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...NODE_ARGS, join(dir, 'dist', 'main.js')], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -419,8 +427,13 @@ async function main() {
     const results = new Map<string, ServerResult>(
       servers.map((s) => [s.label, { label: s.label, routes: {}, healthAlone: undefined as never, healthBeside: undefined as never }]),
     );
+    const pool = new Pool({ connectionString: servers[0].dbUrl, max: POOL });
+    const sqlOf = routeSql(servers[0].ids);
+    const sql: Record<string, { c10: number; c100: number }> = {};
+    const hellos: { c10: Run; c100: Run }[] = [];
     let turn = 0;
-    for (const [name] of ROUTES(servers[0].ids)) {
+    const routes = ROUTES(servers[0].ids).filter(([name]) => !ROUTE_FILTER || ROUTE_FILTER.some((w) => name.includes(w)));
+    for (const [name] of routes) {
       for (const connections of [10, 100]) {
         const runs = await interleaved(servers, turn++, (s) => drive(s.base + ROUTES(s.ids).find(([n]) => n === name)![1], s.cookie, connections));
         for (const [label, run] of runs) {
@@ -430,7 +443,17 @@ async function main() {
           console.error(`[${label}] ${name.padEnd(32)} ${connections} conns: ${run.rps.toFixed(0)} req/s p97.5 ${run.p975.toFixed(0)} ms, ${run.errors} errors, ${run.s503} × 503`);
         }
       }
+      // this route's ceilings, measured now under the same load
+      const fn = sqlOf[name];
+      await closedLoop(() => fn(pool), 10, 1);
+      sql[name] = { c10: await closedLoop(() => fn(pool), 10), c100: await closedLoop(() => fn(pool), 100) };
+      console.error(`[raw SQL] ${name.padEnd(32)} 10: ${sql[name].c10.toFixed(0)} q/s | 100: ${sql[name].c100.toFixed(0)} q/s`);
+      if (name === 'GET /api/profile' || name === 'GET /api/health') {
+        hellos.push({ c10: await helloCeiling(10), c100: await helloCeiling(100) });
+        console.error(`[hello world] 10: ${hellos.at(-1)!.c10.rps.toFixed(0)} req/s | 100: ${hellos.at(-1)!.c100.rps.toFixed(0)} req/s`);
+      }
     }
+    await pool.end();
     if (HISTORY) {
       const runs = await interleaved(servers, turn++, async (s) => ({
         small: await drive(`${s.base}/api/print`, await login(s.base, 'hist1k@example.com'), 10),
@@ -442,18 +465,9 @@ async function main() {
     const alone = await interleaved(servers, turn++, (s) => drive(`${s.base}/api/health`, null, 10));
     const beside = await interleaved(servers, turn++, async (s) => (await Promise.all([drive(`${s.base}/api/health`, null, 10), drive(`${s.base}/api/print`, s.cookie, 100)]))[0]);
     for (const s of servers) Object.assign(results.get(s.label)!, { healthAlone: alone.get(s.label), healthBeside: beside.get(s.label) });
-
-    // the ceilings, on the first server's data (the current schema)
-    const pool = new Pool({ connectionString: servers[0].dbUrl, max: POOL });
-    const sql: Record<string, { c10: number; c100: number }> = {};
-    for (const [name, fn] of Object.entries(routeSql(servers[0].ids))) {
-      await closedLoop(() => fn(pool), 10, 1);
-      sql[name] = { c10: await closedLoop(() => fn(pool), 10), c100: await closedLoop(() => fn(pool), 100) };
-      console.error(`[raw SQL] ${name.padEnd(32)} 10: ${sql[name].c10.toFixed(0)} q/s | 100: ${sql[name].c100.toFixed(0)} q/s`);
-    }
-    await pool.end();
-    const hello = { c10: await helloCeiling(10), c100: await helloCeiling(100) };
-    console.error(`[hello world] 10: ${hello.c10.rps.toFixed(0)} req/s | 100: ${hello.c100.rps.toFixed(0)} req/s`);
+    if (!hellos.length) hellos.push({ c10: await helloCeiling(10), c100: await helloCeiling(100) });
+    const mean = (k: 'c10' | 'c100'): Run => ({ ...hellos[0][k], rps: hellos.reduce((t, h) => t + h[k].rps, 0) / hellos.length });
+    const hello = { c10: mean('c10'), c100: mean('c100') };
     report([...results.values()], { hello, sql });
   } finally {
     for (const s of servers) await s.stop();
