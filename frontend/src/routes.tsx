@@ -99,7 +99,7 @@ const ROUTE_TABLE = [
   { path: "/prints/review-print", element: <ReviewPrintPage />, access: "user" },
   {
     path: "/prints/:id", element: <PrintDetailPage />, access: "user", resource: { name: "print", action: "show" },
-    modals: [...PRINT_EDIT_MODALS, "printSuccessModal", "deletePrint"],
+    modals: [...PRINT_EDIT_MODALS, "printSuccessModal", "deletePrint", "editLayout"],
   },
   {
     path: "/sizes", element: <SizesPage />, access: "user",

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Tooltip, Typography } from "antd";
-import { CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import { BorderOuterOutlined, CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import dayjs from "dayjs";
 import { useNavigate, useParams } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
@@ -14,6 +14,8 @@ import { useAnyMutationPending, useLayoutPreview, usePrintActions, useSheetSetti
 import { ChangeImageModal, ChangeSizeModal, Thumb } from "../../components/prints/ItemPickers";
 import { QuantityStepper } from "../../components/prints/QuantityStepper";
 import { LayoutPreview } from "../../components/prints/LayoutPreview";
+import { LayoutEditorModal } from "../../components/prints/layout-editor/LayoutEditorModal";
+import { usePrintLayout } from "../../hooks/usePrintLayout";
 import { OrderLineCell } from "../../components/orders/orderBits";
 import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
 import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
@@ -26,7 +28,7 @@ import {
 import { SheetSettingsForm } from "../../components/prints/SheetSettingsForm";
 import type { PrintItem, SheetSettings } from "../../api/types";
 import { usePrintProcessing } from "../../components/prints/usePrintProcessing";
-import { closeModalParams, openModalParams } from "../../lib/queryModal";
+import { closeModalParams, openModalParams, useQueryModal } from "../../lib/queryModal";
 import { toast } from "../../lib/toast";
 import { useResourceOne } from "../../hooks/useResource";
 
@@ -68,6 +70,8 @@ export function PrintDetailPage() {
   const problems = problemsByItem(layout);
 
   const [changing, setChanging] = useState<{ kind: "image" | "size"; item: PrintItem } | null>(null);
+  const layoutEditor = useQueryModal("editLayout");
+  const layoutOps = usePrintLayout(id);
 
   if (query.isLoading || !print) {
     if (query.isError) return <PageShell title="Print Detail"><Empty description="Print not found" /></PageShell>;
@@ -75,6 +79,8 @@ export function PrintDetailPage() {
   }
 
   const editable = canEditItems(print.status);
+  // the editor works on a layout of every item (nothing blocked) with the settings in use
+  const canEditLayout = editable && !!layout && !!settings && layout.canProcess && layout.sheets.length > 0 && !preview.isFetching;
   const files = print.fileId;
   const startProcess = () => {
     const missing = missingItemMessage(items);
@@ -189,6 +195,26 @@ export function PrintDetailPage() {
                 {canShareFile(print.status) && <ShareNote share={share} filesExpireAt={print.filesExpireAt} />}
               </Card>
             )}
+            {editable && layout?.layoutState === "saved" && (
+              <Alert
+                type="info"
+                showIcon
+                data-testid="layout-edited"
+                message="This print uses your edited layout"
+                description="Preview, cost and processing use it as saved. Changing the items or sheet settings replaces it; pinned copies stay pinned where they still fit."
+                action={<Button size="small" disabled={busy} onClick={() => layoutOps.discard.mutate(undefined, { onSuccess: () => toast.success("Edited layout discarded") })}>Discard edit</Button>}
+              />
+            )}
+            {editable && layout?.layoutState === "replaced" && layout.layoutMessage && (
+              <Alert type="warning" showIcon data-testid="layout-replaced" message="Edited layout replaced" description={layout.layoutMessage} />
+            )}
+            {editable && (
+              <Flex justify="flex-end">
+                <Tooltip title={canEditLayout ? null : "The layout can be edited once every item is ready and the preview is shown"}>
+                  <Button icon={<BorderOuterOutlined />} disabled={!canEditLayout || busy} onClick={() => layoutEditor.show()}>Edit layout</Button>
+                </Tooltip>
+              </Flex>
+            )}
             <LayoutPreview
               layout={layout}
               images={items.flatMap((i) => (i.image ? [i.image] : []))}
@@ -206,6 +232,9 @@ export function PrintDetailPage() {
         </Col>
       </Row>
 
+      {layoutEditor.open && layout && settings && (
+        <LayoutEditorModal open={layoutEditor.open && canEditLayout} onClose={layoutEditor.close} printId={id} layout={layout} items={items} settings={settings} />
+      )}
       <AddItemModal
         onAdd={(image, sizeId, quantity) => actions.addItem.mutateAsync({ imageId: image._id, sizeId, quantity }).then(() => toast.success(IMAGE_ADDED))}
       />
