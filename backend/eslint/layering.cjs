@@ -40,7 +40,8 @@ const PUBLIC = {
   realtime: ['events'],
   cpu: ['cpu-pool'],
   // the ObjectStore interface, its OBJECT_STORE token and errors (local folder or S3-compatible bucket)
-  storage: ['object-store'],
+  // and store-sink: a render's outputs streamed into the store from a CPU worker (the print engine)
+  storage: ['object-store', 'store-sink'],
   database: ['data-source-options'],
   // the SQL other features compose to ask about prints (order links) without naming prints' tables
   prints: ['print-read-model'],

@@ -1,4 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { isAbortError } from '../src/cpu/cpu-pool';
 import { EngineDesign, PRINT_ENGINE, PrintEngine } from '../src/prints/engine.adapter';
 import { StorageService } from '../src/storage/storage.service';
@@ -53,7 +54,7 @@ describe('Prints: rendering off the event loop (e2e, in-process jobs)', () => {
     const layout = await engine.layout([design], SETTINGS, 500);
     const storage = t.app.get(StorageService);
     const out = storage.path(`abort-test/sheet-1.png`);
-    await storage.prepare('abort-test/x');
+    mkdirSync(dirname(out), { recursive: true });
     const ac = new AbortController();
     let progressed = false;
     const render = engine.render({

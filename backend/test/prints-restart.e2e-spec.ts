@@ -77,10 +77,11 @@ describe('Prints: the embedded default restarted mid-job (e2e)', () => {
     const p = (await a.post('/api/print').send({ printItems: [{ imageId, sizeId, quantity: copies }] }).expect(201)).body.data;
     await a.post(`/api/print/${p._id}/process`).send({}).expect(201);
 
-    // mid-render: the run folder holds a sheet being written
+    // mid-render: a sheet is being written (the store's writes in progress are in files/.partial)
     const attemptDir = join(dataDir, 'files', 'users', me._id, 'prints', p._id, '1');
     const runDirs = () => (existsSync(attemptDir) ? readdirSync(attemptDir).filter((n) => n.startsWith('.run-')) : []);
-    await waitFor(async () => runDirs().some((r) => readdirSync(join(attemptDir, r)).some((f) => f.endsWith('.png'))), 120_000, 'the render to start');
+    const partialDir = join(dataDir, 'files', '.partial');
+    await waitFor(async () => existsSync(partialDir) && readdirSync(partialDir).length > 0, 120_000, 'the render to start');
     const killedRun = runDirs()[0];
     app.kill('SIGKILL');
     await new Promise((r) => app.once('exit', r));

@@ -133,8 +133,18 @@ export interface AppConfig {
   /**
    * Where files live: `local` is the folder filesDir; `s3` an S3-compatible bucket (see
    * S3StorageConfig). Downloads from a bucket are signed URLs valid for `signedUrlSeconds`.
+   * With a bucket, the files a process decodes (designs to render or inspect) are copied into
+   * `cacheDir`, kept to about `cacheBytes`. The orphan sweep removes stored objects no row
+   * refers to once they are older than `orphanMinAgeMs` (writes in progress are younger).
    */
-  storage: { driver: 'local' | 's3'; signedUrlSeconds: number; s3?: S3StorageConfig };
+  storage: {
+    driver: 'local' | 's3';
+    signedUrlSeconds: number;
+    cacheDir: string;
+    cacheBytes: number;
+    orphanMinAgeMs: number;
+    s3?: S3StorageConfig;
+  };
 }
 
 /** The S3-compatible bucket of STORAGE_DRIVER=s3 (STORAGE_S3_* variables). */
@@ -354,6 +364,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     storage: {
       driver: e.STORAGE_DRIVER,
       signedUrlSeconds: e.STORAGE_SIGNED_URL_SECONDS,
+      cacheDir: join(dataDir, 'cache', 'objects'),
+      cacheBytes: e.STORAGE_CACHE_MB * 1024 * 1024,
+      orphanMinAgeMs: e.STORAGE_ORPHAN_MIN_AGE_HOURS * 3_600_000,
       s3:
         e.STORAGE_DRIVER === 's3'
           ? {

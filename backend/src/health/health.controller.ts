@@ -63,7 +63,7 @@ export class HealthController implements OnModuleDestroy {
     const [database, queue, storage] = await Promise.all([
       this.check(this.config.database.url ? 'postgres' : 'pglite', () => (this.probe ? this.probe.query('SELECT 1') : this.db.query('SELECT 1'))),
       this.check(this.config.redis.url ? 'bull-redis' : 'in-process', () => this.jobs.health()),
-      this.check('local', () => this.storage.health()),
+      this.check(this.storage.driver, () => this.storage.health()),
     ]);
     return { status: [database, queue, storage].every((c) => c.status === 'ok') ? 'ok' : 'error', database, queue, storage };
   }

@@ -19,7 +19,9 @@ import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Idempotent } from '../idempotency/idempotency.decorators';
+import { currentRequestId } from '../common/request-context';
 import { CurrentUser } from '../auth/auth.decorators';
+import { ObjectNotFoundError } from '../storage/object-store';
 import { StorageService } from '../storage/storage.service';
 import { User } from '../users/entities/user.entity';
 import {
@@ -90,7 +92,9 @@ export class ImagesController {
       if (!result.data.length) {
         res.status(400);
         const message = accepted.length === 1 ? result.errors[0].message : 'None of the files could be uploaded';
-        return { statusCode: 400, message, ...result };
+        // The error shape, with the refused files as its errors (each still naming its file).
+        const errors = result.errors.map((e) => ({ field: 'files', code: 'file_refused', ...e }));
+        return { statusCode: 400, code: 'upload_refused', message, requestId: currentRequestId(), data: result.data, errors };
       }
       const message = result.errors.length
         ? `${plural(result.data.length, 'image')} uploaded, ${plural(result.errors.length, 'file')} refused`
@@ -151,7 +155,11 @@ export class ImagesController {
     return this.send(res, await this.images.file(user, id, 'preview'), 'inline');
   }
 
-  private send(res: Response, f: { key: string; mime: string; name: string; bytes: number }, disposition: 'inline' | 'attachment') {
+  private async send(res: Response, f: { key: string; mime: string; name: string; bytes: number }, disposition: 'inline' | 'attachment') {
+    // streamed by the API on every driver: the sandbox policy below must come with the file
+    const { body } = await this.storage.open(f.key).catch((e) => {
+      throw e instanceof ObjectNotFoundError ? new NotFoundException('File not found') : e;
+    });
     res.set({
       'Content-Type': f.mime,
       'Content-Length': String(f.bytes),
@@ -161,7 +169,7 @@ export class ImagesController {
       'Content-Security-Policy': "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'",
       'X-Content-Type-Options': 'nosniff',
     });
-    return new StreamableFile(this.storage.read(f.key));
+    return new StreamableFile(body);
   }
 }
 

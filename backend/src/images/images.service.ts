@@ -309,7 +309,9 @@ export class ImagesService implements OnModuleInit {
     // our own record that the job runs (the recovery sweep judges a running job by it)
     await this.images.update({ _id: imageId, status: ImageStatus.Processing }, { updatedAt: new Date() });
     const kind = KIND_BY_MIME[image.mime];
-    const path = this.storage.path(image.fileKey);
+    // decoded by path: the stored file, or a local copy of a bucket's
+    const local = await this.storage.local([image.fileKey]);
+    const path = local.path(image.fileKey);
     const width = image.width ?? 0;
     const height = image.height ?? 0;
     let art: Awaited<ReturnType<ImageInspectorService['measureArt']>>;
@@ -321,9 +323,11 @@ export class ImagesService implements OnModuleInit {
       if (!(e instanceof ImageStepError)) throw e;
       await this.previewFailed(imageId, e, e.message);
       return 'failed';
+    } finally {
+      local.release();
     }
     const previewKey = `users/${image.userId}/images/${image._id}.preview.webp`;
-    await this.storage.write(previewKey, webp);
+    await this.storage.write(previewKey, webp, { contentType: 'image/webp' });
     const result = await this.images.update(
       { _id: imageId, status: ImageStatus.Processing },
       { trim: art?.trim ?? null, mask: art?.mask ?? null, previewKey, status: ImageStatus.Ready, error: null },

@@ -6,6 +6,7 @@
  */
 import type { CpuPool } from '../cpu/cpu-pool';
 import { checkLayout, LayoutCopy, LayoutProblem, LayoutSettings } from './print-layout';
+import { StoreSpec, storeFor, storeSink } from '../storage/store-sink';
 import {
   compareNesting,
   designFit,
@@ -70,10 +71,12 @@ export interface RenderRequest extends EngineCallOptions {
   layout: LayoutResult;
   designs: readonly EngineDesign[];
   root: string;
-  /** Where sheet `index` goes: a PNG and/or a PDF, and the preview. */
+  /** Where sheet `index` goes: a PNG and/or a PDF, and the preview (file paths, or keys in `store`). */
   output: (index: number) => SheetOutput;
+  /** The object store the outputs are keys of; without it they are file paths. */
+  store?: StoreSpec;
   onProgress?: (p: RenderProgress) => void;
-  /** Folder for the render's temporary rasters (under DATA_DIR, cleaned with the run). */
+  /** Folder for the render's temporary rasters (local disk, removed with the run). */
   tmpDir?: string;
 }
 
@@ -105,6 +108,7 @@ export interface SerialRenderRequest {
   designs: readonly EngineDesign[];
   root: string;
   outputs: SheetOutput[];
+  store?: StoreSpec;
   maxPixels: number;
   tmpDir?: string;
 }
@@ -144,7 +148,8 @@ export const engineInProcess = {
     }
     return compareNesting(designs.map(layoutDesign), settings, { timeLimitMs, threads });
   },
-  render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
+  async render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
+    const store = req.store ? await storeFor(req.store) : null;
     return renderSheets({
       sheets: req.layout.sheets,
       // masks come with the designs of "shape" prints only: their rasters are clipped to the ink
@@ -152,6 +157,8 @@ export const engineInProcess = {
       dpi: req.layout.settings.dpi,
       root: req.root,
       output: (i) => req.outputs[i],
+      // the print files stream into the store as they are written: no sheet is held whole
+      open: store ? async (key, contentType) => storeSink(store, key, contentType) : undefined,
       limits: { maxPixels: req.maxPixels },
       tmpDir: req.tmpDir,
       onProgress,
@@ -172,7 +179,7 @@ export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1
     render: (req) =>
       pool.run(
         'engineRender',
-        [{ layout: req.layout, designs: req.designs, root: req.root, outputs: req.layout.sheets.map((_, i) => req.output(i)), maxPixels, tmpDir: req.tmpDir }],
+        [{ layout: req.layout, designs: req.designs, root: req.root, outputs: req.layout.sheets.map((_, i) => req.output(i)), store: req.store, maxPixels, tmpDir: req.tmpDir }],
         { signal: req.signal, errors, onEvent: req.onProgress },
       ),
   };

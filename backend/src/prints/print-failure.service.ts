@@ -68,7 +68,7 @@ export class PrintFailureService {
     });
     if (!ended) return;
     const { userId } = ended;
-    await this.storage.deletePrefix(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
+    await this.storage.deleteFolder(`${printFolder(userId, printId)}/${attempt}`).catch(() => undefined);
     this.logger.warn(`print ${printId} attempt ${attempt} failed: ${text}`);
     this.realtime.emit(userId, 'print', { printId, status: 'Error', message: text });
     await this.mail.dispatch(ended.mail);

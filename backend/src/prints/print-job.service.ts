@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { isAbortError } from '../cpu/cpu-pool';
@@ -88,7 +90,10 @@ export class PrintJobService {
     }
     const progress = this.progressReporter(job, print.userId, printId);
     const attemptKey = `${printFolder(print.userId, printId)}/${attempt}`;
-    const runKey = `${attemptKey}/${RUN_PREFIX}${randomUUID()}`;
+    const runId = randomUUID();
+    const runKey = `${attemptKey}/${RUN_PREFIX}${runId}`;
+    // the render's temporary rasters: on this machine's disk whatever the store
+    const tmpDir = join(this.config.dataDir, 'tmp', 'runs', runId);
     // A cancel aborts this: directly when it happens in this process, through the status poll
     // when it happens in another one (the API while this is a worker).
     const abort = new AbortController();
@@ -136,29 +141,35 @@ export class PrintJobService {
           `The layout needs ${gigapixels(pixels)} gigapixels; the limit is ${gigapixels(this.config.prints.maxPixels)}. Lower the DPI, use fewer copies or split the print.`,
         );
       await progress('render', LAYOUT_PERCENT.to);
-      const root = this.storage.root;
-      await this.storage.prepare(`${runKey}/.tmp/x`);
       const free = await this.storage.freeBytes();
       // Not enough room now is not the print's fault: a retry (Bull's backoff) may find it.
-      if (free < this.config.prints.minFreeBytes + pixels * OUTPUT_BYTES_PER_PIXEL) {
+      // The print files land on this disk only with the local folder; a bucket takes them as they are written.
+      const outputHere = this.storage.driver === 'local' ? pixels * OUTPUT_BYTES_PER_PIXEL : 0;
+      if (free < this.config.prints.minFreeBytes + outputHere) {
         this.logger.error(`print ${printId}: not enough disk space to render (${free} bytes free)`);
         throw new TransientPrintError(RENDER_FAILED.disk);
       }
+      await mkdir(tmpDir, { recursive: true });
       // The formats the seller chose (prints processed before the choice existed: PNG).
       const formats = normalizeFormats(settings.formats);
-      const rendered = await this.engine.render({
-        layout,
-        designs,
-        root,
-        output: (i) => ({
-          png: formats.includes('png') ? this.storage.path(`${runKey}/sheet-${i + 1}.png`) : undefined,
-          pdf: formats.includes('pdf') ? this.storage.path(`${runKey}/sheet-${i + 1}.pdf`) : undefined,
-          preview: this.storage.path(`${runKey}/sheet-${i + 1}.preview.webp`),
-        }),
-        onProgress: (p) => void progress('render', 10 + Math.floor(p.percent * 0.85)),
-        tmpDir: this.storage.path(`${runKey}/.tmp`),
-        signal: abort.signal,
-      });
+      // The designs are read by path: the stored files, or local copies of a bucket's.
+      const inputs = await this.storage.local(designs.map((d) => d.file));
+      const rendered = await this.engine
+        .render({
+          layout,
+          designs,
+          root: inputs.root,
+          store: { storage: this.config.storage, filesDir: this.config.filesDir },
+          output: (i) => ({
+            png: formats.includes('png') ? `${runKey}/sheet-${i + 1}.png` : undefined,
+            pdf: formats.includes('pdf') ? `${runKey}/sheet-${i + 1}.pdf` : undefined,
+            preview: `${runKey}/sheet-${i + 1}.preview.webp`,
+          }),
+          onProgress: (p) => void progress('render', 10 + Math.floor(p.percent * 0.85)),
+          tmpDir,
+          signal: abort.signal,
+        })
+        .finally(() => inputs.release());
       lap('render');
       await progress('store', 95);
       const files: PrintSheetFile[] = rendered.map((r, i) => {
@@ -203,14 +214,15 @@ export class PrintJobService {
       clearInterval(poll);
       clearInterval(heartbeat);
       unregister();
-      await this.storage.deletePrefix(runKey).catch(() => undefined);
+      await rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+      await this.storage.deleteFolder(runKey).catch(() => undefined);
     }
   }
 
   /** Removes the run folders of an attempt that is over (left by runs killed with their process). */
   private async removeRuns(attemptKey: string): Promise<void> {
-    const entries = await this.storage.list(attemptKey);
-    for (const e of entries.filter((n) => n.startsWith(RUN_PREFIX))) await this.storage.deletePrefix(`${attemptKey}/${e}`);
+    const entries = await this.storage.entries(attemptKey);
+    for (const e of entries.filter((n) => n.startsWith(RUN_PREFIX))) await this.storage.deleteFolder(`${attemptKey}/${e}`);
   }
 
   /** The print's designs with their stored trim (and masks for "shape"); a design whose file is gone fails the print. */
@@ -225,7 +237,8 @@ export class PrintJobService {
       if (!(await this.storage.exists(it.image.fileKey))) throw new PermanentPrintError(`The file of design "${it.image.name}" is missing. Please upload it again.`);
       if (!it.image.trim || !it.image.width || !it.image.height) {
         // Not inspected yet (should not happen once the image is ready): measure it now.
-        const info = await this.engine.inspect(it.image.fileKey, this.storage.root);
+        const local = await this.storage.local([it.image.fileKey]);
+        const info = await this.engine.inspect(it.image.fileKey, local.root).finally(() => local.release());
         Object.assign(it.image, { trim: info.trim, width: info.widthPx, height: info.heightPx });
         measured.set(it._id, info.mask);
       }

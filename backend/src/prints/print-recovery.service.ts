@@ -133,7 +133,7 @@ export class PrintRecoveryService {
    */
   private async removeDeadRunFolders(): Promise<number> {
     const found: Array<{ key: string; printId: string; attempt: number }> = [];
-    const ls = (key: string) => this.storage.list(key);
+    const ls = (key: string) => this.storage.entries(key);
     for (const user of await ls('users'))
       for (const print of await ls(`users/${user}/prints`))
         for (const attempt of await ls(`users/${user}/prints/${print}`))
@@ -151,7 +151,7 @@ export class PrintRecoveryService {
     let n = 0;
     for (const f of found) {
       if (live.has(`${f.printId}:${f.attempt}`)) continue;
-      await this.storage.deletePrefix(f.key);
+      await this.storage.deleteFolder(f.key);
       n++;
     }
     return n;

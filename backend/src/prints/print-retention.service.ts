@@ -26,7 +26,7 @@ export class PrintRetentionService {
     let n = 0;
     for (const p of await this.prints.expiredFiles(cutoff)) {
       // files first: a crash in between leaves the row to be retried, never orphaned files
-      await this.storage.deletePrefix(printFolder(p.userId, p.id));
+      await this.storage.deleteFolder(printFolder(p.userId, p.id));
       if (await this.prints.markFilesDeleted(p.id)) n++;
     }
     if (n) this.logger.log(`retention: deleted the files of ${n} print(s)`);

@@ -19,7 +19,7 @@ describe('print retention', () => {
       ]),
       markFilesDeleted: jest.fn(async (id: string) => (steps.push(`mark ${id}`), markedByThisRun[id])),
     };
-    const storage = { deletePrefix: jest.fn(async (key: string) => void steps.push(`delete ${key}`)) };
+    const storage = { deleteFolder: jest.fn(async (key: string) => void steps.push(`delete ${key}`)) };
     const service = new PrintRetentionService(config, prints as unknown as PrintJobRepository, storage as unknown as StorageService);
     return { service, prints, steps };
   }

@@ -1,7 +1,8 @@
-import { Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, Post, Res, StreamableFile, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Response } from 'express';
+import { sendSheetFile } from './send-sheet-file';
 import { CurrentUser, Public } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { PrintFileFormat } from '../sheet-settings/entities/sheet-settings.entity';
@@ -59,7 +60,7 @@ export class PrintSharesController {
   @errorDoc(404, 'The link is not valid', SHARE_MSG.invalid)
   @errorDoc(410, 'The link was revoked or expired, or the files were deleted', SHARE_MSG.revoked)
   @errorDoc(429, 'Too many requests from this address', 'Too many attempts. Please try again later.')
-  async downloadSharedFile(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res({ passthrough: true }) res: Response) {
+  async downloadSharedFile(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
     return this.send(res, token, n, 'png');
   }
 
@@ -71,20 +72,17 @@ export class PrintSharesController {
   @errorDoc(404, 'The link is not valid, or the print has no PDF', SHARE_MSG.invalid)
   @errorDoc(410, 'The link was revoked or expired, or the files were deleted', SHARE_MSG.expired)
   @errorDoc(429, 'Too many requests from this address', 'Too many attempts. Please try again later.')
-  async downloadSharedPdf(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res({ passthrough: true }) res: Response) {
+  async downloadSharedPdf(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
     return this.send(res, token, n, 'pdf');
   }
 
   private async send(res: Response, token: string, n: number, format: PrintFileFormat) {
     const f = await this.shares.sharedFile(token, n, format);
-    res.set({
-      'Content-Type': f.type,
-      'Content-Length': String(f.bytes),
+    await sendSheetFile(res, f, {
       'Content-Disposition': `attachment; filename="${f.name}"`,
       // Never kept by a browser or proxy: a revoked link must stop working at once.
       'Cache-Control': 'no-store',
       'X-Robots-Tag': 'noindex',
     });
-    return new StreamableFile(f.stream);
   }
 }

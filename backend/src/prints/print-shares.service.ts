@@ -100,7 +100,12 @@ export class PrintSharesService {
     // Files of another processing, deleted files, or past retention but not swept yet.
     const current = print.status === PrintStatus.Completed && print.attempt === claims.attempt && !print.files_deleted_at;
     if (!current || !print.printed_at || this.retentionEnd(print.printed_at).getTime() <= Date.now()) throw new GoneException(SHARE_MSG.filesGone);
-    return this.files.openSheetFile({ _id: print.id, files: print.files, filesDeletedAt: print.files_deleted_at }, n, format);
+    return this.files.openSheetFile(
+      { _id: print.id, files: print.files, filesDeletedAt: print.files_deleted_at, printedAt: print.printed_at },
+      n,
+      format,
+      new Date(claims.expires * 1000),
+    );
   }
 
   private async owned(user: User, printId: string): Promise<SharedPrintRow> {

@@ -19,6 +19,7 @@ import { PrintJobRepository } from './print-job.repository';
 import { PrintJobService } from './print-job.service';
 import { PrintMail } from './print-mail';
 import { PrintRetentionService } from './print-retention.service';
+import { StorageOrphansService } from './storage-orphans.service';
 import { PrintRecoveryService } from './print-recovery.service';
 import { PrintsController } from './prints.controller';
 import { PrintSharesController } from './print-shares.controller';
@@ -48,6 +49,7 @@ import { PrintsReadModule } from './prints-read.module';
     PrintFailureService,
     PrintMail,
     PrintRetentionService,
+    StorageOrphansService,
     PrintCancellations,
     PrintRecoveryService,
     { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels, config.prints.layoutThreads), inject: [CpuPool, APP_CONFIG] },
@@ -63,6 +65,7 @@ export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
     private readonly printJobs: PrintJobService,
     private readonly failures: PrintFailureService,
     private readonly retention: PrintRetentionService,
+    private readonly orphans: StorageOrphansService,
     private readonly recovery: PrintRecoveryService,
   ) {}
 
@@ -71,7 +74,12 @@ export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
       concurrency: this.config.prints.jobConcurrency,
       onFailed: (job, error) => this.failures.fail(job.data.printId, job.data.attempt, failureText(error)),
     });
-    this.jobs.process(JobName.PrintRetention, () => this.retention.expireFiles());
+    // expired files, then stored objects no row refers to
+    this.jobs.process(JobName.PrintRetention, async () => {
+      const expired = await this.retention.expireFiles();
+      const orphans = await this.orphans.sweep();
+      return { expired, ...orphans };
+    });
     await this.jobs.repeat(JobName.PrintRetention, this.config.prints.retentionIntervalMs);
     this.jobs.process(JobName.JobRecovery, () => this.recovery.sweep());
     await this.jobs.repeat(JobName.JobRecovery, this.config.recovery.intervalMs);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, opendir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, opendir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -76,6 +76,34 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
+  async move(from: string, to: string): Promise<void> {
+    const source = this.file(from);
+    const target = this.file(to);
+    if (!(await this.head(from))) throw new ObjectNotFoundError(from);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(source, target);
+  }
+
+  /** Removes writes in progress older than `before` (left by a process that died while writing). */
+  async removeStalePartials(before: Date): Promise<number> {
+    const dir = join(this.root, PARTIAL_DIR);
+    let n = 0;
+    let names: string[] = [];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return 0;
+    }
+    for (const name of names) {
+      const st = await stat(join(dir, name)).catch(() => null);
+      if (st && st.mtime < before) {
+        await unlink(join(dir, name)).catch(() => undefined);
+        n++;
+      }
+    }
+    return n;
+  }
+
   async delete(key: string): Promise<void> {
     await unlink(this.file(key)).catch((e) => {
       if (e.code !== 'ENOENT' && e.code !== 'ENOTDIR') throw e;
@@ -117,6 +145,17 @@ export class LocalObjectStore implements ObjectStore {
       const st = await stat(join(folder, n.name)).catch(() => null);
       if (st?.isFile()) yield { key, size: st.size, modified: st.mtime };
     }
+  }
+
+  async children(prefix: string): Promise<string[]> {
+    if (prefix !== '' && !prefix.endsWith('/')) throw new InvalidKeyError(prefix);
+    checkPrefix(prefix);
+    const folder = prefix ? join(this.root, ...prefix.slice(0, -1).split('/')) : this.root;
+    const names = await readdir(folder).catch((e) => {
+      if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return [] as string[];
+      throw e;
+    });
+    return names.filter((n) => prefix || n !== PARTIAL_DIR).sort();
   }
 
   async deletePrefix(prefix: string): Promise<number> {

@@ -26,11 +26,23 @@ export interface ObjectStore {
   /** Size and time of `key`; null when it does not exist. */
   head(key: string): Promise<ObjectInfo | null>;
 
+  /**
+   * Gives the object `from` the key `to` (replacing it) and removes `from`: a rename on the
+   * local folder, a server-side copy and a delete on S3. Throws ObjectNotFoundError.
+   */
+  move(from: string, to: string): Promise<void>;
+
   /** Deletes `key`; a missing key is not an error. */
   delete(key: string): Promise<void>;
 
   /** Every object whose key starts with `prefix` (a folder is `users/1/`), in key order. */
   list(prefix: string): AsyncIterable<ObjectInfo>;
+
+  /**
+   * Names directly below the folder `prefix` (empty or ending in `/`): its objects' last
+   * segments and its subfolders' names, sorted, without walking the subfolders.
+   */
+  children(prefix: string): Promise<string[]>;
 
   /** Deletes every object whose key starts with `prefix` (never empty); resolves with how many. */
   deletePrefix(prefix: string): Promise<number>;

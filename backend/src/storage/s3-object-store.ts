@@ -1,4 +1,8 @@
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -6,6 +10,7 @@ import {
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -18,6 +23,7 @@ import {
   checkPrefix,
   contentDisposition,
   GetResult,
+  InvalidKeyError,
   ObjectInfo,
   ObjectNotFoundError,
   ObjectStore,
@@ -30,6 +36,9 @@ import {
 export type S3StoreOptions = S3StorageConfig;
 
 const DELETE_BATCH = 1000;
+/** CopyObject takes objects up to 5 GiB; larger ones are copied as a multipart upload of parts this size. */
+const COPY_LIMIT = 5 * 1024 ** 3;
+const COPY_PART = 1024 ** 3;
 
 export class S3ObjectStore implements ObjectStore {
   readonly driver = 's3' as const;
@@ -126,6 +135,34 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  async move(from: string, to: string): Promise<void> {
+    const info = await this.head(from);
+    if (!info) throw new ObjectNotFoundError(from);
+    const Bucket = this.options.bucket;
+    const Key = this.objectKey(to);
+    const CopySource = `${Bucket}/${this.objectKey(from).split('/').map(encodeURIComponent).join('/')}`;
+    if (info.size <= COPY_LIMIT) {
+      await this.client.send(new CopyObjectCommand({ Bucket, Key, CopySource }));
+    } else {
+      const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+      try {
+        const Parts = [];
+        for (let start = 0, n = 1; start < info.size; start += COPY_PART, n++) {
+          const end = Math.min(info.size, start + COPY_PART) - 1;
+          const out = await this.client.send(
+            new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber: n, CopySource, CopySourceRange: `bytes=${start}-${end}` }),
+          );
+          Parts.push({ PartNumber: n, ETag: out.CopyPartResult?.ETag });
+        }
+        await this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }));
+      } catch (e) {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
+        throw e;
+      }
+    }
+    await this.delete(from);
+  }
+
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
   }
@@ -144,6 +181,21 @@ export class S3ObjectStore implements ObjectStore {
       }
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
+  }
+
+  async children(prefix: string): Promise<string[]> {
+    if (prefix !== '' && !prefix.endsWith('/')) throw new InvalidKeyError(prefix);
+    checkPrefix(prefix);
+    const full = this.options.prefix + prefix;
+    const out: string[] = [];
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: full, Delimiter: '/', ContinuationToken }));
+      for (const p of page.CommonPrefixes ?? []) if (p.Prefix) out.push(p.Prefix.slice(full.length, -1));
+      for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(full.length));
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+    return out.sort();
   }
 
   async deletePrefix(prefix: string): Promise<number> {

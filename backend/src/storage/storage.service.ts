@@ -1,26 +1,48 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createReadStream, createWriteStream, ReadStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat, statfs, writeFile, unlink } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, statfs, unlink } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
+import { LocalObjectStore } from './local-object-store';
+import { ObjectCache } from './object-cache';
+import { ByteRange, GetResult, OBJECT_STORE, ObjectNotFoundError, ObjectStore, PutOptions, SignedUrlOptions } from './object-store';
+
+/** Files the caller can open by path (see StorageService.local). */
+export interface LocalFiles {
+  /** The folder the keys are relative to. */
+  root: string;
+  path(key: string): string;
+  /** The copies may be evicted again (a no-op on the local folder). */
+  release(): void;
+}
 
 /**
- * Files live under one root (DATA_DIR/files) addressed by keys such as
- * `users/<id>/images/<uuid>.png`. A key can never point outside the root.
+ * The app's file operations over the ObjectStore that STORAGE_DRIVER chooses. Keys look like
+ * `users/<id>/images/<uuid>.png`; a "folder" is every key below `<folder>/`.
  */
 @Injectable()
 export class StorageService {
+  /** The local folder of the `local` driver. */
   readonly root: string;
+  private readonly cache: ObjectCache | null;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(OBJECT_STORE) readonly store: ObjectStore,
+  ) {
     this.root = resolve(config.filesDir);
+    this.cache = store.driver === 'local' ? null : new ObjectCache(store, config.storage.cacheDir, config.storage.cacheBytes);
   }
 
-  /** Absolute path of a key, refusing anything that escapes the root. */
+  get driver(): ObjectStore['driver'] {
+    return this.store.driver;
+  }
+
+  /** Absolute path of a key on the local driver (tests and tools); there is none on a bucket. */
   path(key: string): string {
+    if (this.store.driver !== 'local') throw new Error(`The ${this.store.driver} storage driver has no local path for ${key}`);
     if (!key || isAbsolute(key) || key.includes('\0')) throw new Error(`Invalid storage key: ${key}`);
     const full = resolve(this.root, key);
     const rel = relative(this.root, full);
@@ -28,85 +50,96 @@ export class StorageService {
     return full;
   }
 
-  async write(key: string, data: Buffer | Readable): Promise<string> {
-    const full = this.path(key);
-    await mkdir(dirname(full), { recursive: true });
-    if (Buffer.isBuffer(data)) await writeFile(full, data);
-    else await pipeline(data, createWriteStream(full));
-    return full;
+  async write(key: string, data: Buffer | Readable, options?: PutOptions): Promise<number> {
+    return (await this.store.put(key, data, options)).size;
   }
 
   /**
-   * Takes a file from outside the root (an upload spooled to a temporary file) to `key`:
-   * a rename, or a copy when the temporary folder is on another file system.
+   * Takes a file from outside the store (an upload spooled to a temporary file) to `key`. On
+   * the local folder a rename (a copy across file systems); on a bucket an upload, the file
+   * then kept as this process's cached copy (its inspection follows).
    */
   async adopt(outsidePath: string, key: string): Promise<void> {
-    const target = await this.prepare(key);
+    if (!(this.store instanceof LocalObjectStore)) {
+      await this.store.put(key, createReadStream(outsidePath));
+      await this.cache!.adopt(outsidePath, key).catch(() => unlink(outsidePath).catch(() => undefined));
+      return;
+    }
+    const target = this.path(key);
+    await mkdir(dirname(target), { recursive: true });
     try {
       await rename(outsidePath, target);
     } catch (e: any) {
       if (e.code !== 'EXDEV') throw e;
-      await copyFile(outsidePath, target).catch(async (err) => {
-        await unlink(target).catch(() => undefined);
-        throw err;
-      });
+      await this.store.put(key, createReadStream(outsidePath));
+      await unlink(outsidePath).catch(() => undefined);
     }
-  }
-
-  /** Directory for a writer that produces files itself (the renderer). */
-  async prepare(key: string): Promise<string> {
-    const full = this.path(key);
-    await mkdir(dirname(full), { recursive: true });
-    return full;
   }
 
   async exists(key: string): Promise<boolean> {
-    try {
-      return (await stat(this.path(key))).isFile();
-    } catch {
-      return false;
-    }
+    return (await this.store.head(key)) !== null;
   }
 
+  /** Size of `key`; throws ObjectNotFoundError. */
   async size(key: string): Promise<number> {
-    return (await stat(this.path(key))).size;
+    const info = await this.store.head(key);
+    if (!info) throw new ObjectNotFoundError(key);
+    return info.size;
   }
 
-  read(key: string): ReadStream {
-    return createReadStream(this.path(key));
+  /** Reads `key` (or a range of it); throws ObjectNotFoundError. */
+  open(key: string, range?: ByteRange): Promise<GetResult> {
+    return this.store.get(key, { range });
   }
 
-  async delete(key: string): Promise<void> {
-    await unlink(this.path(key)).catch((e) => {
-      if (e.code !== 'ENOENT') throw e;
-    });
+  delete(key: string): Promise<void> {
+    return this.store.delete(key);
   }
 
-  async deletePrefix(prefix: string): Promise<void> {
-    await rm(this.path(prefix), { recursive: true, force: true });
+  /** Deletes the folder `folder` (every key below `folder/`; never `folder2/...`). */
+  deleteFolder(folder: string): Promise<number> {
+    return this.store.deletePrefix(folder.endsWith('/') ? folder : `${folder}/`);
   }
 
-  /** Moves a file to another key (same file system: a rename), creating the target's folder. */
-  async move(from: string, to: string): Promise<void> {
-    const target = this.path(to);
-    await mkdir(dirname(target), { recursive: true });
-    await rename(this.path(from), target);
+  move(from: string, to: string): Promise<void> {
+    return this.store.move(from, to);
   }
 
-  /** Names of the entries directly inside the folder `prefix`; none when it does not exist. */
-  async list(prefix: string): Promise<string[]> {
-    return readdir(this.path(prefix)).catch(() => [] as string[]);
+  /** Names of the entries (files and folders) directly inside the folder `folder`. */
+  entries(folder: string): Promise<string[]> {
+    return this.store.children(folder.endsWith('/') ? folder : `${folder}/`);
   }
 
-  /** Bytes available to this process on the file system holding the root. */
+  /** A download URL valid for `expiresInSeconds`, or null on the local folder (the API streams the file). */
+  signedUrl(key: string, options: SignedUrlOptions): Promise<string | null> {
+    return this.store.signedUrl(key, options);
+  }
+
+  /**
+   * Local files for `keys`, for code that opens them by path: the stored files themselves on
+   * the local folder, copies in the bounded cache on a bucket (fetched now, kept until released).
+   */
+  async local(keys: readonly string[]): Promise<LocalFiles> {
+    if (!this.cache) return { root: this.root, path: (k) => this.path(k), release: () => undefined };
+    const cache = this.cache;
+    const release = await cache.acquire(keys);
+    return { root: cache.dir, path: (k) => cache.path(k), release };
+  }
+
+  /** Bytes available on the local disk this process writes to (the files, or the bucket's cache and temporary files). */
   async freeBytes(): Promise<number> {
-    const st = await statfs(this.root);
+    const dir = this.cache ? this.config.dataDir : this.root;
+    await mkdir(dir, { recursive: true });
+    const st = await statfs(dir);
     return st.bavail * st.bsize;
   }
 
-  async health(): Promise<void> {
-    const probe = join('.health', `${process.pid}-${Date.now()}`);
-    await this.write(probe, Buffer.from('ok'));
-    await this.delete(probe);
+  health(): Promise<void> {
+    return this.store.health();
+  }
+
+  /** Removes the local folder's writes in progress older than `before` (left by a process that died); 0 on a bucket. */
+  async removeStaleWrites(before: Date): Promise<number> {
+    return this.store instanceof LocalObjectStore ? this.store.removeStalePartials(before) : 0;
   }
 }

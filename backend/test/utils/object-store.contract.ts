@@ -150,6 +150,27 @@ export function objectStoreContract(setup: () => ContractTarget): void {
     await expect(t.store.deletePrefix('')).rejects.toBeInstanceOf(InvalidKeyError);
   });
 
+  it('moves an object to another key (replacing what was there) and reports a missing source', async () => {
+    await t.store.put('mv/run/sheet-1.png', Buffer.from('sheet'));
+    await t.store.put('mv/final/sheet-1.png', Buffer.from('older'));
+    await t.store.move('mv/run/sheet-1.png', 'mv/final/sheet-1.png');
+    expect(await t.store.head('mv/run/sheet-1.png')).toBeNull();
+    expect(await readAll((await t.store.get('mv/final/sheet-1.png')).body)).toEqual(Buffer.from('sheet'));
+    await expect(t.store.move('mv/run/none.png', 'mv/final/none.png')).rejects.toBeInstanceOf(ObjectNotFoundError);
+    expect(await t.store.head('mv/final/none.png')).toBeNull();
+  });
+
+  it('names the files and folders directly below a folder, without walking the subfolders', async () => {
+    await t.store.put('ch/a/1.png', Buffer.from('1'));
+    await t.store.put('ch/a/sub/2.png', Buffer.from('2'));
+    await t.store.put('ch/a/.run-x/3.png', Buffer.from('3'));
+    await t.store.put('ch/ab.txt', Buffer.from('4'));
+    expect(await t.store.children('ch/')).toEqual(['a', 'ab.txt']);
+    expect(await t.store.children('ch/a/')).toEqual(['.run-x', '1.png', 'sub']);
+    expect(await t.store.children('ch/none/')).toEqual([]);
+    await expect(t.store.children('ch/a')).rejects.toBeInstanceOf(InvalidKeyError);
+  });
+
   it('refuses keys that are not plain relative paths', async () => {
     for (const bad of ['', '/abs', '../up', 'a/../b', 'a//b', 'a/./b', 'dir/', 'back\\slash', 'nul\0']) {
       await expect(t.store.put(bad, Buffer.from('x'))).rejects.toBeInstanceOf(InvalidKeyError);

@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as zlib from 'zlib';
+import { ByteSink } from './byte-sink';
 import { BandDeflater, DeflateOptions, ZLIB_HEADER } from './png-writer';
 import { PdfWriter, pdfNum } from './pdf-writer';
 import { Raster } from './raster-cache';
@@ -182,7 +183,7 @@ async function copyFile(file: string, put: (data: Buffer) => Promise<void>): Pro
  * Writes the page to `path`; returns the file size in bytes. Pass a `store` shared by the
  * sheets of one render so each image is compressed once.
  */
-export async function writeSheetPdf(path: string, page: PdfPage, opts: DeflateOptions = {}, store?: PdfImageStore): Promise<number> {
+export async function writeSheetPdf(path: string | ByteSink, page: PdfPage, opts: DeflateOptions = {}, store?: PdfImageStore): Promise<number> {
   for (const c of page.copies) if (!page.images[c.image]) throw new Error(`PDF copy refers to missing image ${c.image}`);
   const images = store ?? new PdfImageStore(opts);
   try {
@@ -193,7 +194,7 @@ export async function writeSheetPdf(path: string, page: PdfPage, opts: DeflateOp
   }
 }
 
-async function writePdf(path: string, page: PdfPage, store: PdfImageStore): Promise<number> {
+async function writePdf(path: string | ByteSink, page: PdfPage, store: PdfImageStore): Promise<number> {
   const pdf = await PdfWriter.create(path);
   try {
     const catalog = pdf.alloc();

@@ -5,7 +5,7 @@
  * content stream, one page); see docs/gangsheet.md ("Print files") for why we write the
  * objects ourselves instead of using a PDF library.
  */
-import * as fs from 'fs';
+import { ByteSink, fileSink } from './byte-sink';
 
 /**
  * The largest byte offset a classic cross-reference table can hold (ten digits per entry).
@@ -20,10 +20,11 @@ export class PdfWriter {
   private readonly offsets: number[] = [0];
   private pos = 0;
 
-  private constructor(private readonly fh: fs.promises.FileHandle) {}
+  private constructor(private readonly sink: ByteSink) {}
 
-  static async create(path: string): Promise<PdfWriter> {
-    const w = new PdfWriter(await fs.promises.open(path, 'w'));
+  /** Writes to the file `target`, or into a sink (see ByteSink). */
+  static async create(target: string | ByteSink): Promise<PdfWriter> {
+    const w = new PdfWriter(typeof target === 'string' ? await fileSink(target) : target);
     // the binary comment tells transfer tools the file is not plain text
     await w.write(Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'));
     return w;
@@ -35,11 +36,7 @@ export class PdfWriter {
   }
 
   private async write(buf: Buffer): Promise<void> {
-    let off = 0;
-    while (off < buf.length) {
-      const { bytesWritten } = await this.fh.write(buf, off, buf.length - off);
-      off += bytesWritten;
-    }
+    await this.sink.write(buf);
     this.pos += buf.length;
   }
 
@@ -84,12 +81,13 @@ export class PdfWriter {
     for (let i = 1; i < this.offsets.length; i++) lines.push(`${String(this.offsets[i]).padStart(10, '0')} 00000 n \n`);
     lines.push(`trailer\n<< /Size ${this.offsets.length} /Root ${catalog} 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`);
     await this.write(Buffer.from(lines.join(''), 'latin1'));
-    await this.fh.close();
+    await this.sink.finish();
     return this.pos;
   }
 
+  /** Stops the writer and removes what it wrote. */
   async abort(): Promise<void> {
-    await this.fh.close().catch(() => undefined);
+    await this.sink.abort();
   }
 }
 

@@ -9,6 +9,7 @@
  * Filtering only changes the encoding: decoded pixels are exactly the rows given.
  */
 import * as fs from 'fs';
+import { ByteSink, fileSink } from './byte-sink';
 import * as os from 'os';
 import * as path from 'path';
 import { Worker } from 'worker_threads';
@@ -290,7 +291,7 @@ export class StreamingPngWriter {
   private readonly deflater: BandDeflater;
 
   private constructor(
-    private readonly fh: fs.promises.FileHandle,
+    private readonly sink: ByteSink,
     readonly width: number,
     readonly height: number,
     opts: PngWriterOptions,
@@ -301,10 +302,11 @@ export class StreamingPngWriter {
     });
   }
 
-  static async create(path: string, width: number, height: number, opts: PngWriterOptions): Promise<StreamingPngWriter> {
+  /** Writes to the file `target`, or into a sink (see ByteSink). */
+  static async create(target: string | ByteSink, width: number, height: number, opts: PngWriterOptions): Promise<StreamingPngWriter> {
     if (width < 1 || height < 1 || width > 0x7fffffff || height > 0x7fffffff) throw new Error('PNG size out of range');
-    const fh = await fs.promises.open(path, 'w');
-    const w = new StreamingPngWriter(fh, width, height, opts);
+    const sink = typeof target === 'string' ? await fileSink(target) : target;
+    const w = new StreamingPngWriter(sink, width, height, opts);
     const ihdr = Buffer.alloc(13);
     ihdr.writeUInt32BE(width, 0);
     ihdr.writeUInt32BE(height, 4);
@@ -321,11 +323,7 @@ export class StreamingPngWriter {
   }
 
   private async write(buf: Buffer): Promise<void> {
-    let off = 0;
-    while (off < buf.length) {
-      const { bytesWritten } = await this.fh.write(buf, off, buf.length - off);
-      off += bytesWritten;
-    }
+    await this.sink.write(buf);
     this.bytes += buf.length;
   }
 
@@ -354,12 +352,13 @@ export class StreamingPngWriter {
     const trailer = Buffer.alloc(4);
     trailer.writeUInt32BE(adler >>> 0, 0);
     await this.write(Buffer.concat([chunk('IDAT', trailer), chunk('IEND', Buffer.alloc(0))]));
-    await this.fh.close();
+    await this.sink.finish();
     return this.bytes;
   }
 
+  /** Stops the writer and removes what it wrote. */
   async abort(): Promise<void> {
     await this.deflater.abort();
-    await this.fh.close().catch(() => undefined);
+    await this.sink.abort();
   }
 }

@@ -12,6 +12,7 @@ import * as fs from 'fs';
 import { SheetLayout } from '../pack/layout';
 import { DesignMask } from '../shape/design-mask';
 import { TrimBox } from '../trim';
+import { OpenSink } from './byte-sink';
 import { PdfCopy, PdfImageStore, Turn, writeSheetPdf } from './pdf-sheet';
 import { FilterPool, PngFilter, StreamingPngWriter } from './png-writer';
 import { PreviewSampler } from './preview-sampler';
@@ -49,10 +50,12 @@ export interface RenderSheetsOptions {
   /** Storage root every design path must resolve into. */
   root: string;
   /**
-   * Output file paths for sheet `index`: a PNG, a PDF, or both (at least one), and an
-   * optional preview.
+   * Outputs of sheet `index`: a PNG, a PDF, or both (at least one), and an optional preview;
+   * file paths, or the targets `open` takes.
    */
   output: (index: number) => SheetOutput;
+  /** Opens an output target (default: as a file path); the print engine streams them into the object store. */
+  open?: OpenSink;
   limits?: DecodeLimits;
   onProgress?: (p: RenderProgress) => void;
   /** Folder for temporary rasters (default: the OS temp dir). */
@@ -259,7 +262,8 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
         if (out.png) files.push({ format: 'png', path: out.png, bytes });
       }
       if (out.pdf) {
-        const bytes = await writeSheetPdf(out.pdf, await pdfPage(sheet, sources, cache, opts.dpi), deflate, pdfImages);
+        const page = await pdfPage(sheet, sources, cache, opts.dpi);
+        const bytes = await writeSheetPdf(opts.open ? await opts.open(out.pdf, 'application/pdf') : out.pdf, page, deflate, pdfImages);
         files.push({ format: 'pdf', path: out.pdf, bytes });
         progress(1);
       }
@@ -318,7 +322,13 @@ async function composeSheet(
   const stride = W * 4;
   const bandRows = Math.max(1, Math.floor(BAND_BYTES / stride));
   // without a PNG the bands are still composed, for the preview only
-  const writer = pngPath ? await StreamingPngWriter.create(pngPath, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, strategy: opts.pngStrategy, filter: opts.pngFilter, pool }) : null;
+  const target = pngPath && opts.open ? await opts.open(pngPath, 'image/png') : pngPath;
+  const writer = target
+    ? await StreamingPngWriter.create(target, W, H, { dpi: opts.dpi, compressionLevel: opts.compressionLevel, strategy: opts.pngStrategy, filter: opts.pngFilter, pool }).catch(async (e) => {
+        if (typeof target !== 'string') await target.abort();
+        throw e;
+      })
+    : null;
   const preview = previewPath ? new PreviewSampler(W, H, opts.previewMaxSide ?? 1000) : null;
   try {
     const sorted = [...jobs].sort((a, b) => a.y - b.y || a.x - b.x);
@@ -362,7 +372,7 @@ async function composeSheet(
       progress(y1 / H);
     }
     const bytes = writer ? await writer.finish() : 0;
-    if (preview && previewPath) await writePreview(preview.rgba(), preview.pw, preview.ph, previewPath);
+    if (preview && previewPath) await writePreview(preview.rgba(), preview.pw, preview.ph, opts.open ? await opts.open(previewPath, 'image/webp') : previewPath);
     return bytes;
   } catch (e) {
     await writer?.abort();

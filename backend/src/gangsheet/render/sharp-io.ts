@@ -5,6 +5,7 @@
 import { promises as fsp } from 'fs';
 import { pipeline } from 'stream/promises';
 import sharp from 'sharp';
+import { ByteSink } from './byte-sink';
 
 // libvips' operation cache keeps decoded images around between calls; a render touches
 // each source once, so caching only costs memory.
@@ -189,10 +190,20 @@ export function compositeOverTransparentLut(): Promise<Uint8Array> {
 }
 
 /** Encodes an RGBA preview buffer as WebP. */
-export async function writePreview(rgba: Buffer, width: number, height: number, outPath: string): Promise<void> {
-  await sharp(rgba, { raw: { width, height, channels: 4 } })
-    .webp({ quality: 80, alphaQuality: 90 })
-    .toFile(outPath);
+export async function writePreview(rgba: Buffer, width: number, height: number, out: string | ByteSink): Promise<void> {
+  const image = sharp(rgba, { raw: { width, height, channels: 4 } }).webp({ quality: 80, alphaQuality: 90 });
+  if (typeof out === 'string') {
+    await image.toFile(out);
+    return;
+  }
+  // a preview is small (its longest side about 1000 px)
+  try {
+    await out.write(await image.toBuffer());
+  } catch (e) {
+    await out.abort();
+    throw e;
+  }
+  await out.finish();
 }
 
 /** Reads back the metadata we care about in tests and reports. */
