@@ -12,7 +12,7 @@ describe('migrations at start (PostgreSQL)', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   const sources: DataSource[] = [];
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createTestDatabase({ empty: true });
   });
   afterAll(async () => {
     await Promise.all(sources.map((s) => s.destroy()));
