@@ -29,7 +29,7 @@
 // @ts-expect-error autocannon publishes no types
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -57,6 +57,8 @@ interface Run {
   errors: number;
   s503: number;
   non2xx: number;
+  /** The server process's CPU time per completed request (user + system), when its pid was given. */
+  cpuMs?: number;
 }
 
 interface Ids {
@@ -199,18 +201,26 @@ function pct(times: number[], p: number) {
   return times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? NaN;
 }
 
-async function drive(url: string, cookie: string | null, connections: number, seconds = SECONDS): Promise<Run> {
+/** User + system CPU time of process `pid` so far, in ms (Linux /proc; the clock ticks are 100 Hz). */
+function cpuTimeMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function drive(url: string, cookie: string | null, connections: number, seconds = SECONDS, pid?: number): Promise<Run> {
   const headers = cookie ? { cookie } : {};
   await autocannon({ url, headers, connections: Math.min(connections, 10), duration: 1 });
   const times: number[] = [];
   let s503 = 0;
+  const cpu0 = pid ? cpuTimeMs(pid) : 0;
   const instance = autocannon({ url, headers, connections, duration: seconds, timeout: 30 });
   instance.on('response', (_c: unknown, status: number, _b: number, ms: number) => {
     times.push(ms);
     if (status === 503) s503++;
   });
   const r = await instance;
-  return { rps: r.requests.average, p50: pct(times, 50), p975: pct(times, 97.5), p99: pct(times, 99), errors: r.errors + r.timeouts, s503, non2xx: r.non2xx };
+  const cpuMs = pid && times.length ? (cpuTimeMs(pid) - cpu0) / times.length : undefined;
+  return { rps: r.requests.average, p50: pct(times, 50), p975: pct(times, 97.5), p99: pct(times, 99), errors: r.errors + r.timeouts, s503, non2xx: r.non2xx, cpuMs };
 }
 
 /** A closed loop of `concurrency` callers on a pool of POOL connections: completed calls per second. */
@@ -327,6 +337,7 @@ interface Server {
   cookie: string;
   ids: Ids;
   dbUrl: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -381,7 +392,7 @@ async function startServer(label: string, dir: string, dbName: string): Promise<
       const check = await fetch(base + path, { headers: { cookie } });
       if (check.status !== 200) throw new Error(`[${label}] ${name}: ${check.status} ${(await check.text()).slice(0, 200)}`);
     }
-    return { label, base, cookie, ids, dbUrl: url.toString(), stop };
+    return { label, base, cookie, ids, dbUrl: url.toString(), pid: child.pid!, stop };
   } catch (e) {
     await stop();
     throw e;
@@ -435,12 +446,12 @@ async function main() {
     const routes = ROUTES(servers[0].ids).filter(([name]) => !ROUTE_FILTER || ROUTE_FILTER.some((w) => name.includes(w)));
     for (const [name] of routes) {
       for (const connections of [10, 100]) {
-        const runs = await interleaved(servers, turn++, (s) => drive(s.base + ROUTES(s.ids).find(([n]) => n === name)![1], s.cookie, connections));
+        const runs = await interleaved(servers, turn++, (s) => drive(s.base + ROUTES(s.ids).find(([n]) => n === name)![1], s.cookie, connections, SECONDS, s.pid));
         for (const [label, run] of runs) {
           const r = results.get(label)!;
           r.routes[name] ??= { c10: run, c100: run };
           r.routes[name][connections === 10 ? 'c10' : 'c100'] = run;
-          console.error(`[${label}] ${name.padEnd(32)} ${connections} conns: ${run.rps.toFixed(0)} req/s p97.5 ${run.p975.toFixed(0)} ms, ${run.errors} errors, ${run.s503} × 503`);
+          console.error(`[${label}] ${name.padEnd(32)} ${connections} conns: ${run.rps.toFixed(0)} req/s p97.5 ${run.p975.toFixed(0)} ms, ${run.cpuMs?.toFixed(2)} ms CPU/req, ${run.errors} errors, ${run.s503} × 503`);
         }
       }
       // this route's ceilings, measured now under the same load
@@ -480,15 +491,15 @@ function report(results: ServerResult[], ceilings: { hello: { c10: Run; c100: Ru
   console.log(`Ceilings: hello world ${f0(ceilings.hello.c10.rps)} req/s (10 connections), ${f0(ceilings.hello.c100.rps)} (100); raw SQL per route below (pool of ${POOL}).\n`);
   for (const r of results) {
     console.log(`### ${r.label}\n`);
-    console.log('| route | 10 conns req/s | p97.5 ms | share of ceiling | 100 conns req/s | p97.5 ms | errors | 503 | share of ceiling |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('| route | 10 conns req/s | p97.5 ms | share of ceiling | API CPU ms/req | 100 conns req/s | p97.5 ms | errors | 503 | share of ceiling |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const [name, { c10, c100 }] of Object.entries(r.routes)) {
       const profile = name === 'GET /api/profile';
       const ceil10 = profile ? ceilings.hello.c10.rps : ceilings.sql[name]?.c10;
       const ceil100 = profile ? ceilings.hello.c100.rps : ceilings.sql[name]?.c100;
       const share = (v: number, c?: number) => (c ? `${((100 * v) / c).toFixed(0)} %${profile ? ' of hello' : ''}` : '—');
       console.log(
-        `| ${name} | ${f0(c10.rps)} | ${f0(c10.p975)} | ${share(c10.rps, ceil10)} | ${f0(c100.rps)} | ${f0(c100.p975)} | ${c100.errors + c100.non2xx - c100.s503} | ${c100.s503} | ${share(c100.rps, ceil100)} |`,
+        `| ${name} | ${f0(c10.rps)} | ${f0(c10.p975)} | ${share(c10.rps, ceil10)} | ${c10.cpuMs?.toFixed(2) ?? '—'} | ${f0(c100.rps)} | ${f0(c100.p975)} | ${c100.errors + c100.non2xx - c100.s503} | ${c100.s503} | ${share(c100.rps, ceil100)} |`,
       );
     }
     console.log(
