@@ -52,6 +52,7 @@ export type {
   ResolvedSheetSettings,
   LayoutOptions,
   LayoutResult,
+  LayoutSearch,
   SheetLayout,
   Placement,
   PixelRect,

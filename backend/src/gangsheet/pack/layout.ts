@@ -125,6 +125,19 @@ export interface LayoutResult {
   /** Film length if density were 100 % (area lower bound), inches. */
   lengthLowerBound: number;
   copies: number;
+  /**
+   * How the search ended: its wall time against its time limit, and whether it stopped before
+   * the limit because the layout had stopped getting shorter (a converging "shape" layout,
+   * `LayoutOptions.converge`). Rectangle layouts report `converged: false`. Absent on counted
+   * runs (`maxEvaluations`), which end after their evaluations and are reproducible.
+   */
+  search?: LayoutSearch;
+}
+
+export interface LayoutSearch {
+  converged: boolean;
+  elapsedMs: number;
+  timeLimitMs: number;
 }
 
 export const DEFAULT_SETTINGS: ResolvedSheetSettings = {
@@ -205,6 +218,7 @@ export interface NestingComparison {
  * them, for the film figures only.
  */
 export function compareNesting(designs: readonly LayoutDesign[], settings: SheetSettings = {}, opts: LayoutOptions = {}): NestingComparison {
+  const start = performance.now();
   const s = resolveSettings({ ...settings, nesting: 'shape' });
   const total = opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
   const boxMs = Math.min(DEFAULT_TIME_LIMIT_MS, total / 5);
@@ -223,12 +237,15 @@ export function compareNesting(designs: readonly LayoutDesign[], settings: Sheet
   const nested = layoutWith(designs, s, { ...opts, timeLimitMs: Math.max(1, total - boxMs) }, 'shape');
   const better =
     !boxHoldsFixed || nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength);
-  const shape = better ? nested : { ...box, settings: s };
+  // the search of both layouts: the whole time limit, and whether the shape search converged
+  const chosen = better ? nested : { ...box, settings: s };
+  const shape = opts.maxEvaluations === undefined ? { ...chosen, search: { converged: nested.search?.converged ?? false, elapsedMs: performance.now() - start, timeLimitMs: total } } : chosen;
   const savedLength = box.totalLength - shape.totalLength;
   return { shape, box, savedLength, savedFraction: box.totalLength > 0 ? savedLength / box.totalLength : 0 };
 }
 
 function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, opts: LayoutOptions, mode: Nesting): LayoutResult {
+  const start = performance.now();
   const px = (inches: number) => Math.round(inches * s.dpi);
   const pieces: { w: number; h: number }[] = [];
   const owner: { design: number; copy: number }[] = [];
@@ -276,6 +293,7 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
   let unitSheets: { length: number; placements: { index: number; x: number; y: number; w: number; h: number; rotation: Rotation }[] }[];
   // area each copy counts for in the density figures: its box, or its ink for "shape"
   let copyArea: (index: number) => number;
+  let converged = false;
   try {
     if (mode === 'shape') {
       const shapes = designs.map((d, di) => {
@@ -283,13 +301,15 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
         return { w: fp.w, h: fp.h, sourceWidth: d.widthPx, mask: d.mask, ...(fp.label ? { art: fp.art, reserved: [fp.label] } : {}) };
       });
       const cellPx = Math.max(1, Math.round((opts.cellInches ?? DEFAULT_CELL_INCHES) * s.dpi));
-      unitSheets = nestShapes(
+      const nested = nestShapes(
         shapes,
         owner.map((o) => o.design),
         { ...cfg, cellPx },
         { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves, threads: opts.threads, converge: opts.converge },
         fixed.map((f) => ({ copy: f.index, sheet: f.sheet, x: f.x, y: f.y, rotation: f.rotation })),
-      ).map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
+      );
+      converged = nested.converged;
+      unitSheets = nested.sheets.map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));
       const inkAreas = designs.map((d, di) => inkArea({ w: footprints[di].art.w, h: footprints[di].art.h, sourceWidth: d.widthPx, mask: d.mask }));
       copyArea = (i) => inkAreas[owner[i].design];
     } else {
@@ -346,5 +366,6 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
     density: filmArea > 0 ? designArea / filmArea : 0,
     lengthLowerBound: designArea / widthPx / s.dpi,
     copies: pieces.length,
+    ...(search.maxEvaluations === undefined ? { search: { converged, elapsedMs: performance.now() - start, timeLimitMs: search.timeLimitMs } } : {}),
   };
 }

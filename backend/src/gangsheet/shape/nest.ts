@@ -90,6 +90,13 @@ export interface NestSheet {
 export interface NestResult {
   sheets: NestSheet[];
   evaluations: number;
+  /**
+   * A timed run that ended before its time limit: it had stopped getting shorter (`converge`)
+   * or could not get any shorter. False for counted runs and for runs that used the whole limit.
+   */
+  converged: boolean;
+  /** Wall time of the run, ms. */
+  elapsedMs: number;
 }
 
 /** A copy that cannot fit an empty sheet in any orientation. */
@@ -118,21 +125,25 @@ const FILL_DRAWS = 0.5;
 const RACE_MIN_MS = 3000;
 
 /**
- * When a converging layout (`NestConfig.converge`) stops. Improvements come ever more rarely
- * (a search that found its last shorter layout after t ms rarely finds another soon), so
- * each phase waits in proportion to how long its last gain took:
+ * When a converging layout (`NestConfig.converge`) stops:
  * - the bottom-left search ends (and the compaction starts) once it has found no shorter
  *   layout for max(`searchMinMs`, `share` × the time to its last one) and made
- *   `searchEvaluations` evaluations since (fill draws and sequence moves; the search's gains
- *   come early, so a few dozen evaluations without one mean it has settled);
+ *   `searchEvaluations` evaluations since (fill draws and sequence moves; its gains are few
+ *   and large, and a few dozen evaluations without one mean it has settled);
  * - the compaction ends once no thread has found a shorter strip for max(`compactMinMs`,
- *   `share` × the time it took to find its last one), `compactFailures` attempts of its own
- *   have failed since (each failure shrinks the step: it has tried smaller ones), and no
- *   racing helper's own search can still publish a start.
+ *   `compactLimitShare` × the time limit, `share` × the time the compaction took to find its
+ *   last one), and no racing helper's own search can still publish a start. Its gains are
+ *   many and small and come at ever longer intervals, so the wait is a stretch of the budget
+ *   (the budget says what a print's time is worth), and longer after late gains. It does not
+ *   wait for an attempt to fail: a failed attempt can take seconds.
  * Why these values: docs/gangsheet.md, "Convergence".
  */
-export const CONVERGENCE = { searchMinMs: 1000, searchEvaluations: 30, compactMinMs: 1500, compactFailures: 3, share: 1 } as const;
-const COMPACT_PATIENCE = { minMs: CONVERGENCE.compactMinMs, share: CONVERGENCE.share, failures: CONVERGENCE.compactFailures };
+export const CONVERGENCE = { searchMinMs: 1000, searchEvaluations: 30, compactMinMs: 2000, compactLimitShare: 0.15, share: 1 } as const;
+
+/** A converging compaction's patience (`CONVERGENCE`) under a time limit of `timeLimitMs`. */
+function compactPatience(timeLimitMs: number): { minMs: number; share: number; failures: number } {
+  return { minMs: Math.max(CONVERGENCE.compactMinMs, CONVERGENCE.compactLimitShare * timeLimitMs), share: CONVERGENCE.share, failures: 0 };
+}
 
 /**
  * Nests `copies` (each the index of its type) into as few sheets as it can, the last one
@@ -141,7 +152,7 @@ const COMPACT_PATIENCE = { minMs: CONVERGENCE.compactMinMs, share: CONVERGENCE.s
 export function nestSheets(types: readonly NestType[], copies: readonly number[], cfg: NestConfig): NestResult {
   const start = performance.now();
   const fixed = cfg.fixed ?? [];
-  if (copies.length === 0 && fixed.length === 0) return { sheets: [], evaluations: 0 };
+  if (copies.length === 0 && fixed.length === 0) return { sheets: [], evaluations: 0, converged: false, elapsedMs: 0 };
   const prepared = types.map((t) => t.orientations.map(prepare));
   // reject copies that cannot fit an empty sheet in any orientation
   copies.forEach((t, i) => {
@@ -254,9 +265,11 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     const last = sheets[sheets.length - 1];
     // fixed copies take part as pieces that never move (their own types, after the copies)
     const all = fixed.length ? [...copies, ...fixed.map((f) => f.type)] : copies;
-    const compacted = compactLast(prepared, all, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging ? COMPACT_PATIENCE : undefined, copies.length);
+    const compacted = compactLast(prepared, all, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging ? compactPatience(cfg.timeLimitMs) : undefined, copies.length);
     if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
   }
   race?.stop();
-  return { sheets, evaluations: filler.evaluations };
+  const elapsedMs = performance.now() - start;
+  const timed = cfg.maxEvaluations === undefined && cfg.compactMoves === undefined;
+  return { sheets, evaluations: filler.evaluations, converged: timed && elapsedMs < cfg.timeLimitMs, elapsedMs };
 }

@@ -76,6 +76,14 @@ export interface ShapeSheet {
   placements: ShapePlacement[];
 }
 
+export interface ShapeLayout {
+  sheets: ShapeSheet[];
+  /** Ended before its time limit because it had stopped getting shorter (`NestResult.converged`). */
+  converged: boolean;
+  /** Wall time, ms (turning the masks into cells included). */
+  elapsedMs: number;
+}
+
 /**
  * How far (in printed pixels) a rendered copy's visible pixels may reach beyond its ink
  * footprint (the design mask's ink cells mapped to the printed size). lanczos3 spreads an
@@ -254,7 +262,7 @@ export function nestShapes(
   cfg: ShapeConfig,
   opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number; threads?: number; converge?: boolean },
   fixed: readonly ShapeFixed[] = [],
-): ShapeSheet[] {
+): ShapeLayout {
   const start = performance.now();
   if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');
   const turns = cfg.rotate ? [0, 1, 2, 3] : [0];
@@ -295,7 +303,7 @@ export function nestShapes(
     if (e instanceof NestPieceTooLargeError) throw new NestPieceTooLargeError(movable[e.copy], e.reason);
     throw e;
   }
-  return res.sheets.map((s) => {
+  const sheets = res.sheets.map((s) => {
     let bottom = 0;
     const placements = s.placements.map((p): ShapePlacement => {
       if (p.copy >= movable.length) {
@@ -324,6 +332,7 @@ export function nestShapes(
     });
     return { length: bottom + cfg.margin, placements };
   });
+  return { sheets, converged: res.converged, elapsedMs: performance.now() - start };
 }
 
 /**

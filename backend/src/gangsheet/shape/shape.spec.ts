@@ -153,7 +153,7 @@ describe('identical copies', () => {
   };
 
   it('keep interlocked rows to the wall: 30 discs of 3 in take under 15 in (the bottom-left rule alone: 16.6 in)', async () => {
-    const sheets = nestShapes(
+    const { sheets } = nestShapes(
       [await disc(900)],
       Array(30).fill(0),
       { width: 6600, gap: 75, margin: 0, maxLength: Infinity, rotate: true, cellPx: 6 },
@@ -168,7 +168,9 @@ describe('identical copies', () => {
   });
 
   it('keep their lattice when a turned copy would find a lower spot at the wall: 50 discs of 4 in lie in rows of 5 and 4', async () => {
-    const [sheet] = nestShapes(
+    const {
+      sheets: [sheet],
+    } = nestShapes(
       [await disc(1200)],
       Array(50).fill(0),
       { width: 6600, gap: 75, margin: 0, maxLength: Infinity, rotate: true, cellPx: 6 },
@@ -379,6 +381,24 @@ describe('true-shape gang sheets (checked on rendered pixels)', () => {
     const layout = layoutSheets(designs, { width: 4, gap: 0.1, margin: 0.05, dpi: 400, nesting: 'shape' }, { timeLimitMs: 60_000, maxEvaluations: 3 });
     expect(layout.sheets[0].placements.some((p) => p.px.width > infos.get(p.designId)!.trim.width)).toBe(true);
     expect(await renderAndCheck(layout, 'enlarged', { pdf: true })).toEqual([]);
+  });
+
+  it('reports how its search ended: a converging layout stops long before a generous time limit; converge: false runs to it', () => {
+    // the badge fits the ring's hole: the strip is as short as the ring at once
+    const designs = [design('ring', 4, 1), design('badge', 0.8, 1)];
+    const settings = { width: 4.5, gap: 0.1, dpi: 50, nesting: 'shape' as const };
+    const early = layoutSheets(designs, settings, { timeLimitMs: 20_000 });
+    expect(early.sheets.flatMap((s) => s.placements)).toHaveLength(2);
+    expect(early.search).toMatchObject({ converged: true, timeLimitMs: 20_000 });
+    expect(early.search!.elapsedMs).toBeLessThan(10_000);
+    // six copies that can always be tried in a shorter strip: to the limit without converging
+    const six = [design('star', 1.5, 3), design('heart', 1.5, 3)];
+    const full = layoutSheets(six, { width: 8, gap: 0.25, margin: 0.2, dpi: 50, nesting: 'shape' }, { timeLimitMs: 2500, converge: false });
+    expect(full.search).toMatchObject({ converged: false, timeLimitMs: 2500 });
+    expect(full.search!.elapsedMs).toBeGreaterThanOrEqual(2500);
+    // rectangles do not converge; a counted run reports nothing (it is reproducible)
+    expect(layoutSheets(designs, { ...settings, nesting: 'box' }, { timeLimitMs: 200 }).search).toMatchObject({ converged: false, timeLimitMs: 200 });
+    expect(layoutSheets(designs, settings, { timeLimitMs: 60_000, maxEvaluations: 3 }).search).toBeUndefined();
   });
 
   it('uses the hole of a ring for a small design', () => {
