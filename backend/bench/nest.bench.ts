@@ -21,7 +21,9 @@
  *    alternating too) so both see the same load: film and wall time per order, and their means.
  *    CONVERGE_COPIES rescales every order to that many copies (the pipeline's 60-copy prints);
  *    CONVERGE_SCALE (default 1) gives the converging layouts that share of the budget (what a
- *    smaller per-copy budget would cost in film).
+ *    smaller per-copy budget would cost in film); CONVERGE_FROM skips the first orders (ART_ORDERS
+ *    up to 12: orders the other parts do not use); NEST_BUSY=1 runs every layout also with a
+ *    busy loop in another process (one of two cores taken), busy and quiet alternating.
  * 6. `pinned` (not in the default parts): 10 copies of each artwork order pinned where its
  *    layout put them, the rest re-nested around them at the preview and the product budget.
  *
@@ -31,6 +33,7 @@
  * grid cells across the strip), NEST_COMPACT (share of the ESICUP search time for
  * overlap-minimisation compaction, default 0.9).
  */
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import { availableParallelism } from 'os';
 import * as path from 'path';
@@ -218,39 +221,72 @@ async function runConverge(): Promise<void> {
   const copiesTo = process.env.CONVERGE_COPIES ? Number(process.env.CONVERGE_COPIES) : undefined;
   const limits = { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 30000 };
   const scale = Number(process.env.CONVERGE_SCALE ?? 1);
+  // NEST_BUSY=1: every layout also runs with a busy loop in another process (one core taken)
+  const busyStates = process.env.NEST_BUSY === '1' ? [false, true] : [false];
+  const from = Number(process.env.CONVERGE_FROM ?? 0);
   console.log(
-    `\n## convergence: ${ART_ORDERS} artwork orders${copiesTo ? ` scaled to ${copiesTo} copies` : ''}, the product's budget (${SHAPE_LAYOUT_MS_PER_COPY} ms per copy, 2–30 s), ${ART_THREADS} thread(s), seeds ${ART_SEEDS.join(', ')}; "to budget" = converge: false${scale !== 1 ? `; converging layouts get ${scale} of the budget` : ''}`,
+    `\n## convergence: artwork orders ${from + 1}–${ART_ORDERS}${copiesTo ? ` scaled to ${copiesTo} copies` : ''}, the product's budget (${SHAPE_LAYOUT_MS_PER_COPY} ms per copy, 2–30 s), ${ART_THREADS} thread(s), seeds ${ART_SEEDS.join(', ')}; "to budget" = converge: false${scale !== 1 ? `; converging layouts get ${scale} of the budget` : ''}${busyStates.length > 1 ? '; each also with one core busy (a busy loop in another process)' : ''}`,
   );
   console.log(`${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('budget s', 8)} ${pad('to budget in', 12)} ${pad('s', 5)} ${pad('converged in', 12)} ${pad('s', 5)} ${pad('film', 7)} ${pad('time', 6)}`);
-  const sum = { off: 0, on: 0, offMs: 0, onMs: 0 };
+  const key = (busy: boolean, converge: boolean) => `${busy ? 'busy' : 'quiet'}-${converge ? 'on' : 'off'}`;
+  const sum: Record<string, { film: number; ms: number; early: number }> = {};
   let runs = 0;
-  const orders = artworkOrders(ART_ORDERS);
+  const orders = artworkOrders(ART_ORDERS).slice(from);
   for (const order of orders) {
     let designs = await artworkDesigns(order);
     if (copiesTo) designs = scaled(designs, copiesTo);
     const copies = designs.reduce((a, d) => a + d.quantity, 0);
     const budget = layoutBudget([{ quantity: copies, mask: true }], { nesting: 'shape' }, limits);
-    const row = { off: 0, on: 0, offMs: 0, onMs: 0 };
+    const row: Record<string, { film: number; ms: number; early: number }> = {};
     const each: string[] = [];
-    for (const [k, seed] of ART_SEEDS.entries()) {
-      for (const converge of k % 2 ? [true, false] : [false, true]) {
-        const t0 = performance.now();
-        const r = compareNesting(designs, settings, { timeLimitMs: converge ? budget * scale : budget, cellInches: CELL_IN, seed, threads: ART_THREADS, converge });
-        const ms = performance.now() - t0;
-        row[converge ? 'on' : 'off'] += r.shape.totalLength / ART_SEEDS.length;
-        row[converge ? 'onMs' : 'offMs'] += ms / ART_SEEDS.length;
-        each.push(`s${seed} ${converge ? 'conv' : 'full'} ${r.shape.totalLength.toFixed(2)} in ${(ms / 1000).toFixed(1)} s`);
+    for (const [k, seed] of ART_SEEDS.entries())
+      for (const busy of k % 2 ? [...busyStates].reverse() : busyStates) {
+        const loop = busy ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : undefined;
+        try {
+          for (const converge of k % 2 ? [true, false] : [false, true]) {
+            const t0 = performance.now();
+            const r = compareNesting(designs, settings, { timeLimitMs: converge ? budget * scale : budget, cellInches: CELL_IN, seed, threads: ART_THREADS, converge });
+            const ms = performance.now() - t0;
+            const cell = (row[key(busy, converge)] ??= { film: 0, ms: 0, early: 0 });
+            cell.film += r.shape.totalLength / ART_SEEDS.length;
+            cell.ms += ms / ART_SEEDS.length;
+            cell.early += r.shape.search?.converged ? 1 : 0;
+            each.push(`s${seed}${busy ? ' busy' : ''} ${converge ? 'conv' : 'full'} ${r.shape.totalLength.toFixed(2)} in ${(ms / 1000).toFixed(1)} s`);
+          }
+        } finally {
+          loop?.kill();
+        }
       }
+    for (const [k, v] of Object.entries(row)) {
+      const t = (sum[k] ??= { film: 0, ms: 0, early: 0 });
+      t.film += v.film;
+      t.ms += v.ms;
+      t.early += v.early;
     }
-    for (const k of ['off', 'on', 'offMs', 'onMs'] as const) sum[k] += row[k];
     runs++;
+    for (const busy of busyStates) {
+      const off = row[key(busy, false)];
+      const on = row[key(busy, true)];
+      console.log(
+        `${(order.name + (busy ? '*' : '')).padEnd(7)} ${pad(copies, 6)} ${pad((budget / 1000).toFixed(1), 8)} ${pad(off.film.toFixed(2), 12)} ${pad((off.ms / 1000).toFixed(1), 5)} ${pad(on.film.toFixed(2), 12)} ${pad((on.ms / 1000).toFixed(1), 5)} ${pad(((100 * (on.film - off.film)) / off.film).toFixed(2) + '%', 7)} ${pad((on.ms / off.ms).toFixed(2) + 'x', 6)}`,
+      );
+    }
+    console.log(`        (${each.join('; ')})`);
+  }
+  for (const busy of busyStates) {
+    const off = sum[key(busy, false)];
+    const on = sum[key(busy, true)];
     console.log(
-      `${order.name.padEnd(7)} ${pad(copies, 6)} ${pad((budget / 1000).toFixed(1), 8)} ${pad(row.off.toFixed(2), 12)} ${pad((row.offMs / 1000).toFixed(1), 5)} ${pad(row.on.toFixed(2), 12)} ${pad((row.onMs / 1000).toFixed(1), 5)} ${pad(((100 * (row.on - row.off)) / row.off).toFixed(2) + '%', 7)} ${pad((row.onMs / row.offMs).toFixed(2) + 'x', 6)}  (${each.join('; ')})`,
+      `${busy ? 'one core busy' : 'no busy loop'}: mean film to budget ${(off.film / runs).toFixed(2)} in, converged ${(on.film / runs).toFixed(2)} in (${((100 * (on.film - off.film)) / off.film).toFixed(2)} %); mean time ${(off.ms / runs / 1000).toFixed(1)} s → ${(on.ms / runs / 1000).toFixed(1)} s (${(on.ms / off.ms).toFixed(2)}x); converged early in ${on.early} of ${runs * ART_SEEDS.length} layouts`,
     );
   }
-  console.log(
-    `mean film: to budget ${(sum.off / runs).toFixed(2)} in, converged ${(sum.on / runs).toFixed(2)} in (${((100 * (sum.on - sum.off)) / sum.off).toFixed(2)} %); mean time ${(sum.offMs / runs / 1000).toFixed(1)} s → ${(sum.onMs / runs / 1000).toFixed(1)} s (${(sum.onMs / sum.offMs).toFixed(2)}x)`,
-  );
+  if (busyStates.length > 1) {
+    const q = sum[key(false, false)];
+    const b = sum[key(true, false)];
+    const qc = sum[key(false, true)];
+    const bc = sum[key(true, true)];
+    console.log(`one core busy against none: film to budget ${((100 * (b.film - q.film)) / q.film).toFixed(2)} %, converged ${((100 * (bc.film - qc.film)) / qc.film).toFixed(2)} %; converged time ${(bc.ms / qc.ms).toFixed(2)}x`);
+  }
 }
 
 /**

@@ -8,13 +8,14 @@
  * One app, one print worker (PRINT_JOB_CONCURRENCY, default 1) and its CPU pool. The prints
  * run in batches, one batch per arm: the product as it is ("converged": a true-shape layout
  * stops once it has converged) and the layout running to its whole budget ("to budget",
- * `converge: false`). Arms alternate round by round
- * (PIPE_ROUNDS, default 2: A B, then B A), so both see the same load. A batch's prints are
+ * `converge: false`), and with PIPE_SCALE a third, "scaled": converging with that share of
+ * the true-shape budget (what a smaller per-copy budget would buy and cost). Arms alternate
+ * round by round (PIPE_ROUNDS, default 2: A B, then B A), so all see the same load. A batch's prints are
  * all submitted at once and the batch's time runs from the first request to the last print
  * Completed; prints per hour = prints / that time.
  *
  *   npm run bench:pipeline     (needs the local PostgreSQL and Redis, like the e2e tests)
- *   PIPE_ORDERS=4 PIPE_ROUNDS=2 PIPE_COPIES=60 PIPE_ARMS=both|converged|budget
+ *   PIPE_ORDERS=4 PIPE_ROUNDS=2 PIPE_COPIES=60 PIPE_ARMS=both|converged|budget PIPE_SCALE=0.5
  */
 import 'reflect-metadata';
 import Bull from 'bull';
@@ -29,8 +30,9 @@ const ORDERS = Number(process.env.PIPE_ORDERS ?? 4);
 const ROUNDS = Number(process.env.PIPE_ROUNDS ?? 2);
 const COPIES = Number(process.env.PIPE_COPIES ?? 60);
 const ARMS = process.env.PIPE_ARMS ?? 'both';
+const SCALE = process.env.PIPE_SCALE ? Number(process.env.PIPE_SCALE) : undefined;
 
-type Arm = 'converged' | 'budget';
+type Arm = 'converged' | 'budget' | 'scaled';
 type Nesting = 'shape' | 'box';
 
 interface Done {
@@ -89,9 +91,11 @@ async function main() {
     // from one whose true-shape layouts run to their budget (same CPU pool, same threads)
     const engine = t.app.get<PrintEngine>(PRINT_ENGINE);
     const pool = t.app.get(CpuPool);
+    const converged = workerEngine(pool, t.config.uploads.maxPixels, t.config.prints.layoutThreads, true);
     const arms: Record<Arm, PrintEngine> = {
-      converged: workerEngine(pool, t.config.uploads.maxPixels, t.config.prints.layoutThreads, true),
+      converged,
       budget: workerEngine(pool, t.config.uploads.maxPixels, t.config.prints.layoutThreads, false),
+      scaled: { ...converged, layout: (d, st, ms, o) => converged.layout(d, st, st.nesting === 'shape' ? Math.round(ms * (SCALE ?? 1)) : ms, o) },
     };
     let arm: Arm = 'converged';
     engine.layout = (...a) => arms[arm].layout(...a);
@@ -122,9 +126,9 @@ async function main() {
       batches.push({ arm: which, prints: created.length, ms });
       console.log(`batch ${batches.length} (${which}): ${created.length} prints in ${(ms / 1000).toFixed(1)} s = ${Math.round((created.length * 3600_000) / ms)} prints/hour`);
     };
-    const order: Arm[] = ARMS === 'both' ? ['budget', 'converged'] : [ARMS === 'budget' ? 'budget' : 'converged'];
+    const order: Arm[] = ARMS === 'both' ? ['budget', 'converged', ...(SCALE !== undefined ? (['scaled'] as const) : [])] : [ARMS === 'budget' ? 'budget' : 'converged'];
     console.log(
-      `## pipeline: ${ORDERS} orders × (shape, box) of ${COPIES} copies per batch, ${ROUNDS} round(s), job concurrency ${t.config.prints.jobConcurrency}, CPU workers ${t.config.cpu.workers}, layout threads ${t.config.prints.layoutThreads}`,
+      `## pipeline: ${ORDERS} orders × (shape, box) of ${COPIES} copies per batch, ${ROUNDS} round(s)${SCALE !== undefined ? `, scaled arm: ${SCALE} of the true-shape budget` : ''}, job concurrency ${t.config.prints.jobConcurrency}, CPU workers ${t.config.cpu.workers}, layout threads ${t.config.prints.layoutThreads}`,
     );
     for (let r = 0; r < ROUNDS; r++) for (const a of r % 2 ? [...order].reverse() : order) await runBatch(a);
     await q.close();
@@ -147,10 +151,11 @@ async function main() {
     for (const o of items)
       for (const n of ['shape', 'box'] as const)
         console.log(`  ${o.name} ${n.padEnd(5)} ${order.map((a) => `${a}: ${results.filter((x) => x.arm === a && x.order === o.name && x.nesting === n).map((x) => x.film.toFixed(2)).join(', ')}`).join('   ')}`);
-    if (perHour.budget && perHour.converged)
-      console.log(
-        `\nconverged / to budget: ${(perHour.converged / perHour.budget).toFixed(2)}x prints per hour; true-shape film ${((100 * (film.converged! - film.budget!)) / film.budget!).toFixed(2)} % (mean per shape print)`,
-      );
+    for (const a of ['converged', 'scaled'] as const)
+      if (perHour.budget && perHour[a])
+        console.log(
+          `\n${a} / to budget: ${(perHour[a]! / perHour.budget).toFixed(2)}x prints per hour; true-shape film ${((100 * (film[a]! - film.budget!)) / film.budget!).toFixed(2)} % (mean per shape print)`,
+        );
   } finally {
     await t.close();
   }
