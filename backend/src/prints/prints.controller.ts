@@ -218,6 +218,7 @@ export class PrintsController {
       },
     },
   })
+  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
   async saveLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
     return { data: await this.layouts.save(user._id, id, dto), message: 'Layout saved. Preview, cost and processing use it until the items or sheet settings change.' };
   }
@@ -225,6 +226,7 @@ export class PrintsController {
   @Delete(':id/layout')
   @ApiOperation({ summary: "Drop the edited layout: the engine lays the print out again" })
   @ApiOkResponse({ type: MessageResponse })
+  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
   async discardLayout(@CurrentUser() user: User, @Param('id', printId) id: string) {
     await this.layouts.discard(user._id, id);
     return { message: 'Edited layout discarded' };
@@ -234,6 +236,7 @@ export class PrintsController {
   @HttpCode(200)
   @ApiOperation({ summary: "An edited layout's problems, without saving it (the editor's live check)" })
   @ApiOkResponse({ type: LayoutCheckResponse })
+  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
   async checkLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
     return { data: { problems: await this.layouts.check(user._id, id, dto) } };
   }
@@ -244,6 +247,7 @@ export class PrintsController {
     summary: 'Lay every copy that is not pinned out again around the pinned ones (copies with pinned: true), in one search of the engine; nothing is saved',
   })
   @ApiOkResponse({ type: PrintLayoutResponse })
+  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
   async renestLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
     return { data: await this.layouts.renest(user._id, id, dto) };
   }

@@ -8869,6 +8869,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Too many requests with this API key (see Retry-After) */
             429: {
                 headers: {
@@ -8967,6 +8974,13 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+            /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Too many requests with this API key (see Retry-After) */
             429: {
@@ -9071,6 +9085,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Too many requests with this API key (see Retry-After) */
             429: {
                 headers: {
@@ -9173,6 +9194,13 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+            /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Too many requests with this API key (see Retry-After) */
             429: {

@@ -233,7 +233,8 @@ export function PrintDetailPage() {
       </Row>
 
       {layoutEditor.open && layout && settings && (
-        <LayoutEditorModal open={layoutEditor.open && canEditLayout} onClose={layoutEditor.close} printId={id} layout={layout} items={items} settings={settings} />
+        // not closed by a refetch of the preview (a window focus): the edit in progress stays
+        <LayoutEditorModal open={layoutEditor.open && editable} onClose={layoutEditor.close} printId={id} layout={layout} items={items} settings={settings} />
       )}
       <AddItemModal
         onAdd={(image, sizeId, quantity) => actions.addItem.mutateAsync({ imageId: image._id, sizeId, quantity }).then(() => toast.success(IMAGE_ADDED))}
