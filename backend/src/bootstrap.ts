@@ -11,7 +11,8 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { documentApiAccess } from './api-keys/openapi-security';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { originCheck } from './common/origin.middleware';
-import { createValidationPipe, jsonDepthLimit } from './common/validation';
+import { REQUEST_ID_HEADER, requestContext, requestLogger } from './common/request-context';
+import { createValidationPipe, invalidJson, jsonDepthLimit } from './common/validation';
 import { APP_CONFIG } from './config/config.module';
 import { AppConfig } from './config/configuration';
 import { AppIoAdapter } from './realtime/redis-io.adapter';
@@ -23,6 +24,10 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   // Forwarded headers (client IP for the rate limits, https for Secure cookies) only from
   // the proxies named in TRUST_PROXY; by default nobody can claim another address.
   app.set('trust proxy', config.trustProxy);
+  // First, so every response (static files and errors included) names its request.
+  const logger = requestLogger();
+  if (logger) app.useLogger(logger);
+  app.use(requestContext());
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -54,10 +59,16 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   // JSON is parsed here rather than by Nest's default (which then skips its own), so the
   // depth limit runs right after it.
   app.useBodyParser('json');
+  app.use(invalidJson());
   app.use(jsonDepthLimit());
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
-  app.enableCors({ origin: config.allowedOrigins, credentials: true });
+  app.enableCors({
+    origin: config.allowedOrigins,
+    credentials: true,
+    // Readable by the scripts of the allowed origins, not only by the browser.
+    exposedHeaders: [REQUEST_ID_HEADER, 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+  });
   app.useWebSocketAdapter(new AppIoAdapter(app, { allowedOrigins: config.allowedOrigins, redisUrl: config.redis.url }));
   app.enableShutdownHooks();
   serveFrontend(app, config);
@@ -80,7 +91,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   const doc = new DocumentBuilder()
     .setTitle('GangSheet Studio API')
     .setDescription(
-      'JSON API of the web app and of integrations. Authenticate with the browser session cookie or an API key (Authorization: Bearer gsk_…; press Authorize to try routes with yours). Lists answer {data, pagination}; errors {statusCode, message, code?}. POST routes that create or spend accept an Idempotency-Key. Guide: docs/api.md.',
+      'JSON API of the web app and of integrations. Authenticate with the browser session cookie or an API key (Authorization: Bearer gsk_…; press Authorize to try routes with yours). Lists answer {data, pagination}; errors {statusCode, code, message, requestId, errors?}. Every answer carries Request-Id (your X-Request-Id when valid). POST routes that create or spend honour an Idempotency-Key; the other POST and PATCH routes refuse it. Guide: docs/api.md.',
     )
     .setVersion('1.0')
     .build();

@@ -164,7 +164,7 @@ describe('Images (e2e)', () => {
       [elf(), 'one.png'],
       [Buffer.alloc(0), 'two.jpg'],
     ]).expect(400);
-    expect(res.body).toMatchObject({ statusCode: 400, message: 'None of the files could be uploaded', data: [] });
+    expect(res.body).toMatchObject({ statusCode: 400, code: 'upload_refused', message: 'None of the files could be uploaded', requestId: res.headers['request-id'], data: [] });
     expect(res.body.errors.map((e: any) => e.name)).toEqual(['one.png', 'two.jpg']);
     const single = await upload(seller.agent, [[exe(), 'x.png']]).expect(400);
     expect(single.body.message).toBe('This file is a program, not an image');
@@ -190,7 +190,7 @@ describe('Images (e2e)', () => {
     const spy = jest.spyOn(repo.constructor.prototype, 'save').mockRejectedValueOnce(new Error('db down'));
     try {
       const res = await upload(seller.agent, [[png, 'doomed.png']]).expect(400);
-      expect(res.body.errors).toEqual([{ name: 'doomed.png', message: 'The image could not be saved. Please try again.' }]);
+      expect(res.body.errors).toEqual([{ field: 'files', code: 'file_refused', name: 'doomed.png', message: 'The image could not be saved. Please try again.' }]);
     } finally {
       spy.mockRestore();
     }
@@ -317,6 +317,7 @@ describe('Images (e2e)', () => {
       statusCode: 409,
       code: 'image_in_draft_print',
       message: '"Tiger head" is used by a print that is not completed. Remove it from the print first.',
+      requestId: expect.any(String),
     });
     // nothing of the refused batch was deleted
     await seller.agent.get(`/api/images/${svgId}`).expect(200);

@@ -65,7 +65,7 @@ describe('Integrations (e2e)', () => {
     const [row] = await t.app.get(DataSource).query(`SELECT row_to_json(i)::text AS j FROM integrations i WHERE id = $1`, [wooId]);
     expect(row.j).not.toContain(woo.consumerSecret);
     const dup = await seller.agent.post('/api/integrations').send({ name: 'Again', type: 'WordPress', keys: wooKeys(woo, { baseUrl: woo.baseUrl + '/' }) }).expect(409);
-    expect(dup.body).toEqual({ statusCode: 409, message: 'Shop already exists.', code: 'shop_already_exists' });
+    expect(dup.body).toEqual({ statusCode: 409, message: 'Shop already exists.', code: 'shop_already_exists', requestId: expect.any(String) });
   });
 
   it("only the owner sees or touches an integration", async () => {

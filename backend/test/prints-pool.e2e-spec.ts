@@ -104,6 +104,7 @@ describe('Prints: free space on DATA_DIR is checked before charging (e2e)', () =
       statusCode: 503,
       message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.',
       code: 'insufficient_storage',
+      requestId: expect.any(String),
     });
     expect((await s.agent.get(`/api/print/${p._id}`)).body.data.status).toBe('In Draft');
     expect((await s.agent.get('/api/profile')).body.data.credit).toEqual({ availableCredits: 5, usedCredits: 0 });
@@ -124,7 +125,7 @@ describe('Database pool: a request that cannot get a connection in time (e2e)', 
     try {
       for (const r of runners) await r.connect();
       const res = await s.agent.get('/api/print').timeout(10_000).expect(503);
-      expect(res.body).toEqual({ statusCode: 503, message: 'The server is busy. Please try again in a moment.', code: 'busy' });
+      expect(res.body).toEqual({ statusCode: 503, message: 'The server is busy. Please try again in a moment.', code: 'busy', requestId: expect.any(String) });
     } finally {
       for (const r of runners) await r.release();
     }

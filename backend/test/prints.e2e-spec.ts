@@ -187,7 +187,9 @@ describe('Prints (e2e)', () => {
         ['get', `/api/print/${p._id}/files/1`],
         ['get', `/api/print/not-a-uuid`],
       ] as const) {
-        const res = await (b.agent as any)[m](path).send({ imageId: b.image._id, sizeId: b.size._id, quantity: 1 });
+        // An item body where the route takes one; preview and process take settings, not items.
+        const body = /printItem$|\/[0-9a-f-]{36}\/[0-9a-f-]{36}$/.test(path) ? { imageId: b.image._id, sizeId: b.size._id, quantity: 1 } : {};
+        const res = await (b.agent as any)[m](path).send(body);
         expect([m, path, res.status]).toEqual([m, path, 404]);
       }
       expect((await b.agent.get('/api/print').expect(200)).body.data).toEqual([]);
@@ -380,7 +382,7 @@ describe('Prints (e2e)', () => {
       const s = await seller('refused', 3);
       const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: s.image._id, sizeId: s.size._id, quantity: 5 }] }).expect(201)).body.data;
       const res = await s.agent.post(`/api/print/${p._id}/proccess`).send({}).expect(400);
-      expect(res.body).toEqual({ statusCode: 400, message: 'Not enough credits: this print needs 5 credits, you have 3.', code: 'insufficient_credits' });
+      expect(res.body).toEqual({ statusCode: 400, message: 'Not enough credits: this print needs 5 credits, you have 3.', code: 'insufficient_credits', requestId: expect.any(String) });
       await db.query(`UPDATE print_items SET size_id = NULL WHERE print_id = $1`, [p._id]);
       expect((await s.agent.post(`/api/print/${p._id}/proccess`).send({}).expect(400)).body.message).toBe('Size is missing. Please add the missing item.');
       await db.query(`UPDATE print_items SET image_id = NULL WHERE print_id = $1`, [p._id]);

@@ -60,8 +60,11 @@ describe('Admin users (e2e)', () => {
   });
 
   let carolId: string;
-  it('creates a user: always role user, verified, can log in', async () => {
-    const res = await admin.post('/api/users').send({ ...newUser, role: 'admin' }).expect(201);
+  it('creates a user: always role user (a role in the body is refused), verified, can log in', async () => {
+    expect((await admin.post('/api/users').send({ ...newUser, role: 'admin' }).expect(400)).body.errors).toEqual([
+      { field: 'role', code: 'unknown_field', message: 'Unknown field "role"' },
+    ]);
+    const res = await admin.post('/api/users').send(newUser).expect(201);
     expect(res.body.data).toMatchObject({ role: 'user', emailVerified: true, phone: '+14155550199', username: 'carol' });
     carolId = res.body.data._id;
     await t.agent().post('/api/login').send({ email: 'carol', password: newUser.password }).expect(200);
@@ -95,7 +98,9 @@ describe('Admin users (e2e)', () => {
   });
 
   it('edits first name, last name, e-mail and role', async () => {
-    const res = await admin.put(`/api/users/${carolId}`).send({ firstName: 'Caroline', email: 'caroline@example.com', role: 'admin', username: 'ignored' }).expect(200);
+    const username = await admin.put(`/api/users/${carolId}`).send({ firstName: 'Caroline', username: 'renamed' }).expect(400);
+    expect(username.body).toMatchObject({ code: 'validation_failed', message: 'Unknown field "username"', errors: [{ field: 'username', code: 'unknown_field' }] });
+    const res = await admin.put(`/api/users/${carolId}`).send({ firstName: 'Caroline', email: 'caroline@example.com', role: 'admin' }).expect(200);
     expect(res.body.data).toMatchObject({ firstName: 'Caroline', lastName: 'Cutter', email: 'caroline@example.com', role: 'admin', username: 'carol' });
     await admin.put(`/api/users/${carolId}`).send({ role: 'owner' }).expect(400);
     await admin.put(`/api/users/${carolId}`).send({ email: 'dave@example.com' }).expect(409);

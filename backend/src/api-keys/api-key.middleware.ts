@@ -10,21 +10,38 @@ export type ApiKeyRequest = Request & { apiKey?: Omit<AuthenticatedKey, 'user'> 
 /** True when the request was authenticated with an API key (not a session cookie). */
 export const viaApiKey = (req: unknown): boolean => !!(req as ApiKeyRequest)?.apiKey;
 
+/** The key of a `Bearer <key>` header, or 401 `invalid_api_key`. */
+async function authenticate(keys: ApiKeysService, header: string): Promise<AuthenticatedKey> {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) throw new UnauthorizedException({ message: 'The Authorization header must be "Bearer <API key>".', code: 'invalid_api_key' });
+  return keys.authenticate(m[1]);
+}
+
 /**
  * `Authorization: Bearer <key>` on /api: the key alone authenticates the request (a session
  * cookie sent along is ignored), the owner becomes req.user, the key's scope and rate limit
- * apply. Runs before the cross-site check, which skips requests authenticated here: a
- * browser never attaches this header by itself, so such a request carries no ambient
- * credential another site could abuse.
+ * apply. An address that failed too many lookups is refused (429) before any lookup. Runs
+ * before the cross-site check, which skips requests authenticated here: a browser never
+ * attaches this header by itself, so such a request carries no ambient credential another
+ * site could abuse.
  */
 export function apiKeyMiddleware(keys: ApiKeysService) {
   return (req: ApiKeyRequest, res: Response, next: NextFunction) => {
     const header = req.headers.authorization;
     if (header === undefined || !req.path.startsWith('/api/')) return next();
     void (async () => {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!m) throw new UnauthorizedException({ message: 'The Authorization header must be "Bearer <API key>".', code: 'invalid_api_key' });
-      const key = await keys.authenticate(m[1]);
+      const lookups = await keys.lookupBlocked(req.ip);
+      if (lookups.blocked) {
+        res.setHeader('Retry-After', String(lookups.retryAfterSeconds));
+        throw new HttpException(
+          { message: `Too many requests with invalid API keys from this address. Try again in ${lookups.retryAfterSeconds} s.`, code: 'rate_limited' },
+          HttpStatus.TOO_MANY_REQUESTS,
+        );
+      }
+      const key = await authenticate(keys, header).catch(async (e) => {
+        if (e instanceof UnauthorizedException) await keys.recordFailedLookup(req.ip);
+        throw e;
+      });
       const rate = await keys.rateLimit(key.id);
       res.setHeader('RateLimit-Limit', String(rate.limit));
       res.setHeader('RateLimit-Remaining', String(rate.remaining));

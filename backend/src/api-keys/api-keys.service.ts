@@ -55,6 +55,9 @@ export class ApiKeysService implements OnModuleDestroy {
     this.rateCounters = this.redis ? new ThrottlerStorageRedisService(this.redis) : new ThrottlerStorageService();
   }
 
+  /** Failed key lookups per client address when there is no Redis (one process). */
+  private readonly failures = new Map<string, { count: number; until: number }>();
+
   async onModuleDestroy() {
     if (this.rateCounters instanceof ThrottlerStorageService) this.rateCounters.onApplicationShutdown();
     await this.redis?.quit().catch(() => this.redis?.disconnect());
@@ -113,6 +116,44 @@ export class ApiKeysService implements OnModuleDestroy {
       [k.id],
     );
     return { id: k.id, scope: k.scope, user: Object.assign(new User(), user, { role: Role.User }) };
+  }
+
+  private failureKey(ip: string | undefined) {
+    return `${this.config.redis.prefix}:apikeyfail:${createHash('sha256').update(ip ?? '').digest('hex')}`;
+  }
+
+  /**
+   * Whether the address has failed too many key lookups: the sign-in limit per address
+   * (RATE_LIMIT_PER_IP per RATE_LIMIT_WINDOW_SECONDS) applies to wrong keys as to wrong
+   * passwords, so keys cannot be guessed at speed. Refused for the rest of the window, a valid
+   * key included (else the guessing would go on, only told apart by the answer).
+   */
+  async lookupBlocked(ip: string | undefined): Promise<{ blocked: boolean; retryAfterSeconds: number }> {
+    const { perIp } = this.config.auth.rateLimit;
+    const key = this.failureKey(ip);
+    if (this.redis) {
+      const [[, count], [, ttl]] = (await this.redis.multi().get(key).pttl(key).exec()) as Array<[unknown, unknown]>;
+      return { blocked: Number(count ?? 0) >= perIp, retryAfterSeconds: Math.max(1, Math.ceil(Number(ttl) / 1000)) };
+    }
+    const entry = this.failures.get(key);
+    const now = Date.now();
+    if (!entry || entry.until <= now) return { blocked: false, retryAfterSeconds: 0 };
+    return { blocked: entry.count >= perIp, retryAfterSeconds: Math.max(1, Math.ceil((entry.until - now) / 1000)) };
+  }
+
+  /** Counts a lookup that found no usable key; the window starts at the first failure. */
+  async recordFailedLookup(ip: string | undefined): Promise<void> {
+    const { windowMs } = this.config.auth.rateLimit;
+    const key = this.failureKey(ip);
+    if (this.redis) {
+      await this.redis.multi().set(key, 0, 'PX', windowMs, 'NX').incr(key).exec();
+      return;
+    }
+    const now = Date.now();
+    const entry = this.failures.get(key);
+    if (!entry || entry.until <= now) this.failures.set(key, { count: 1, until: now + windowMs });
+    else entry.count++;
+    if (this.failures.size > 100_000) for (const [k, v] of this.failures) if (v.until <= now) this.failures.delete(k);
   }
 
   /**

@@ -1,7 +1,9 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { IS_PUBLIC, ROLES } from '../auth/auth.decorators';
+import { codeForStatus } from '../common/http-exception.filter';
 import { SESSION_ONLY } from './session-only.guard';
 
 export const COOKIE_SCHEME = 'cookie';
@@ -10,9 +12,16 @@ export const KEY_SCHEME = 'api-key';
 type Operation = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-/** How each route (by operation id = handler name) may be called, read from the routes' own metadata. */
-function routeAccess(app: INestApplication): Map<string, { isPublic: boolean; sessionOnly: boolean }> {
-  const out = new Map<string, { isPublic: boolean; sessionOnly: boolean }>();
+interface RouteFacts {
+  isPublic: boolean;
+  sessionOnly: boolean;
+  /** The status of a success: @HttpCode's, else Nest's default (201 for POST, 200 otherwise). */
+  successStatus?: number;
+}
+
+/** How each route (by operation id = handler name) may be called and answers, read from the routes' own metadata. */
+function routeAccess(app: INestApplication): Map<string, RouteFacts> {
+  const out = new Map<string, RouteFacts>();
   for (const mod of app.get(ModulesContainer).values()) {
     for (const wrapper of mod.controllers.values()) {
       const cls = wrapper.metatype as any;
@@ -24,16 +33,22 @@ function routeAccess(app: INestApplication): Map<string, { isPublic: boolean; se
         const flag = (key: string) => !!(Reflect.getMetadata(key, fn) ?? Reflect.getMetadata(key, cls));
         // admin routes are session-only too: a key always acts as a seller
         const roles: unknown[] = Reflect.getMetadata(ROLES, fn) ?? Reflect.getMetadata(ROLES, cls) ?? [];
-        out.set(name, { isPublic: flag(IS_PUBLIC), sessionOnly: flag(SESSION_ONLY) || roles.length > 0 });
+        const method: RequestMethod | undefined = Reflect.getMetadata(METHOD_METADATA, fn);
+        const successStatus: number | undefined = Reflect.getMetadata(HTTP_CODE_METADATA, fn) ?? (method === undefined ? undefined : method === RequestMethod.POST ? 201 : 200);
+        out.set(name, { isPublic: flag(IS_PUBLIC), sessionOnly: flag(SESSION_ONLY) || roles.length > 0, successStatus });
       }
     }
   }
   return out;
 }
 
-const error = (description: string, example: { statusCode: number; message: string; code?: string }) => ({
+const EXAMPLE_REQUEST_ID = '3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10';
+const REQUEST_ID_HEADER = { 'Request-Id': { $ref: '#/components/headers/RequestId' } };
+
+const error = (description: string, example: { statusCode: number; code: string; message: string; errors?: unknown[] }) => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' }, example } },
+  headers: REQUEST_ID_HEADER,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' }, example: { ...example, requestId: EXAMPLE_REQUEST_ID } } },
 });
 
 /** "listPrints" → "List prints": the fallback summary of a route that declares none. */
@@ -58,7 +73,7 @@ function curlExample(method: string, path: string, op: Operation, viaKey: boolea
 /**
  * Completes the generated document for integrators: both security schemes (cookie session,
  * bearer API key) on every route that takes them, a summary, the error answers and a curl
- * example on every route, and one error schema with examples.
+ * example on every route, one error schema with examples, and the Request-Id header of every answer.
  */
 export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): OpenAPIObject {
   const access = routeAccess(app);
@@ -77,41 +92,95 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
     ...(doc.components.schemas ?? {}),
     ErrorResponse: {
       type: 'object',
-      required: ['statusCode', 'message'],
+      required: ['statusCode', 'code', 'message'],
       properties: {
-        statusCode: { type: 'integer', example: 404 },
+        statusCode: { type: 'integer', example: 404, description: 'The HTTP status again' },
+        code: {
+          type: 'string',
+          example: 'not_found',
+          description: 'For programs: stable, snake_case. The route\'s own (e.g. insufficient_credits, invalid_status) where it names one, else the status\'s (validation_failed, unauthorized, forbidden, not_found, conflict, rate_limited…). docs/api.md lists them.',
+        },
         message: { type: 'string', example: 'Print not found', description: 'For people: can be shown as is' },
-        code: { type: 'string', example: 'invalid_status', description: 'For programs, where the route names one' },
+        requestId: { type: 'string', example: EXAMPLE_REQUEST_ID, description: 'The Request-Id header of this response: quote it when reporting a problem' },
+        errors: {
+          type: 'array',
+          description: 'On validation_failed: one entry per invalid field',
+          items: { $ref: '#/components/schemas/FieldError' },
+        },
       },
+    },
+    FieldError: {
+      type: 'object',
+      required: ['field', 'code', 'message'],
+      properties: {
+        field: { type: 'string', example: 'printItems[0].quantity', description: 'Path of the field in the body or query' },
+        code: { type: 'string', example: 'required', description: 'required, unknown_field, or the failed rule (min, max_length, is_enum…)' },
+        message: { type: 'string', example: 'Quantity is required' },
+      },
+    },
+  };
+  doc.components.headers = {
+    ...(doc.components.headers ?? {}),
+    RequestId: {
+      description: "Names the request (in the server's logs too): the client's X-Request-Id when valid (1–200 of A–Z a–z 0–9 . _ : -), else a new UUID",
+      schema: { type: 'string' },
     },
   };
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const op = (item as any)[method] as Operation | undefined;
       if (!op) continue;
-      const a = access.get(op.operationId) ?? { isPublic: false, sessionOnly: false };
+      const a: RouteFacts = access.get(op.operationId) ?? { isPublic: false, sessionOnly: false };
+      op.responses ??= {};
+      // A success declared as 200 on a route that answers 201 (a POST without @HttpCode), or the reverse.
+      const success = a.successStatus && String(a.successStatus);
+      if ((success === '200' || success === '201') && !op.responses[success]) {
+        const other = success === '200' ? '201' : '200';
+        if (op.responses[other]) {
+          op.responses[success] = { ...op.responses[other], description: op.responses[other].description === 'Created' ? 'OK' : op.responses[other].description };
+          delete op.responses[other];
+        }
+      }
       op.security = a.isPublic ? [] : a.sessionOnly ? [{ [COOKIE_SCHEME]: [] }] : [{ [COOKIE_SCHEME]: [] }, { [KEY_SCHEME]: [] }];
       op.summary ??= humanize(op.operationId);
-      op.responses ??= {};
       const add = (status: string, value: unknown) => (op.responses[status] ??= value);
-      if (op.requestBody || op.parameters?.some((p: any) => p.in === 'query' || p.in === 'path'))
-        add('400', error('The request is not valid', { statusCode: 400, message: 'Name is required' }));
+      const honoursKey = op.parameters?.some((p: any) => p.name === 'Idempotency-Key');
+      const refusesKey = (method === 'post' || method === 'patch') && !honoursKey;
+      if (op.requestBody || refusesKey || op.parameters?.some((p: any) => p.in === 'query' || p.in === 'path'))
+        add(
+          '400',
+          error(
+            refusesKey
+              ? 'The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported)'
+              : 'The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused)',
+            { statusCode: 400, code: 'validation_failed', message: 'Name is required', errors: [{ field: 'name', code: 'required', message: 'Name is required' }] },
+          ),
+        );
       if (!a.isPublic) {
-        add('401', error('No session, or the API key is malformed, unknown, revoked or expired', { statusCode: 401, message: 'This API key has been revoked.', code: 'invalid_api_key' }));
+        add('401', error('No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key)', { statusCode: 401, code: 'invalid_api_key', message: 'This API key has been revoked.' }));
         add(
           '403',
           error(
             method === 'get' ? 'Not allowed for this user (admin routes), or an API key on a session-only route' : 'A read-only key, a cross-site cookie request, or a route this user may not use',
             method === 'get'
-              ? { statusCode: 403, message: 'You are not authorized to view this page' }
-              : { statusCode: 403, message: 'This API key is read-only. Use a read-write key to make changes.', code: 'read_only_key' },
+              ? { statusCode: 403, code: 'forbidden', message: 'You are not authorized to view this page' }
+              : { statusCode: 403, code: 'read_only_key', message: 'This API key is read-only. Use a read-write key to make changes.' },
           ),
         );
         if (!a.sessionOnly)
-          add('429', { ...error('Too many requests with this API key (see Retry-After)', { statusCode: 429, message: 'Too many requests with this API key. Try again in 12 s.', code: 'rate_limited' }) });
+          add('429', error('Too many requests with this API key, or too many invalid keys from this address (see Retry-After)', { statusCode: 429, code: 'rate_limited', message: 'Too many requests with this API key. Try again in 12 s.' }));
       }
-      if (path.includes('{')) add('404', error('Not found, or not yours', { statusCode: 404, message: 'Not found' }));
-      if (op.responses['422']) op.responses['422'] = error(op.responses['422'].description, { statusCode: 422, message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.', code: 'idempotency_key_reused' });
+      if (path.includes('{')) add('404', error('Not found, or not yours', { statusCode: 404, code: 'not_found', message: 'Not found' }));
+      if (op.responses['422']) op.responses['422'] = error(op.responses['422'].description, { statusCode: 422, code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.' });
+      for (const response of Object.values(op.responses) as any[]) {
+        if (response.$ref) continue;
+        // Every answer names its request.
+        response.headers = { ...REQUEST_ID_HEADER, ...(response.headers ?? {}) };
+        // An error a route documents itself gets the whole shape in its example.
+        const json = response.content?.['application/json'];
+        if (json?.schema?.$ref === '#/components/schemas/ErrorResponse' && json.example)
+          json.example = { ...json.example, code: json.example.code ?? codeForStatus(json.example.statusCode), requestId: json.example.requestId ?? EXAMPLE_REQUEST_ID };
+      }
       const example = curlExample(method, path, op, !a.isPublic && !a.sessionOnly);
       op['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: example }];
       if (!op.description?.includes('```')) op.description = `${op.description ? op.description + '\n\n' : ''}Example:\n\n\`\`\`sh\n${example}\n\`\`\``;

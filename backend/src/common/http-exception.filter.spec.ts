@@ -1,16 +1,74 @@
+import { BadRequestException, ForbiddenException, HttpException, Logger, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { HttpExceptionFilter } from './http-exception.filter';
 
-/** The filter's backstop for a NUL byte the validation pipe could not see. */
+/** The one error shape, whatever was thrown. */
 describe('HttpExceptionFilter', () => {
-  function answer(exception: unknown) {
+  function answer(exception: unknown, req: object = { requestId: 'req-1' }) {
     const res: any = { headersSent: false, status: jest.fn(() => res), json: jest.fn() };
-    new HttpExceptionFilter().catch(exception, { switchToHttp: () => ({ getResponse: () => res }) } as any);
+    new HttpExceptionFilter().catch(exception, { switchToHttp: () => ({ getResponse: () => res, getRequest: () => req }) } as any);
     return { status: res.status.mock.calls[0][0], body: res.json.mock.calls[0][0] };
   }
 
   it.each(['22021', '22P05'])('PostgreSQL %s (a NUL in text or jsonb) → 400 nul_character', (code) => {
     const e = Object.assign(new QueryFailedError('INSERT …', [], new Error('invalid byte sequence for encoding "UTF8": 0x00')), { code });
-    expect(answer(e)).toEqual({ status: 400, body: { statusCode: 400, message: 'Text must not contain NUL characters (\\u0000)', code: 'nul_character' } });
+    expect(answer(e)).toEqual({
+      status: 400,
+      body: { statusCode: 400, code: 'nul_character', message: 'Text must not contain NUL characters (\\u0000)', requestId: 'req-1' },
+    });
+  });
+
+  it("keeps a route's own code; names the others by their status", () => {
+    expect(answer(new BadRequestException({ message: 'Not enough credits', code: 'insufficient_credits' })).body).toEqual({
+      statusCode: 400,
+      code: 'insufficient_credits',
+      message: 'Not enough credits',
+      requestId: 'req-1',
+    });
+    expect(answer(new NotFoundException('Print not found')).body).toMatchObject({ code: 'not_found', message: 'Print not found' });
+    expect(answer(new ForbiddenException('You are not authorized to view this page')).body).toMatchObject({ code: 'forbidden' });
+    expect(answer(new HttpException('Too many attempts. Please try again later.', 429)).body).toMatchObject({ code: 'rate_limited' });
+    expect(answer(new HttpException('Teapot', 418)).body).toMatchObject({ code: 'bad_request' });
+  });
+
+  it('passes on the field errors of a validation failure', () => {
+    const errors = [{ field: 'name', code: 'required', message: 'Name is required' }];
+    expect(answer(new BadRequestException({ message: 'Name is required', code: 'validation_failed', errors })).body).toEqual({
+      statusCode: 400,
+      code: 'validation_failed',
+      message: 'Name is required',
+      requestId: 'req-1',
+      errors,
+    });
+  });
+
+  it("gives the upload parser's refusals their own codes", () => {
+    expect(answer(new BadRequestException('Too many files')).body.code).toBe('too_many_files');
+    expect(answer(new BadRequestException('Unexpected file field - avatar')).body.code).toBe('unexpected_file');
+    expect(answer(new PayloadTooLargeException('File too large')).body.code).toBe('file_too_large');
+    expect(answer(new BadRequestException('Multipart: Unexpected end of form')).body.code).toBe('invalid_multipart');
+  });
+
+  it('answers anything else as 500 internal_error without its details, which go to the log', () => {
+    const log = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      const res = answer(new Error('connect ECONNREFUSED 10.0.0.5:5432 at /srv/app/dist/db.js'));
+      expect(res).toEqual({ status: 500, body: { statusCode: 500, code: 'internal_error', message: 'An error occurred', requestId: 'req-1' } });
+      expect(log).toHaveBeenCalledWith(expect.stringContaining('ECONNREFUSED'));
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  it('reads the body parser errors it may still meet', () => {
+    expect(answer({ type: 'entity.too.large', status: 413, expose: true, message: 'request entity too large' }).body).toMatchObject({
+      statusCode: 413,
+      code: 'payload_too_large',
+      message: 'The request body is too large',
+    });
+    expect(answer({ type: 'charset.unsupported', status: 415, expose: true, message: 'unsupported charset "LATIN-9"' }).body).toMatchObject({
+      statusCode: 415,
+      code: 'unsupported_media_type',
+    });
   });
 });

@@ -1,55 +1,118 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { Response } from 'express';
+import { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
-import { NUL_MESSAGE } from './validation';
+import { requestIdOf } from './request-context';
+import { FieldError, NUL_MESSAGE } from './validation';
 
-/** Every error leaves the API as `{ statusCode, message, code? }` with a message the UI can toast. */
+/** Every error the API answers: the UI shows `message`; integrators branch on `code`. */
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  message: string;
+  requestId?: string;
+  /** Present on `validation_failed`: one entry per invalid field. */
+  errors?: FieldError[];
+}
+
+/** The code of an error that names none of its own: what its status means. */
+export const STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  409: 'conflict',
+  410: 'gone',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+export const codeForStatus = (status: number) => STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+
+/**
+ * The upload parser's refusals (Nest turns multer's errors into 400/413 with multer's
+ * message, "- field" appended when it names one): each gets a code of its own.
+ */
+const UPLOAD_CODES: Array<[RegExp, string]> = [
+  [/^File too large/, 'file_too_large'],
+  [/^Too many files/, 'too_many_files'],
+  [/^Too many parts/, 'too_many_parts'],
+  [/^Too many fields/, 'too_many_fields'],
+  [/^Field (name|value) too long/, 'field_too_long'],
+  [/^Unexpected file field/, 'unexpected_file'],
+  [/^(Field name missing|Field name nesting too deep|Field name array index too large|Invalid field name|Multipart: )/, 'invalid_multipart'],
+];
+
+const uploadCode = (message: string) => UPLOAD_CODES.find(([pattern]) => pattern.test(message))?.[1];
+
+/**
+ * Every error leaves the API as `{ statusCode, code, message, requestId, errors? }`: the
+ * exception's own code when it names one, else the upload parser's, else its status's.
+ * A failure that is no HttpException answers 500 `internal_error` with a fixed message; its
+ * details go to the log (with the request id), never to the client.
+ */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
     if (res.headersSent) return;
-    let statusCode: number = HttpStatus.INTERNAL_SERVER_ERROR;
-    let message = 'An error occurred';
-    let code: string | undefined;
+    const body = this.describe(exception);
+    const requestId = requestIdOf(http.getRequest<Request>());
+    res.status(body.statusCode).json({ statusCode: body.statusCode, code: body.code, message: body.message, requestId, ...(body.errors ? { errors: body.errors } : {}) });
+  }
 
+  /** The status, code, message (and field errors) of an exception. */
+  describe(exception: unknown): Omit<ErrorBody, 'requestId'> {
+    const e = exception as { code?: string; type?: string; status?: number; expose?: boolean; message?: string } | undefined;
     if (exception instanceof HttpException) {
-      statusCode = exception.getStatus();
-      const body = exception.getResponse();
-      if (typeof body === 'string') message = body;
-      else if (body && typeof body === 'object') {
-        const b = body as { message?: string | string[]; code?: string; error?: string };
+      const statusCode = exception.getStatus();
+      const response = exception.getResponse();
+      let message = 'An error occurred';
+      let code: string | undefined;
+      let errors: FieldError[] | undefined;
+      if (typeof response === 'string') message = response;
+      else if (response && typeof response === 'object') {
+        const b = response as { message?: string | string[]; code?: unknown; error?: string; errors?: unknown };
         message = Array.isArray(b.message) ? b.message.join('. ') : (b.message ?? b.error ?? message);
-        code = b.code;
+        if (typeof b.code === 'string') code = b.code;
+        if (Array.isArray(b.errors)) errors = b.errors as FieldError[];
       }
-    } else if (exception instanceof QueryFailedError && (exception as any).code === '22P02') {
+      code ??= uploadCode(message) ?? codeForStatus(statusCode);
+      return { statusCode, code, message, ...(errors ? { errors } : {}) };
+    }
+    if (exception instanceof QueryFailedError && e?.code === '22P02') {
       // An id that is not a uuid is simply not found.
-      statusCode = HttpStatus.NOT_FOUND;
-      message = 'Not found';
-    } else if (exception instanceof QueryFailedError && ['22021', '22P05'].includes((exception as any).code)) {
+      return { statusCode: HttpStatus.NOT_FOUND, code: 'not_found', message: 'Not found' };
+    }
+    if (exception instanceof QueryFailedError && ['22021', '22P05'].includes(e?.code ?? '')) {
       // A NUL the validation pipe could not see (a multipart file name): PostgreSQL refuses it.
-      statusCode = HttpStatus.BAD_REQUEST;
-      message = NUL_MESSAGE;
-      code = 'nul_character';
-    } else if ((exception as any)?.type === 'entity.parse.failed') {
-      statusCode = HttpStatus.BAD_REQUEST;
-      message = 'The request body is not valid JSON';
-    } else if ((exception as any)?.type === 'entity.too.large') {
-      statusCode = HttpStatus.PAYLOAD_TOO_LARGE;
-      message = 'The request body is too large';
-    } else if (isOverloaded(exception)) {
+      return { statusCode: HttpStatus.BAD_REQUEST, code: 'nul_character', message: NUL_MESSAGE };
+    }
+    if (e?.type === 'entity.parse.failed') return { statusCode: HttpStatus.BAD_REQUEST, code: 'invalid_json', message: 'The request body is not valid JSON' };
+    if (e?.type === 'entity.too.large') return { statusCode: HttpStatus.PAYLOAD_TOO_LARGE, code: 'payload_too_large', message: 'The request body is too large' };
+    if (isOverloaded(exception)) {
       // No pool connection within DB_POOL_ACQUIRE_TIMEOUT_MS, or a statement past
       // DB_STATEMENT_TIMEOUT_MS: the server is busy, not broken; the client may retry.
       this.logger.warn(`busy: ${(exception as Error).message}`);
-      statusCode = HttpStatus.SERVICE_UNAVAILABLE;
-      message = 'The server is busy. Please try again in a moment.';
-      code = 'busy';
-    } else {
-      this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+      return { statusCode: HttpStatus.SERVICE_UNAVAILABLE, code: 'busy', message: 'The server is busy. Please try again in a moment.' };
     }
-    res.status(statusCode).json(code ? { statusCode, message, code } : { statusCode, message });
+    if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      // The body parser's other refusals (http-errors marked safe to show): an unsupported charset…
+      return { statusCode: e.status, code: codeForStatus(e.status), message: e.message ?? 'The request could not be read' };
+    }
+    this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'internal_error', message: 'An error occurred' };
   }
 }
 

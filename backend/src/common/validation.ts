@@ -1,4 +1,4 @@
-import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 
 export const NUL_MESSAGE = 'Text must not contain NUL characters (\\u0000)';
@@ -44,30 +44,92 @@ export function jsonDepthLimit(max = MAX_JSON_DEPTH) {
 }
 
 /**
- * One message per field: the one of the decorator written first (top-most) on the
- * property, so "is required" wins over "must be at least 3 characters" for an empty value.
- * class-validator lists constraints bottom-up, hence the last entry.
+ * Runs right after the JSON parser, for its refusal of a body that is not JSON: answered in
+ * our words with a code (Nest would pass on the parser's own message).
  */
-function firstMessages(errors: ValidationError[]): string[] {
-  return errors.flatMap((e) => (e.constraints ? [Object.values(e.constraints).at(-1)!] : firstMessages(e.children ?? [])));
+export function invalidJson() {
+  return (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
+    if ((err as { type?: string })?.type !== 'entity.parse.failed') return next(err);
+    next(new BadRequestException({ message: 'The request body is not valid JSON', code: 'invalid_json' }));
+  };
 }
 
-/** The global pipe: NUL characters refused for every body, query and route parameter, then class-validator. */
+/** One invalid field of a refused request: its path in the body or query, why, and the text the UI shows. */
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+/** What a field's refusal is called: a few constraints by their meaning, the rest by their name in snake_case. */
+const CONSTRAINT_CODES: Record<string, string> = {
+  isNotEmpty: 'required',
+  isDefined: 'required',
+  whitelistValidation: 'unknown_field',
+};
+export const constraintCode = (name: string) => CONSTRAINT_CODES[name] ?? name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+const childPath = (parent: string, property: string) => (/^\d+$/.test(property) ? `${parent}[${property}]` : parent ? `${parent}.${property}` : property);
+
+/**
+ * One entry per field: the constraint of the decorator written first (top-most) on the
+ * property, so "is required" wins over "must be at least 3 characters" for an empty value.
+ * class-validator lists constraints bottom-up, hence the last entry. A field the DTO does
+ * not declare is named in its message.
+ */
+export function fieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  return errors.flatMap((e) => {
+    const field = childPath(parent, e.property);
+    if (!e.constraints) return fieldErrors(e.children ?? [], field);
+    const [name, text] = Object.entries(e.constraints).at(-1)!;
+    const message = name === 'whitelistValidation' ? `Unknown field "${field}"` : text;
+    return [{ field, code: constraintCode(name), message }];
+  });
+}
+
+/** The 400 of a refused body or query: the messages joined for the UI, one `errors` entry per field. */
+export function validationFailed(errors: ValidationError[]): BadRequestException {
+  const list = fieldErrors(errors);
+  return new BadRequestException({ message: list.map((e) => e.message).join('. '), code: 'validation_failed', errors: list });
+}
+
+const ACCEPT_UNKNOWN_FIELDS = Symbol('acceptUnknownFields');
+
+/**
+ * On a body DTO that describes a payload someone else defines (a shop's callback): fields it
+ * does not declare are dropped instead of refused, so a new field there breaks nothing here.
+ */
+export const AcceptUnknownFields = (): ClassDecorator => (target) => Reflect.defineMetadata(ACCEPT_UNKNOWN_FIELDS, true, target);
+
+const options = (forbidUnknown: boolean): ValidationPipeOptions => ({
+  whitelist: true,
+  forbidNonWhitelisted: forbidUnknown,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  exceptionFactory: validationFailed,
+});
+
+/**
+ * The global pipe: NUL characters refused for every body, query and route parameter, then
+ * class-validator. A body field the DTO does not declare is refused (a typo would otherwise
+ * be ignored without a word); query parameters it does not declare are dropped.
+ */
 class AppValidationPipe extends ValidationPipe {
+  private readonly lenient = new ValidationPipe(options(false));
+
+  constructor() {
+    super(options(true));
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata) {
     // 'custom' parameters are our own decorators (the signed-in user), not client input.
     if (metadata.type !== 'custom' && containsNul(value)) throw new BadRequestException({ message: NUL_MESSAGE, code: 'nul_character' });
-    return super.transform(value, metadata);
+    const strict = metadata.type === 'body' && !(metadata.metatype && Reflect.getMetadata(ACCEPT_UNKNOWN_FIELDS, metadata.metatype));
+    return strict ? super.transform(value, metadata) : this.lenient.transform(value, metadata);
   }
 }
 
-/** The same pipe in main.ts, worker-free tests and e2e: strip unknown fields, one message per field. */
+/** The same pipe in main.ts, worker-free tests and e2e. */
 export function createValidationPipe(): ValidationPipe {
-  return new AppValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: false,
-    transform: true,
-    transformOptions: { enableImplicitConversion: false },
-    exceptionFactory: (errors) => new BadRequestException(firstMessages(errors)),
-  });
+  return new AppValidationPipe();
 }

@@ -1,14 +1,21 @@
-import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+
+/** Set by @Idempotent(): the route honours an Idempotency-Key. */
+export const IDEMPOTENT = 'idempotent';
+/** Set by @IgnoresIdempotencyKey(): a receiver of someone else's requests, where the header means nothing to us. */
+export const IDEMPOTENCY_IGNORED = 'idempotencyIgnored';
 
 /**
  * Marks a POST route that creates or spends: an `Idempotency-Key` header makes a retry answer
  * the first response instead of acting twice. On a route with a file interceptor, put this
  * ABOVE @UseInterceptors(FilesInterceptor…) so the files are parsed (and fingerprinted) first.
+ * Other POST and PATCH routes refuse the header (IdempotencySupportInterceptor).
  */
 export const Idempotent = () =>
   applyDecorators(
+    SetMetadata(IDEMPOTENT, true),
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',
@@ -19,3 +26,9 @@ export const Idempotent = () =>
     }),
     ApiResponse({ status: 422, description: 'The Idempotency-Key was used for a different request (code idempotency_key_reused)' }),
   );
+
+/**
+ * On a route another system calls (a shop's or PayPal's callback): an Idempotency-Key it may
+ * send is neither honoured nor refused.
+ */
+export const IgnoresIdempotencyKey = () => SetMetadata(IDEMPOTENCY_IGNORED, true);

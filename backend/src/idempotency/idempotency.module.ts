@@ -1,11 +1,16 @@
 import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { IdempotencySupportInterceptor } from './idempotency-support.interceptor';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
 
-/** Global so any feature's controller can use @Idempotent() without importing this module. */
+/**
+ * Global so any feature's controller can use @Idempotent() without importing this module; the
+ * other POST and PATCH routes refuse the header.
+ */
 @Global()
 @Module({
-  providers: [IdempotencyService, IdempotencyInterceptor],
+  providers: [IdempotencyService, IdempotencyInterceptor, { provide: APP_INTERCEPTOR, useClass: IdempotencySupportInterceptor }],
   exports: [IdempotencyService, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

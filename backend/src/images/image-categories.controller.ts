@@ -6,6 +6,7 @@ import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
 import { ImageCategoryBodyDto, ImageCategoryListResponse, ImageCategoryResponse } from './dto/image-category.dto';
 import { ImageCategoriesService } from './image-categories.service';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Category not found') });
 
@@ -28,6 +29,7 @@ export class ImageCategoriesController {
   }
 
   @Post()
+  @Idempotent()
   @ApiCreatedResponse({ type: ImageCategoryResponse })
   async createImageCategory(@CurrentUser() user: User, @Body() dto: ImageCategoryBodyDto) {
     return { data: await this.categories.create(user._id, dto.name), message: 'Category created' };

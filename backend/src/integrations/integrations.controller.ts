@@ -6,6 +6,7 @@ import { MessageResponse } from '../common/responses';
 import { Role, User } from '../users/entities/user.entity';
 import { ConnectResponse, IntegrationBodyDto, IntegrationListResponse, IntegrationResponse, IntegrationTypesResponse, toIntegrationDto, WooAuthCallbackDto } from './dto/integration.dto';
 import { IntegrationsService, MSG } from './integrations.service';
+import { Idempotent, IgnoresIdempotencyKey } from '../idempotency/idempotency.decorators';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(MSG.notFound) });
 
@@ -38,6 +39,7 @@ export class IntegrationsController {
   /** WooCommerce POSTs the approved keys here (server to server; `user_id` is our single-use state). */
   @Public()
   @Post('woocommerce/callback')
+  @IgnoresIdempotencyKey()
   @HttpCode(200)
   @ApiOperation({ summary: 'WooCommerce /wc-auth/v1/authorize callback (called by the shop)' })
   @ApiOkResponse({ type: MessageResponse })
@@ -53,6 +55,7 @@ export class IntegrationsController {
   }
 
   @Post()
+  @Idempotent()
   @ApiCreatedResponse({ type: IntegrationResponse, description: 'connectUrl: send the browser there (Etsy, or WooCommerce without keys). 409 shop_already_exists' })
   async createIntegration(@CurrentUser() user: User, @Body() dto: IntegrationBodyDto) {
     const { integration, connectUrl } = await this.integrations.create(user._id, dto);

@@ -6,6 +6,7 @@ import { User } from '../users/entities/user.entity';
 import { CreateOrderPrintDto, OrderItemIdsDto, OrderListQueryDto, OrderListResponse, OrderPrintResponse, ReviewResponse, SyncResponse } from './dto/order.dto';
 import { OrderSyncService } from './order-sync.service';
 import { OrdersService } from './orders.service';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 
 const integrationId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(MSG.notFound) });
 
@@ -33,6 +34,7 @@ export class OrdersController {
   }
 
   @Post('orders/print')
+  @Idempotent()
   @ApiCreatedResponse({ type: OrderPrintResponse, description: '409 order_item_in_print when an item is already in a print (send allowReprint to print it again)' })
   async createOrderPrint(@CurrentUser() user: User, @Body() dto: CreateOrderPrintDto) {
     const r = await this.orders.createPrint(user, dto);

@@ -5,6 +5,7 @@ import { Public } from '../auth/auth.decorators';
 import { CheckoutService, PaymentResult } from './checkout.service';
 import { PayPalWebhookService } from './paypal-webhook.service';
 import { WebhookHeaders } from './providers/paypal.provider';
+import { IgnoresIdempotencyKey } from '../idempotency/idempotency.decorators';
 
 /**
  * What the payment provider and the buyer's browser call, without our session: the
@@ -35,6 +36,7 @@ export class CheckoutController {
   }
 
   @Post('webhooks/paypal')
+  @IgnoresIdempotencyKey()
   @HttpCode(200)
   async paypalWebhook(@Headers() headers: WebhookHeaders, @Body() event: Record<string, unknown>) {
     return this.paypal.handle(headers, event);

@@ -69,6 +69,7 @@ export class PaymentsController {
   }
 
   @Post('payment/:id/received')
+  @Idempotent()
   @Roles(Role.Admin)
   @HttpCode(200)
   @ApiOperation({ summary: "Admin: a bank transfer's money arrived; the payment completes and its credits are added once" })

@@ -14,6 +14,7 @@ import {
 } from './dto/sheet-settings.dto';
 import { DEFAULT_SHEET_SETTINGS, SheetPreset } from './entities/sheet-settings.entity';
 import { pickSettings, SheetSettingsService } from './sheet-settings.service';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Sheet preset not found') });
 
@@ -58,6 +59,7 @@ export class SheetSettingsController {
   }
 
   @Post('sheet-presets')
+  @Idempotent()
   @ApiOkResponse({ type: SheetPresetResponse })
   async createSheetPreset(@CurrentUser() user: User, @Body() dto: CreatePresetDto) {
     return { data: toPresetDto(await this.sheets.createPreset(user._id, dto)), message: 'Preset created' };

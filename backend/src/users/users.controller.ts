@@ -42,6 +42,7 @@ export class UsersController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOkResponse({ type: UserResponse })
   async createUser(@Body() dto: CreateUserDto) {
     return { data: toUserDto(await this.users.create(dto)), message: 'User created successfully' };

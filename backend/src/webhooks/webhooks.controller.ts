@@ -18,6 +18,7 @@ import {
   WebhookResponse,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 
 const endpointId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Webhook not found') });
 const deliveryId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Delivery not found') });
@@ -36,6 +37,7 @@ export class WebhooksController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Register an endpoint for events; the signing secret is in this answer only' })
   @ApiCreatedResponse({ type: CreatedWebhookResponse })
   async createWebhook(@CurrentUser() user: User, @Body() dto: CreateWebhookDto) {
@@ -66,6 +68,7 @@ export class WebhooksController {
   }
 
   @Post(':id/roll-secret')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Replace the signing secret (the new one is in this answer only)',
@@ -81,6 +84,7 @@ export class WebhooksController {
   }
 
   @Post(':id/test')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a signed "ping" event to this endpoint (queued like any delivery)' })
   @ApiOkResponse({ type: WebhookDeliveryResponse })
@@ -97,6 +101,7 @@ export class WebhooksController {
   }
 
   @Post('deliveries/:deliveryId/redeliver')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a delivery again now (once); answers with its new last status' })
   @ApiOkResponse({ type: WebhookDeliveryResponse })

@@ -32,7 +32,7 @@ export interface CallOptions {
 
 /**
  * Awaits an `api.GET/POST/...` call and returns its typed body, or throws an `ApiError`
- * carrying the server's `{statusCode, message, code?}` (toasted unless `silent`).
+ * carrying the server's `{statusCode, code, message, requestId}` (toasted unless `silent`).
  */
 export async function call<D>(
   request: Promise<{ data?: D; error?: unknown; response: Response }>,

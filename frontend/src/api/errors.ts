@@ -1,6 +1,6 @@
 export const DEFAULT_ERROR = "An error occurred";
 
-/** The server's error body is `{statusCode, message, code?}`; this carries it to the UI. */
+/** The server's error body is `{statusCode, code, message, requestId, errors?}`; this carries it to the UI. */
 export class ApiError extends Error {
   constructor(
     message: string,

@@ -250,7 +250,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/image-categories
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/image-categories
          *     ```
          */
         post: operations["createImageCategory"];
@@ -506,7 +506,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/integrations
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/integrations
          *     ```
          */
         post: operations["createIntegration"];
@@ -834,7 +834,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/orders/print
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/orders/print
          *     ```
          */
         post: operations["createOrderPrint"];
@@ -1002,7 +1002,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST $GS/api/payment/$ID/received
+         *     curl -X POST -H "Idempotency-Key: $(uuidgen)" $GS/api/payment/$ID/received
          *     ```
          */
         post: operations["markTransferReceived"];
@@ -1666,7 +1666,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/sheet-presets
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/sheet-presets
          *     ```
          */
         post: operations["createSheetPreset"];
@@ -1890,7 +1890,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H 'Content-Type: application/json' -d '{…}' $GS/api/users
+         *     curl -X POST -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/users
          *     ```
          */
         post: operations["createUser"];
@@ -2106,7 +2106,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/webhooks
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/webhooks
          *     ```
          */
         post: operations["createWebhook"];
@@ -2130,7 +2130,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" $GS/api/webhooks/deliveries/$DELIVERYID/redeliver
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $(uuidgen)" $GS/api/webhooks/deliveries/$DELIVERYID/redeliver
          *     ```
          */
         post: operations["redeliverWebhook"];
@@ -2220,7 +2220,7 @@ export interface paths {
          *     Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/webhooks/$ID/roll-secret
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' -H "Idempotency-Key: $(uuidgen)" $GS/api/webhooks/$ID/roll-secret
          *     ```
          */
         post: operations["rollWebhookSecret"];
@@ -2244,7 +2244,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" $GS/api/webhooks/$ID/test
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $(uuidgen)" $GS/api/webhooks/$ID/test
          *     ```
          */
         post: operations["testWebhook"];
@@ -2557,17 +2557,41 @@ export interface components {
         };
         ErrorResponse: {
             /**
-             * @description For programs, where the route names one
-             * @example invalid_status
+             * @description For programs: stable, snake_case. The route's own (e.g. insufficient_credits, invalid_status) where it names one, else the status's (validation_failed, unauthorized, forbidden, not_found, conflict, rate_limited…). docs/api.md lists them.
+             * @example not_found
              */
-            code?: string;
+            code: string;
+            /** @description On validation_failed: one entry per invalid field */
+            errors?: components["schemas"]["FieldError"][];
             /**
              * @description For people: can be shown as is
              * @example Print not found
              */
             message: string;
-            /** @example 404 */
+            /**
+             * @description The Request-Id header of this response: quote it when reporting a problem
+             * @example 3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10
+             */
+            requestId?: string;
+            /**
+             * @description The HTTP status again
+             * @example 404
+             */
             statusCode: number;
+        };
+        FieldError: {
+            /**
+             * @description required, unknown_field, or the failed rule (min, max_length, is_enum…)
+             * @example required
+             */
+            code: string;
+            /**
+             * @description Path of the field in the body or query
+             * @example printItems[0].quantity
+             */
+            field: string;
+            /** @example Quantity is required */
+            message: string;
         };
         FileRefDto: {
             name?: string;
@@ -3566,7 +3590,10 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Names the request (in the server's logs too): the client's X-Request-Id when valid (1–200 of A–Z a–z 0–9 . _ : -), else a new UUID */
+        RequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3582,15 +3609,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyListResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,6 +3627,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -3607,12 +3637,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -3636,30 +3669,42 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedApiKeyResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3667,6 +3712,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -3676,6 +3722,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,6 +3730,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -3704,30 +3752,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3735,6 +3795,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -3744,6 +3805,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3751,6 +3813,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -3760,12 +3823,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3787,30 +3853,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3818,6 +3896,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -3827,6 +3906,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3834,6 +3914,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -3843,12 +3924,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -3868,6 +3952,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,30 +3979,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3925,6 +4022,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -3934,12 +4032,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -3966,30 +4067,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BuyCreditsResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3997,6 +4110,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4006,6 +4120,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,6 +4128,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -4022,6 +4138,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4029,15 +4146,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,6 +4164,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4071,30 +4191,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4102,6 +4234,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4111,12 +4244,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -4140,21 +4276,32 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -4174,6 +4321,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4198,30 +4346,42 @@ export interface operations {
             /** @description All categories by name (default limit 999) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImageCategoryListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4229,6 +4389,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4238,21 +4399,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4260,6 +4425,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4271,7 +4437,10 @@ export interface operations {
     createImageCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4283,30 +4452,42 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImageCategoryResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4314,6 +4495,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4323,6 +4505,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,15 +4513,35 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4346,6 +4549,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4367,30 +4571,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImageCategoryResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +4614,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4407,12 +4624,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -4422,21 +4642,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4444,6 +4668,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4469,30 +4694,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImageCategoryResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +4737,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4509,6 +4747,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4516,6 +4755,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -4525,21 +4765,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4547,6 +4791,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4568,30 +4813,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4599,6 +4856,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4608,6 +4866,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4615,6 +4874,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -4624,21 +4884,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4646,6 +4910,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4674,30 +4939,42 @@ export interface operations {
             /** @description Live images of the signed-in user; default limit 50, default sort createdAt desc (name: asc) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImageListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4705,6 +4982,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4714,21 +4992,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4736,6 +5018,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4760,30 +5043,42 @@ export interface operations {
             /** @description 409 when an image is in a print that is not completed */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BulkDeleteResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4791,6 +5086,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4800,6 +5096,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4807,15 +5104,17 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4823,6 +5122,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4846,30 +5146,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImagesResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4877,6 +5189,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4886,6 +5199,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4893,15 +5207,17 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4909,6 +5225,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -4941,30 +5258,42 @@ export interface operations {
             /** @description At least one file stored; `errors` names the refused files. 400 with the same body when none was stored. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UploadResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +5301,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -4981,6 +5311,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4988,6 +5319,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -4997,6 +5329,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5004,15 +5337,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,6 +5355,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5042,30 +5378,42 @@ export interface operations {
             /** @description Also answers for an image deleted from the library but kept for completed prints (deletedAt set) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5073,6 +5421,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5082,12 +5431,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -5097,21 +5449,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +5475,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5144,30 +5501,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ImageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5175,6 +5544,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5184,6 +5554,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5191,6 +5562,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -5200,21 +5572,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5222,6 +5598,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5243,30 +5620,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BulkDeleteResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5274,6 +5663,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5283,6 +5673,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,6 +5681,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -5299,21 +5691,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5321,6 +5717,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5346,28 +5743,40 @@ export interface operations {
             /** @description The original file; owner or admin only */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5375,6 +5784,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5384,12 +5794,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -5399,21 +5812,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5421,6 +5838,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5443,28 +5861,40 @@ export interface operations {
             /** @description WebP thumbnail (long side 512 px); 404 until the preview job has run */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,6 +5902,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5481,12 +5912,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -5496,21 +5930,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5518,6 +5956,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5538,15 +5977,17 @@ export interface operations {
             /** @description All of the user's integrations, newest first; secrets are never returned */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationListResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5554,6 +5995,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5563,21 +6005,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,6 +6031,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5596,7 +6043,10 @@ export interface operations {
     createIntegration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5609,30 +6059,42 @@ export interface operations {
             /** @description connectUrl: send the browser there (Etsy, or WooCommerce without keys). 409 shop_already_exists */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5640,6 +6102,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5649,6 +6112,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5656,15 +6120,35 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,6 +6156,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5692,15 +6177,17 @@ export interface operations {
             /** @description The shop types and whether each can be added on this server (with the reason when not) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationTypesResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5708,6 +6195,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5717,21 +6205,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5739,6 +6231,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5762,21 +6255,32 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -5798,30 +6302,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5829,6 +6345,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5838,12 +6355,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -5853,21 +6373,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +6399,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -5900,30 +6425,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["IntegrationResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5931,6 +6468,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -5940,6 +6478,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,6 +6486,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -5956,21 +6496,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5978,6 +6522,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6000,30 +6545,42 @@ export interface operations {
             /** @description Also deletes the integration's synced orders */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6031,6 +6588,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6040,6 +6598,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6047,6 +6606,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -6056,21 +6616,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6078,6 +6642,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6099,30 +6664,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ConnectResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6130,6 +6707,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6139,12 +6717,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -6154,21 +6735,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +6761,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6198,30 +6784,42 @@ export interface operations {
             /** @description 400 not_connected: "Please connect your integration to sync order" */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SyncResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6229,6 +6827,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6238,12 +6837,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -6253,21 +6855,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6275,6 +6881,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6298,21 +6905,32 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -6332,10 +6950,36 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -6357,30 +7001,42 @@ export interface operations {
             /** @description Newest first; default limit 10. status=unread gives the bell count in pagination.totalDocuments */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6388,6 +7044,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6397,21 +7054,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6419,6 +7080,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6438,15 +7100,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MarkAllReadResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6454,6 +7118,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6463,6 +7128,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6470,15 +7136,17 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6486,6 +7154,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6507,30 +7176,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +7219,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6547,6 +7229,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6554,6 +7237,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -6563,21 +7247,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6585,6 +7273,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6606,30 +7295,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6637,6 +7338,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6646,6 +7348,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6653,6 +7356,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -6662,21 +7366,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6684,6 +7392,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6720,30 +7429,42 @@ export interface operations {
             /** @description Newest orders first (by dateType), each with its items; status is derived from the prints holding the items */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6751,6 +7472,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6760,21 +7482,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +7508,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6793,7 +7520,10 @@ export interface operations {
     createOrderPrint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6806,30 +7536,42 @@ export interface operations {
             /** @description 409 order_item_in_print when an item is already in a print (send allowReprint to print it again) */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderPrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6837,6 +7579,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6846,6 +7589,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6853,15 +7597,35 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6869,6 +7633,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6892,30 +7657,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6923,6 +7700,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -6932,6 +7710,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6939,15 +7718,17 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6955,6 +7736,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -6981,30 +7763,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7012,6 +7806,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7021,21 +7816,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7043,6 +7842,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7062,15 +7862,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BankDetailsResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7078,6 +7880,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7087,21 +7890,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7109,6 +7916,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7135,30 +7943,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7166,6 +7986,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7175,6 +7996,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7182,6 +8004,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -7191,6 +8014,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7198,15 +8022,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7214,6 +8040,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7233,15 +8060,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreditPackagesResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7249,6 +8078,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7258,21 +8088,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7280,6 +8114,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7301,30 +8136,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7332,6 +8179,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7341,12 +8189,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -7356,21 +8207,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7378,6 +8233,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7389,7 +8245,10 @@ export interface operations {
     markTransferReceived: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7399,30 +8258,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7430,6 +8301,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7439,6 +8311,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7446,6 +8319,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -7455,13 +8329,34 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -7493,30 +8388,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7524,6 +8431,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7533,21 +8441,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +8467,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7579,32 +8492,44 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7612,6 +8537,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7621,6 +8547,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7628,6 +8555,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -7637,6 +8565,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7644,15 +8573,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7660,6 +8591,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7683,30 +8615,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintPreviewResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7714,6 +8658,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7723,6 +8668,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7730,15 +8676,17 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7746,6 +8694,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7780,30 +8729,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7811,6 +8772,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7820,12 +8782,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -7835,12 +8800,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -7862,30 +8830,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7893,6 +8873,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -7902,12 +8883,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -7917,21 +8901,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7939,6 +8927,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -7960,30 +8949,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7991,6 +8992,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8000,6 +9002,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8007,6 +9010,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8016,21 +9020,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8038,6 +9046,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8059,30 +9068,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8090,6 +9111,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8099,6 +9121,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8106,6 +9129,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8115,21 +9139,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8137,6 +9165,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8161,30 +9190,42 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8192,6 +9233,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8201,6 +9243,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8208,6 +9251,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8217,12 +9261,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -8232,6 +9279,7 @@ export interface operations {
             /** @description Every design or size of the print was deleted */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8239,6 +9287,7 @@ export interface operations {
                      * @example {
                      *       "code": "nothing_to_duplicate",
                      *       "message": "Nothing to duplicate: every design or size of this print has been deleted",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
                      */
@@ -8248,6 +9297,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8255,15 +9305,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8271,6 +9323,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8293,28 +9346,40 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8322,6 +9387,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8331,12 +9397,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8346,21 +9415,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8368,6 +9441,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8390,28 +9464,40 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8419,6 +9505,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8428,12 +9515,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8443,21 +9533,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8465,6 +9559,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8487,28 +9582,40 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8516,6 +9623,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8525,12 +9633,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8540,21 +9651,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8562,6 +9677,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8583,30 +9699,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8614,6 +9742,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8623,6 +9752,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8630,6 +9760,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8639,21 +9770,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8661,6 +9796,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8682,30 +9818,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintLayoutResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8713,6 +9861,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8722,12 +9871,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8737,21 +9889,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8759,6 +9915,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8784,6 +9941,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8793,6 +9951,7 @@ export interface operations {
             /** @description The layout has problems (code layout_invalid); `problems` lists them with the copies concerned */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8816,15 +9975,17 @@ export interface operations {
                      *           "message": "copy 1 of \"logo.png\" and copy 2 of \"logo.png\" are closer than the 0.25 in gap."
                      *         }
                      *       ],
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,6 +9993,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8841,6 +10003,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8848,6 +10011,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8857,12 +10021,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -8872,13 +10039,15 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8886,6 +10055,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -8907,30 +10077,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8938,6 +10120,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -8947,6 +10130,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8954,6 +10138,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -8963,12 +10148,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -8978,13 +10166,15 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8992,6 +10182,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9017,30 +10208,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["LayoutCheckResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9048,6 +10251,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9057,6 +10261,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9064,6 +10269,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9073,12 +10279,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -9088,13 +10297,15 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9102,6 +10313,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9127,30 +10339,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintLayoutResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9158,6 +10382,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9167,6 +10392,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9174,6 +10400,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9183,12 +10410,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -9198,13 +10428,15 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9212,6 +10444,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9237,30 +10470,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintPreviewResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9268,6 +10513,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9277,6 +10523,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9284,6 +10531,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9293,21 +10541,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9315,6 +10567,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9341,32 +10594,44 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9374,6 +10639,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9383,6 +10649,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9390,6 +10657,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9399,12 +10667,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -9414,6 +10685,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9421,15 +10693,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9437,6 +10711,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9463,32 +10738,44 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9496,6 +10783,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9505,6 +10793,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9512,6 +10801,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9521,12 +10811,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -9536,6 +10829,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9543,15 +10837,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9559,6 +10855,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9585,32 +10882,44 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9618,6 +10927,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9627,6 +10937,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9634,6 +10945,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9643,12 +10955,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -9658,6 +10973,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9665,15 +10981,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9681,6 +10999,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9702,30 +11021,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ShareLinksResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9733,6 +11064,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9742,6 +11074,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,6 +11082,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9758,12 +11092,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -9773,6 +11110,7 @@ export interface operations {
             /** @description The print is not Completed */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9780,6 +11118,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_status",
                      *       "message": "Only the files of a completed print can be shared.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
                      */
@@ -9789,21 +11128,25 @@ export interface operations {
             /** @description The files are deleted or past their retention */
             410: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "gone",
                      *       "message": "The files of this print have been deleted, so this share link no longer works.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 410
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9811,6 +11154,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9832,30 +11176,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9863,6 +11219,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9872,6 +11229,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9879,6 +11237,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9888,21 +11247,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9910,6 +11273,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -9936,30 +11300,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9967,6 +11343,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -9976,6 +11353,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9983,6 +11361,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -9992,21 +11371,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10014,6 +11397,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10036,30 +11420,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10067,6 +11463,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10076,6 +11473,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10083,6 +11481,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -10092,21 +11491,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10114,6 +11517,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10133,15 +11537,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10149,6 +11555,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10158,21 +11565,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10180,6 +11591,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10203,30 +11615,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10234,6 +11658,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10243,6 +11668,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10250,15 +11676,17 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10266,6 +11694,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10287,23 +11716,34 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10327,21 +11767,32 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10362,15 +11813,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10380,12 +11841,15 @@ export interface operations {
             /** @description The link is not valid */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "This share link is not valid. Ask the person who sent it for a new link.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -10395,12 +11859,15 @@ export interface operations {
             /** @description The link was revoked or expired, or the files were deleted */
             410: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "gone",
                      *       "message": "This share link was revoked by its owner. Ask them for a new link.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 410
                      *     }
                      */
@@ -10410,12 +11877,15 @@ export interface operations {
             /** @description Too many requests from this address */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "rate_limited",
                      *       "message": "Too many attempts. Please try again later.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10436,15 +11906,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -10454,12 +11934,15 @@ export interface operations {
             /** @description The link is not valid, or the print has no PDF */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "This share link is not valid. Ask the person who sent it for a new link.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -10469,12 +11952,15 @@ export interface operations {
             /** @description The link was revoked or expired, or the files were deleted */
             410: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "gone",
                      *       "message": "This share link has expired. Ask the person who sent it for a new link.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 410
                      *     }
                      */
@@ -10484,12 +11970,15 @@ export interface operations {
             /** @description Too many requests from this address */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "rate_limited",
                      *       "message": "Too many attempts. Please try again later.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10509,15 +11998,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SheetPresetListResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10525,6 +12016,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10534,21 +12026,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10556,6 +12052,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10567,7 +12064,10 @@ export interface operations {
     createSheetPreset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10577,32 +12077,44 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SheetPresetResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10610,6 +12122,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10619,6 +12132,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10626,15 +12140,35 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10642,6 +12176,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10663,30 +12198,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SheetPresetResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10694,6 +12241,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10703,12 +12251,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -10718,21 +12269,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10740,6 +12295,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10765,30 +12321,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SheetPresetResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10796,6 +12364,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10805,6 +12374,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10812,6 +12382,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -10821,21 +12392,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10843,6 +12418,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10864,30 +12440,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10895,6 +12483,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10904,6 +12493,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10911,6 +12501,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -10920,21 +12511,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10942,6 +12537,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -10961,15 +12557,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SheetSettingsResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10977,6 +12575,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -10986,21 +12585,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11008,6 +12611,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11031,30 +12635,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SheetSettingsResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11062,6 +12678,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11071,6 +12688,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11078,15 +12696,17 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11094,6 +12714,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11113,15 +12734,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SheetSettingsResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11129,6 +12752,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11138,21 +12762,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11160,6 +12788,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11186,30 +12815,42 @@ export interface operations {
             /** @description Default limit 10 (limit=999 for all), default sort createdAt desc */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SizeListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11217,6 +12858,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11226,21 +12868,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11248,6 +12894,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11274,30 +12921,42 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SizeResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,6 +12964,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11314,6 +12974,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11321,6 +12982,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -11330,6 +12992,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11337,15 +13000,17 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11353,6 +13018,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11374,30 +13040,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SizeResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11405,6 +13083,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11414,12 +13093,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -11429,21 +13111,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11451,6 +13137,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11476,30 +13163,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SizeResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11507,6 +13206,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11516,6 +13216,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11523,6 +13224,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -11532,21 +13234,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11554,6 +13260,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11576,30 +13283,42 @@ export interface operations {
             /** @description 409 when a print uses the size */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11607,6 +13326,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11616,6 +13336,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11623,6 +13344,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -11632,21 +13354,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11654,6 +13380,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11673,15 +13400,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StatisticsResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11689,6 +13418,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11698,21 +13428,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11720,6 +13454,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -11747,30 +13482,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11778,6 +13525,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11787,12 +13535,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -11804,7 +13555,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11814,32 +13568,44 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11847,6 +13613,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11856,6 +13623,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11863,7 +13631,26 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -11884,30 +13671,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11915,6 +13714,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -11924,12 +13724,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -11939,12 +13742,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -11970,30 +13776,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12001,6 +13819,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12010,6 +13829,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12017,6 +13837,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12026,12 +13847,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -12053,30 +13877,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12084,6 +13920,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12093,6 +13930,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12100,6 +13938,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12109,12 +13948,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -12140,30 +13982,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12171,6 +14025,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12180,6 +14035,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12187,6 +14043,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12196,12 +14053,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -12230,30 +14090,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12261,6 +14133,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12270,6 +14143,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12277,6 +14151,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12286,12 +14161,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -12301,6 +14179,7 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12308,6 +14187,7 @@ export interface operations {
                      * @example {
                      *       "code": "idempotency_key_reused",
                      *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 422
                      *     }
                      */
@@ -12332,30 +14212,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreditHistoryResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12363,6 +14255,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12372,12 +14265,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12387,12 +14283,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -12418,30 +14317,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12449,6 +14360,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12458,6 +14370,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12465,6 +14378,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12474,12 +14388,15 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
@@ -12501,21 +14418,32 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["VerifyResultDto"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -12539,21 +14467,32 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CaptchaResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -12573,15 +14512,17 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookListResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12589,6 +14530,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12598,21 +14540,25 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12620,6 +14566,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -12631,7 +14578,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12643,30 +14593,42 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12674,6 +14636,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12683,6 +14646,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12690,15 +14654,35 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12706,6 +14690,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -12717,7 +14702,10 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 deliveryId: string;
             };
@@ -12727,30 +14715,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12758,6 +14758,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12767,6 +14768,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12774,6 +14776,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12783,21 +14786,43 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12805,6 +14830,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -12826,30 +14852,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12857,6 +14895,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12866,12 +14905,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12881,21 +14923,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12903,6 +14949,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -12924,30 +14971,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12955,6 +15014,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -12964,6 +15024,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12971,6 +15032,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -12980,21 +15042,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13002,6 +15068,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -13027,30 +15094,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13058,6 +15137,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -13067,6 +15147,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13074,6 +15155,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -13083,21 +15165,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13105,6 +15191,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -13132,30 +15219,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryListResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13163,6 +15262,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -13172,12 +15272,15 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "forbidden",
                      *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -13187,21 +15290,25 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13209,6 +15316,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -13220,7 +15328,10 @@ export interface operations {
     rollWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -13234,30 +15345,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13265,6 +15388,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -13274,6 +15398,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13281,6 +15406,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -13290,21 +15416,43 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13312,6 +15460,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */
@@ -13323,7 +15472,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -13333,30 +15485,42 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description The request is not valid */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No session, or the API key is malformed, unknown, revoked or expired */
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13364,6 +15528,7 @@ export interface operations {
                      * @example {
                      *       "code": "invalid_api_key",
                      *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 401
                      *     }
                      */
@@ -13373,6 +15538,7 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13380,6 +15546,7 @@ export interface operations {
                      * @example {
                      *       "code": "read_only_key",
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
                      */
@@ -13389,21 +15556,43 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests with this API key (see Retry-After) */
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13411,6 +15600,7 @@ export interface operations {
                      * @example {
                      *       "code": "rate_limited",
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
                      *     }
                      */

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { Integration, IntegrationType } from '../entities/integration.entity';
+import { AcceptUnknownFields } from '../../common/validation';
 
 export class KeyValueDto {
   @ApiProperty({ example: 'baseUrl' })
@@ -88,6 +89,8 @@ export class IntegrationTypesResponse {
 }
 
 /** What WooCommerce POSTs to our callback_url after the owner approved. */
+/** What WooCommerce's key approval POSTs; a field a newer WooCommerce adds is dropped, not refused. */
+@AcceptUnknownFields()
 export class WooAuthCallbackDto {
   @ApiProperty() @IsOptional() key_id?: number;
   @ApiProperty() @IsString() user_id: string;

@@ -1,0 +1,31 @@
+import { BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Request } from 'express';
+import { Observable } from 'rxjs';
+import { IDEMPOTENCY_IGNORED, IDEMPOTENT } from './idempotency.decorators';
+import { IDEMPOTENCY_HEADER } from './idempotency.interceptor';
+
+/** Methods a repeat of which may act twice: there a key the route would not honour is refused. */
+const UNSAFE_METHODS = new Set(['POST', 'PATCH']);
+
+export const NOT_SUPPORTED_MESSAGE =
+  'This route does not support Idempotency-Key (docs/api.md lists the routes that do). Send the request without it.';
+
+/**
+ * Global: an Idempotency-Key on a POST or PATCH route that does not honour it answers 400
+ * `idempotency_not_supported`, so a client never believes a retry is protected when it is
+ * not. GET, PUT and DELETE are repeatable by definition; the header is ignored there.
+ */
+@Injectable()
+export class IdempotencySupportInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const req = context.switchToHttp().getRequest<Request>();
+    if (req.headers[IDEMPOTENCY_HEADER] === undefined || !UNSAFE_METHODS.has(req.method)) return next.handle();
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IDEMPOTENT, targets) || this.reflector.getAllAndOverride<boolean>(IDEMPOTENCY_IGNORED, targets)) return next.handle();
+    throw new BadRequestException({ message: NOT_SUPPORTED_MESSAGE, code: 'idempotency_not_supported' });
+  }
+}
