@@ -126,6 +126,17 @@ describeS3('S3ObjectStore on Ceph RGW', () => {
     expect((await fetch(url)).status).toBe(403);
   });
 
+  it('deleting a prefix aborts the unfinished multipart uploads under it (a killed writer), and only those', async () => {
+    const { CreateMultipartUploadCommand } = await import('@aws-sdk/client-s3');
+    await admin.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: `${runPrefix}killed/run-1/sheet-1.png` }));
+    await admin.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: `${runPrefix}killed/run-2/sheet-1.png` }));
+    await store.put('killed/run-1/sheet-1.preview.webp', Buffer.from('w'));
+    expect(await store.deletePrefix('killed/run-1/')).toBe(1);
+    expect(await unfinishedUploads()).toEqual([expect.stringContaining('killed/run-2/sheet-1.png')]);
+    await store.deletePrefix('killed/');
+    expect(await unfinishedUploads()).toEqual([]);
+  });
+
   it('signs URLs for the public endpoint when one is set', async () => {
     const pub = another({ publicEndpoint: 'https://files.example.com' });
     const url = new URL(await pub.signedUrl('signed/x.png', { expiresInSeconds: 60 }));

@@ -33,6 +33,7 @@ import { StoredLayout, storedLayout } from './stored-layout';
 
 /** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
 export const RUN_PREFIX = '.run-';
+const MOVES_AT_ONCE = 4;
 
 /**
  * The layout search reports nothing until it is done, and a true-shape print's search may use
@@ -268,14 +269,12 @@ export class PrintJobService {
     return this.prints.transaction(async (m) => {
       const row = await this.prints.lockAttempt(m, print._id);
       if (!row || row.status !== PrintStatus.Processing || row.attempt !== attempt) return null;
-      for (const f of files) {
-        for (const [from, to] of [
-          ...(f.formats ?? []).map((x) => [`${runKey}/sheet-${f.n}.${x.format}`, x.key]),
-          [`${runKey}/sheet-${f.n}.preview.webp`, f.previewKey],
-        ]) {
-          await this.storage.move(from, to);
-        }
-      }
+      const moves = files.flatMap((f) => [
+        ...(f.formats ?? []).map((x) => [`${runKey}/sheet-${f.n}.${x.format}`, x.key]),
+        [`${runKey}/sheet-${f.n}.preview.webp`, f.previewKey],
+      ]);
+      // a few at once: on a bucket each is a server-side copy and a delete
+      for (let i = 0; i < moves.length; i += MOVES_AT_ONCE) await Promise.all(moves.slice(i, i + MOVES_AT_ONCE).map(([from, to]) => this.storage.move(from, to)));
       const printedAt = await this.prints.complete(m, print._id, files, layout);
       await this.images.addPrintedCopies(m, copies);
       const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, printedAt, files));

@@ -44,7 +44,10 @@ export interface ObjectStore {
    */
   children(prefix: string): Promise<string[]>;
 
-  /** Deletes every object whose key starts with `prefix` (never empty); resolves with how many. */
+  /**
+   * Deletes every object whose key starts with `prefix` (never empty), and aborts the
+   * unfinished writes there (multipart uploads of a killed writer); resolves with how many objects.
+   */
   deletePrefix(prefix: string): Promise<number>;
 
   /**

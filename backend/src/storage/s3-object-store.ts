@@ -7,6 +7,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   S3Client,
   S3ServiceException,
@@ -222,7 +223,34 @@ export class S3ObjectStore implements ObjectStore {
       if (batch.length === DELETE_BATCH) await flush();
     }
     await flush();
+    await this.abortUploads(prefix);
     return n;
+  }
+
+  /**
+   * Aborts the unfinished multipart uploads under `prefix`: those of a writer that was killed
+   * (a cancelled render's CPU worker) and could not abort its own.
+   */
+  private async abortUploads(prefix: string): Promise<void> {
+    const Bucket = this.options.bucket;
+    let KeyMarker: string | undefined;
+    let UploadIdMarker: string | undefined;
+    do {
+      const page = await this.client
+        .send(new ListMultipartUploadsCommand({ Bucket, Prefix: this.options.prefix + prefix, KeyMarker, UploadIdMarker }))
+        .catch((e) => {
+          // keys without s3:ListBucketMultipartUploads: the bucket's lifecycle rule removes them
+          if (status(e) === 403) return null;
+          throw e;
+        });
+      if (!page) return;
+      for (const u of page.Uploads ?? []) {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId })).catch((e) => {
+          if (status(e) !== 404) throw e;
+        });
+      }
+      [KeyMarker, UploadIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextUploadIdMarker] : [undefined, undefined];
+    } while (KeyMarker);
   }
 
   async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
