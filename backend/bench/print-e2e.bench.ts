@@ -4,6 +4,8 @@
  *
  *   npm run bench:print            (needs the local PostgreSQL and Redis, like the e2e tests)
  *   PRINT_FORMATS=png,pdf npm run bench:print   (the print files to write; default: the settings' default, PNG)
+ *   STORAGE_DRIVERS=local,s3 npm run bench:print  (the same print on each storage driver in turn, then a
+ *       table; `s3` needs the S3_TEST_* environment that backend/test/ceph/ceph-rgw.sh start prints)
  */
 import 'reflect-metadata';
 import Bull from 'bull';
@@ -13,8 +15,69 @@ import { adminAgent, createTestApp, signUpAndLogin } from '../test/utils/create-
 import { REDIS_URL } from '../test/utils/test-env';
 import { sampleTreeMemory } from './proc-memory';
 
+interface RunResult {
+  driver: string;
+  totalMs: number;
+  timingsMs: Record<string, number>;
+  peakTotalMb: number;
+  peakCpuWorkerMb: number;
+  peakApiMb: number;
+}
+
+/** The app's environment for a storage driver (a fresh key prefix in the test bucket for `s3`). */
+async function driverEnv(driver: string): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (driver === 'local') return { env: {}, cleanup: async () => undefined };
+  const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
+  const { S3ObjectStore } = await import('../src/storage/s3-object-store');
+  const endpoint = process.env.S3_TEST_ENDPOINT;
+  const accessKeyId = process.env.S3_TEST_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.S3_TEST_SECRET_ACCESS_KEY;
+  if (!endpoint || !accessKeyId || !secretAccessKey) throw new Error('STORAGE_DRIVERS=s3 needs S3_TEST_ENDPOINT/ACCESS_KEY_ID/SECRET_ACCESS_KEY (eval "$(bash test/ceph/ceph-rgw.sh start)")');
+  const bucket = 'gangsheet-bench';
+  const prefix = `bench-${Date.now()}/`;
+  const region = process.env.S3_TEST_REGION ?? 'us-east-1';
+  const store = new S3ObjectStore({ endpoint, region, bucket, prefix, accessKeyId, secretAccessKey, forcePathStyle: true, checksums: 'when_required', partSizeBytes: 8 << 20, queueSize: 2 });
+  await store.client.send(new CreateBucketCommand({ Bucket: bucket })).catch((e) => {
+    if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
+  });
+  return {
+    env: {
+      STORAGE_DRIVER: 's3',
+      STORAGE_S3_BUCKET: bucket,
+      STORAGE_S3_ENDPOINT: endpoint,
+      STORAGE_S3_REGION: region,
+      STORAGE_S3_ACCESS_KEY_ID: accessKeyId,
+      STORAGE_S3_SECRET_ACCESS_KEY: secretAccessKey,
+      STORAGE_S3_PREFIX: prefix,
+    },
+    cleanup: async () => {
+      await store.deletePrefix(prefix);
+      store.close();
+    },
+  };
+}
+
 async function main() {
-  const t = await createTestApp();
+  const drivers = (process.env.STORAGE_DRIVERS ?? 'local').split(',').filter(Boolean);
+  const results: RunResult[] = [];
+  for (const driver of drivers) {
+    console.log(`\n=== storage driver: ${driver} ===`);
+    results.push(await run(driver));
+  }
+  if (results.length > 1) {
+    const base = results[0];
+    console.log('\n| driver | request → Completed | render | store | peak RSS all | peak CPU worker | vs ' + base.driver + ' (time) |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const r of results)
+      console.log(
+        `| ${r.driver} | ${(r.totalMs / 1000).toFixed(1)} s | ${(r.timingsMs.render / 1000).toFixed(1)} s | ${(r.timingsMs.store / 1000).toFixed(2)} s | ${Math.round(r.peakTotalMb)} MB | ${Math.round(r.peakCpuWorkerMb)} MB | ${(r.totalMs / base.totalMs).toFixed(2)}× |`,
+      );
+  }
+}
+
+async function run(driver: string): Promise<RunResult> {
+  const storage = await driverEnv(driver);
+  const t = await createTestApp(storage.env);
   try {
     const admin = await adminAgent(t);
     const s = await signUpAndLogin(t, 'bench');
@@ -61,8 +124,17 @@ async function main() {
       `peak RSS: API + job worker process ${mb(own.mb)}, CPU workers ${workers.map((w) => mb(w.mb)).join(', ') || 'none'}; all together ${mb(mem.peakTotalMb)} (sampled every 100 ms)`,
     );
     void sharp; void t0;
+    return {
+      driver,
+      totalMs,
+      timingsMs: rv.timingsMs ?? {},
+      peakTotalMb: mem.peakTotalMb,
+      peakApiMb: own.mb,
+      peakCpuWorkerMb: Math.max(0, ...workers.map((w) => w.mb)),
+    };
   } finally {
     await t.close();
+    await storage.cleanup();
   }
 }
 
