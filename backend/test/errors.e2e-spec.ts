@@ -1,4 +1,6 @@
+import { EventEmitter } from 'node:events';
 import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { ResponseContract } from './utils/response-contract';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -96,6 +98,34 @@ describe('Errors and request ids', () => {
     const a = await seller.agent.get('/api/sizes');
     const b = await seller.agent.get('/api/sizes');
     expect(a.headers['request-id']).not.toBe(b.headers['request-id']);
+  });
+
+  it('the e2e hook checks every answer against docs/openapi.json, and names what breaks it', () => {
+    const contract = new ResponseContract({
+      paths: {
+        '/api/print/{id}': { get: { responses: { '200': {} } } },
+        '/api/print/preview': { post: { responses: { '200': {}, '400': {} } } },
+      },
+    });
+    expect(contract.operation('POST', '/api/print/preview')?.path).toBe('/api/print/preview');
+    const answer = (method: string, url: string, status: number, headers: Record<string, string>, body?: unknown) => {
+      const res = Object.assign(new EventEmitter(), { statusCode: status, getHeader: (k: string) => headers[k.toLowerCase()], json: (b: unknown) => b });
+      contract.middleware()({ method, originalUrl: url } as any, res as any, () => undefined);
+      if (body !== undefined) res.json(body);
+      res.emit('finish');
+    };
+    answer('GET', '/api/print/1', 200, { 'request-id': 'a' });
+    answer('POST', '/api/print/preview', 400, { 'request-id': 'b' }, { statusCode: 400, code: 'validation_failed', message: 'x', requestId: 'b' });
+    expect(contract.violations).toEqual([]);
+    answer('GET', '/api/print/2', 201, {});
+    answer('POST', '/api/print/preview', 400, { 'request-id': 'c' }, { statusCode: 400, message: 'no code' });
+    expect(contract.violations).toEqual([
+      'GET /api/print/2 → 201: no Request-Id header',
+      'GET /api/print/2 → 201: status not declared for GET /api/print/{id} (declared: 200)',
+      'POST /api/print/preview → 400: error shape: code undefined; requestId undefined is not the Request-Id header',
+    ]);
+    expect(() => contract.assertClean()).toThrow(/Responses that break docs\/openapi.json \(3\)/);
+    expect(t.contract.violations).toEqual([]);
   });
 
   it('browsers of the allowed origins may read Request-Id', async () => {

@@ -117,7 +117,8 @@ describe('Idempotency-Key (e2e)', () => {
     expect(first.body.code).toBe('insufficient_credits');
     await setCredits(t, admin, s.user._id, 10);
     const replay = await http().post(`/api/print/${print.body.data._id}/process`).set(s.auth).set('Idempotency-Key', key).send({}).expect(400);
-    expect(replay.body).toEqual(first.body);
+    // The same error again; its requestId names the retry (as its Request-Id header does).
+    expect(replay.body).toEqual({ ...first.body, requestId: replay.headers['request-id'] });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     await db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [key]);
     const fresh = await http().post(`/api/print/${print.body.data._id}/process`).set(s.auth).set('Idempotency-Key', key).send({}).expect(201);

@@ -10,6 +10,7 @@ import { configureApp } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/config/configuration';
 import { UsersService } from '../../src/users/users.service';
 import { MailCatcher } from './mail-catcher';
+import { ResponseContract } from './response-contract';
 import { createTestDatabase, REDIS_URL } from './test-env';
 
 export const ORIGIN = 'http://localhost:3000';
@@ -21,6 +22,8 @@ export interface TestApp {
   mail: MailCatcher;
   /** A supertest agent that keeps cookies, sends our Origin and the X-Requested-With header. */
   agent(): TestAgent;
+  /** What the app answered that breaks docs/openapi.json; close() fails the suite when anything does. */
+  contract: ResponseContract;
   close(): Promise<void>;
 }
 
@@ -50,6 +53,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error'] });
+  // Every response of every e2e suite is checked against docs/openapi.json.
+  const contract = new ResponseContract();
+  app.use(contract.middleware());
   configureApp(app);
   await app.init();
   await app.get(UsersService).ensureFirstAdmin();
@@ -63,11 +69,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       a.set('Origin', ORIGIN).set('X-Requested-With', 'XMLHttpRequest');
       return a;
     },
+    contract,
     close: async () => {
       await app.close();
       await mail.stop();
       await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (process.env.RESPONSE_CONTRACT === 'report') console.log([...new Set([...contract.violations, ...contract.undeclared])].join('\n'));
+      contract.assertClean();
     },
   };
 }
