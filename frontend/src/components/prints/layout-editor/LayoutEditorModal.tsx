@@ -301,7 +301,8 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
           style={{ maxWidth: 360, width: "100%" }}
           value={selected.size === 1 ? [...selected][0] : undefined}
           options={copies.map((c) => ({ value: c.key, label: `${label(c)}${c.pinned ? " (pinned)" : ""}${problems.has(c.key) ? " — problem" : ""}` }))}
-          onChange={(key: string) => {
+          // onSelect, not onChange: choosing the copy already selected still scrolls to it and says where it is
+          onSelect={(key: string) => {
             setSelected(new Set([key]));
             canvas.current?.reveal(key);
             const c = copies.find((v) => v.key === key);
