@@ -62,6 +62,8 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
   const fit = Math.max(4, (width - 24) / settings.width);
   const scale = fit * zoom;
   const [pos, setPos] = useState({ x: 12, y: 12 });
+  // a new width (a phone turned, a window resized) fits the sheet again from its top-left
+  useEffect(() => setPos({ x: 12, y: 12 }), [width]);
   const lengths = useMemo(() => Array.from({ length: sheets }, (_, i) => shownLength(copies, i, settings)), [copies, sheets, settings]);
   const offsets = useMemo(() => lengths.reduce<number[]>((acc, _, i) => [...acc, i === 0 ? 0 : acc[i - 1] + lengths[i - 1] + SHEET_SPACING_IN], []), [lengths]);
   const [band, setBand] = useState<{ x0: number; y0: number; x1: number; y1: number; add: boolean } | null>(null);
