@@ -1,5 +1,6 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
-import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { GUARDS_METADATA, HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ThrottlerGuard } from '@nestjs/throttler';
 import { ModulesContainer } from '@nestjs/core';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { IS_PUBLIC, ROLES } from '../auth/auth.decorators';
@@ -17,6 +18,8 @@ interface RouteFacts {
   sessionOnly: boolean;
   /** The status of a success: @HttpCode's, else Nest's default (201 for POST, 200 otherwise). */
   successStatus?: number;
+  /** Behind @nestjs/throttler's guard (sign-in, sign-up, share links): 429 past its limits. */
+  throttled?: boolean;
 }
 
 /** How each route (by operation id = handler name) may be called and answers, read from the routes' own metadata. */
@@ -35,7 +38,9 @@ function routeAccess(app: INestApplication): Map<string, RouteFacts> {
         const roles: unknown[] = Reflect.getMetadata(ROLES, fn) ?? Reflect.getMetadata(ROLES, cls) ?? [];
         const method: RequestMethod | undefined = Reflect.getMetadata(METHOD_METADATA, fn);
         const successStatus: number | undefined = Reflect.getMetadata(HTTP_CODE_METADATA, fn) ?? (method === undefined ? undefined : method === RequestMethod.POST ? 201 : 200);
-        out.set(name, { isPublic: flag(IS_PUBLIC), sessionOnly: flag(SESSION_ONLY) || roles.length > 0, successStatus });
+        const guards: unknown[] = [...(Reflect.getMetadata(GUARDS_METADATA, fn) ?? []), ...(Reflect.getMetadata(GUARDS_METADATA, cls) ?? [])];
+        const throttled = guards.some((g) => g === ThrottlerGuard);
+        out.set(name, { isPublic: flag(IS_PUBLIC), sessionOnly: flag(SESSION_ONLY) || roles.length > 0, successStatus, throttled });
       }
     }
   }
@@ -50,6 +55,47 @@ const error = (description: string, example: { statusCode: number; code: string;
   headers: REQUEST_ID_HEADER,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' }, example: { ...example, requestId: EXAMPLE_REQUEST_ID } } },
 });
+
+/**
+ * Errors a route answers that its controller does not declare, by operation id: status, code
+ * and message (the e2e contract check lists them with RESPONSE_CONTRACT=report).
+ */
+const NOT_EDITABLE: [number, string, string] = [409, 'invalid_status', 'Items can be changed only while the print is In Draft or Deleted.'];
+const NOT_PROCESSABLE: [number, string, string] = [409, 'invalid_status', 'This print is Processing; only a print that is In Draft or Deleted can be processed.'];
+const NOT_DELETABLE: [number, string, string] = [409, 'invalid_status', 'A print can be deleted only when it is Completed, In Draft or Deleted.'];
+const DOCUMENTED_ERRORS: Record<string, Array<[number, string, string]>> = {
+  register: [[409, 'email_taken', 'Email is already registered']],
+  login: [
+    [401, 'invalid_credentials', 'Invalid email/username or password'],
+    [403, 'email_not_verified', 'Please verify your email before logging in. We have sent you a new verification link.'],
+  ],
+  createUser: [[409, 'email_taken', 'Email is already registered']],
+  updateUser: [[409, 'email_taken', 'Email is already registered']],
+  createSize: [[409, 'size_exists', 'Size already exists']],
+  updateSize: [[409, 'size_exists', 'Size already exists']],
+  deleteSize: [[409, 'size_in_use', '"Adult front" is used by a print.']],
+  createImageCategory: [[409, 'category_exists', 'Category already exists']],
+  updateImageCategory: [[409, 'category_exists', 'Category already exists']],
+  createSheetPreset: [[409, 'preset_exists', 'A preset with this name already exists']],
+  createIntegration: [[409, 'shop_already_exists', 'Shop already exists.']],
+  uploadImages: [[404, 'not_found', 'Category not found']],
+  bulkUpdateImages: [[404, 'not_found', 'Category not found']],
+  bulkDeleteImages: [
+    [404, 'not_found', 'Image not found'],
+    [409, 'image_in_draft_print', '"Tiger head" is used by a print that is not completed. Remove it from the print first.'],
+  ],
+  createPrint: [[404, 'not_found', 'Image not found']],
+  previewDraftPrint: [[404, 'not_found', 'Image not found']],
+  addPrintItem: [NOT_EDITABLE],
+  updatePrintItem: [NOT_EDITABLE],
+  deletePrintItem: [NOT_EDITABLE],
+  processPrint: [NOT_PROCESSABLE],
+  proccessPrint: [NOT_PROCESSABLE],
+  cancelPrint: [[409, 'invalid_status', 'This print is Completed; only a print that is Processing can be cancelled.']],
+  deletePrint: [NOT_DELETABLE],
+  forceDeletePrint: [NOT_DELETABLE],
+  downloadPrintFile: [[410, 'gone', 'The files of this print have been deleted.']],
+};
 
 /** "listPrints" → "List prints": the fallback summary of a route that declares none. */
 function humanize(operationId: string): string {
@@ -170,6 +216,10 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
         if (!a.sessionOnly)
           add('429', error('Too many requests with this API key, or too many invalid keys from this address (see Retry-After)', { statusCode: 429, code: 'rate_limited', message: 'Too many requests with this API key. Try again in 12 s.' }));
       }
+      // The cross-site check refuses a cookie request from another origin on any change.
+      if (method !== 'get') add('403', error('A cookie request from another site', { statusCode: 403, code: 'bad_origin', message: 'Cross-site requests are not allowed' }));
+      if (a.throttled) add('429', error('Too many attempts from this address or for this account (see Retry-After)', { statusCode: 429, code: 'rate_limited', message: 'Too many attempts. Please try again later.' }));
+      for (const [status, code, message] of DOCUMENTED_ERRORS[op.operationId] ?? []) add(String(status), error(message, { statusCode: status, code, message }));
       if (path.includes('{')) add('404', error('Not found, or not yours', { statusCode: 404, code: 'not_found', message: 'Not found' }));
       if (op.responses['422']) op.responses['422'] = error(op.responses['422'].description, { statusCode: 422, code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.' });
       for (const response of Object.values(op.responses) as any[]) {
