@@ -76,8 +76,9 @@ describe('Edge cases: NUL bytes, stored layouts, designs wider than the sheet, t
       expect(v.sheets.map((sh: any) => [sh.widthPx, sh.lengthPx, +sh.length.toFixed(3)])).toEqual(
         sheetFiles.map((f: any) => [f.widthPx, f.heightPx, f.lengthIn]),
       );
+      // a computed layout pins nothing (the layout editor's pins are saved separately)
       expect(v.sheets.map((sh: any) => sh.placements)).toEqual(
-        row.layout.sheets.map((sh: any) => sh.placements.map((pl: any) => ({ ...pl, imageId: pl.itemId === done.printItems[0]._id ? a._id : b._id }))),
+        row.layout.sheets.map((sh: any) => sh.placements.map((pl: any) => ({ ...pl, pinned: false, imageId: pl.itemId === done.printItems[0]._id ? a._id : b._id }))),
       );
       expect(v.copies).toBe(16);
       // Asked again: the same answer (nothing is laid out again).

@@ -15,9 +15,10 @@ import { startWorkerProcess } from './utils/worker-process';
 
 /**
  * The print flow with STORAGE_DRIVER=s3 and no shared folder, against the Ceph RADOS Gateway
- * that backend/test/ceph/ceph-rgw.sh starts (CI exports S3_TEST_*): an API node that runs no
- * jobs and a worker process, each with its own data folder; uploads, previews, renders,
- * downloads by signed URL, expiry and the orphan sweep all go through the bucket.
+ * that backend/test/ceph/ceph-rgw.sh starts (CI exports S3_TEST_*): two API nodes that run no
+ * jobs and a worker process, each with its own data folder, sharing only the database, Redis
+ * and the bucket; uploads, previews, renders, downloads by signed URL, expiry and the orphan
+ * sweep all go through the bucket.
  */
 const s3 = {
   endpoint: process.env.S3_TEST_ENDPOINT,
@@ -45,6 +46,8 @@ describeS3('Prints on object storage: API and worker on separate data folders (e
     STORAGE_SIGNED_URL_SECONDS: '120',
   };
   let t: TestApp;
+  /** The second API node: the same database, queues and bucket, its own data folder. */
+  let t2: TestApp;
   let worker: ChildProcess;
   const workerDir = mkdtempSync(join(tmpdir(), 'gs-worker-'));
   let admin: S3ObjectStore;
@@ -61,11 +64,13 @@ describeS3('Prints on object storage: API and worker on separate data folders (e
       if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
     });
     t = await createTestApp({ ...env, PROCESS_JOBS: 'false' });
+    t2 = await createTestApp({ ...env, PROCESS_JOBS: 'false', DATABASE_URL: t.config.database.url!, QUEUE_PREFIX: t.config.redis.prefix });
     worker = await startWorkerProcess(t, 'worker', { ...env, DATA_DIR: workerDir });
   });
 
   afterAll(async () => {
     worker?.kill('SIGKILL');
+    await t2?.close();
     await t?.close();
     rmSync(workerDir, { recursive: true, force: true });
     for (;;) {
@@ -76,8 +81,11 @@ describeS3('Prints on object storage: API and worker on separate data folders (e
     admin?.close();
   });
 
-  it('upload → preview → print → render → download by signed URL → expiry, with no file in either data folder', async () => {
+  it('upload → preview → print → render → download by signed URL → expiry, with no file in any data folder', async () => {
     const s = await signUpAndLogin(t, 's3seller');
+    // the same seller signed in on the second node (one session per node, one account)
+    const s2 = t2.agent();
+    await s2.post('/api/login').send({ email: s.email, password: s.password }).expect(200);
     await setCredits(t, await adminAgent(t), s.user._id, 100);
     const art = await sharp({ create: { width: 560, height: 360, channels: 4, background: { r: 20, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
     const png = await sharp({ create: { width: 600, height: 400, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
@@ -97,12 +105,17 @@ describeS3('Prints on object storage: API and worker on separate data folders (e
     const thumb = await s.agent.get(`/api/images/${image._id}/preview`).buffer(true).parse(binary).expect(200);
     expect((await sharp(thumb.body).metadata()).format).toBe('webp');
 
-    const sizeId = (await s.agent.post('/api/sizes').send({ name: 'Small', value: 2 }).expect(201)).body.data._id;
+    // the second node sees the first node's upload and serves its preview from the bucket
+    const thumb2 = await s2.get(`/api/images/${image._id}/preview`).buffer(true).parse(binary).expect(200);
+    expect(Buffer.compare(thumb2.body, thumb.body)).toBe(0);
+
+    // the print is created and processed through the second node
+    const sizeId = (await s2.post('/api/sizes').send({ name: 'Small', value: 2 }).expect(201)).body.data._id;
     // PNG and PDF: both writers stream into the bucket
-    await s.agent.put('/api/sheet-settings').send({ formats: ['png', 'pdf'] }).expect(200);
-    const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId, quantity: 12 }] }).expect(201)).body.data;
-    await s.agent.post(`/api/print/${p._id}/process`).send({}).expect(201);
-    const done = await waitDone(s.agent, p._id, 180_000);
+    await s2.put('/api/sheet-settings').send({ formats: ['png', 'pdf'] }).expect(200);
+    const p = (await s2.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId, quantity: 12 }] }).expect(201)).body.data;
+    await s2.post(`/api/print/${p._id}/process`).send({}).expect(201);
+    const done = await waitDone(s2, p._id, 180_000);
     expect(done.status).toBe('Completed');
     const folder = `users/${s.user._id}/prints/${p._id}/`;
     const stored = await bucketKeys(folder);
@@ -129,6 +142,10 @@ describeS3('Prints on object storage: API and worker on separate data folders (e
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 8).toString('latin1')).toBe('%PDF-1.7');
     const preview = await s.agent.get(`${pngFile.path}/preview`).redirects(0).expect(302);
     expect((await fetch(preview.headers.location)).status).toBe(200);
+    // either node signs a URL for the same object
+    const other = await s2.get(pngFile.path).redirects(0).expect(302);
+    expect(new URL(other.headers.location).pathname).toBe(url.pathname);
+    expect((await fetch(other.headers.location)).status).toBe(200);
     // only the owner or a share link: a stranger gets no URL
     await t.agent().get(pngFile.path).redirects(0).expect(401);
     const link = (await s.agent.post(`/api/print/${p._id}/share`).expect(200)).body.data.files[0].path;
@@ -137,6 +154,7 @@ describeS3('Prints on object storage: API and worker on separate data folders (e
 
     // neither data folder holds a stored file (the worker's has only its bounded cache)
     expect(existsSync(join(t.config.dataDir, 'files', 'users'))).toBe(false);
+    expect(existsSync(join(t2.config.dataDir, 'files', 'users'))).toBe(false);
     expect(existsSync(join(workerDir, 'files', 'users'))).toBe(false);
     expect(readdirSync(join(workerDir, 'tmp', 'runs'))).toEqual([]);
 
@@ -145,6 +163,7 @@ describeS3('Prints on object storage: API and worker on separate data folders (e
     expect(await t.app.get(PrintRetentionService).expireFiles(later)).toBe(1);
     expect(await bucketKeys(folder)).toEqual([]);
     await s.agent.get(pngFile.path).redirects(0).expect(410);
+    await s2.get(pngFile.path).redirects(0).expect(410);
   });
 
   it('the orphan sweep removes old objects no row refers to and keeps everything else', async () => {
