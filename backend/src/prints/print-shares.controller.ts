@@ -1,8 +1,8 @@
 import { Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, Post, Res, UseGuards } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import { Response } from 'express';
-import { sendSheetFile } from './send-sheet-file';
+import { ApiSheetFile, sendSheetFile } from './send-sheet-file';
 import { CurrentUser, Public } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { PrintFileFormat } from '../sheet-settings/entities/sheet-settings.entity';
@@ -56,7 +56,7 @@ export class PrintSharesController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Sheet n (1-based) as PNG through a share link; no account needed' })
-  @ApiProduces('image/png')
+  @ApiSheetFile('image/png')
   @errorDoc(404, 'The link is not valid', SHARE_MSG.invalid)
   @errorDoc(410, 'The link was revoked or expired, or the files were deleted', SHARE_MSG.revoked)
   @errorDoc(429, 'Too many requests from this address', 'Too many attempts. Please try again later.')
@@ -68,7 +68,7 @@ export class PrintSharesController {
   @Public()
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Sheet n (1-based) as PDF through a share link, when the print was processed with PDF; no account needed' })
-  @ApiProduces('application/pdf')
+  @ApiSheetFile('application/pdf')
   @errorDoc(404, 'The link is not valid, or the print has no PDF', SHARE_MSG.invalid)
   @errorDoc(410, 'The link was revoked or expired, or the files were deleted', SHARE_MSG.expired)
   @errorDoc(429, 'Too many requests from this address', 'Too many attempts. Please try again later.')

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
-import { sendSheetFile } from './send-sheet-file';
+import { ApiSheetFile, sendSheetFile } from './send-sheet-file';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Idempotent } from '../idempotency/idempotency.decorators';
 import { MessageResponse } from '../common/responses';
@@ -154,7 +154,7 @@ export class PrintsController {
 
   @Get(':id/files/:n')
   @ApiOperation({ summary: 'Download sheet n (1-based) as PNG; owner or admin only' })
-  @ApiProduces('image/png')
+  @ApiSheetFile('image/png')
   async downloadPrintFile(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
     const f = await this.files.sheetFile(user, id, n, 'png');
     await sendSheetFile(res, f, { 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
@@ -162,7 +162,7 @@ export class PrintsController {
 
   @Get(':id/files/:n/pdf')
   @ApiOperation({ summary: 'Download sheet n (1-based) as PDF, when the print was processed with PDF; owner or admin only' })
-  @ApiProduces('application/pdf')
+  @ApiSheetFile('application/pdf')
   async downloadPrintPdf(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
     const f = await this.files.sheetFile(user, id, n, 'pdf');
     await sendSheetFile(res, f, { 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
@@ -170,7 +170,7 @@ export class PrintsController {
 
   @Get(':id/files/:n/preview')
   @ApiOperation({ summary: 'Small WebP preview of sheet n; owner or admin only' })
-  @ApiProduces('image/webp')
+  @ApiSheetFile('image/webp')
   async downloadPrintPreview(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
     const f = await this.files.sheetFile(user, id, n, 'preview');
     await sendSheetFile(res, f, { 'Content-Disposition': `inline; filename="${f.name}"`, 'Cache-Control': 'private, max-age=300' });

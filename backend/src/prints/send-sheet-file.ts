@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiFoundResponse, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { SheetFile } from './print-files.service';
@@ -25,3 +27,17 @@ export async function sendSheetFile(res: Response, f: SheetFile, headers: Record
     res.destroy();
   });
 }
+
+/**
+ * The documented answers of a sheet download: the file itself (200, local folder) or, with
+ * files in a bucket, a redirect (302) whose Location is a short-lived signed URL of it.
+ */
+export const ApiSheetFile = (contentType: string) =>
+  applyDecorators(
+    ApiProduces(contentType),
+    ApiOkResponse({ description: 'The file (files in the local folder)', content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } }),
+    ApiFoundResponse({
+      description: 'Files in an S3-compatible bucket: Location is a signed URL of the file that expires within STORAGE_SIGNED_URL_SECONDS (follow it, e.g. curl -L)',
+      headers: { Location: { description: 'The signed URL', schema: { type: 'string', format: 'uri' } } },
+    }),
+  );

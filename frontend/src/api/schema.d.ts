@@ -9668,8 +9668,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file (files in the local folder) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Files in an S3-compatible bucket: Location is a signed URL of the file that expires within STORAGE_SIGNED_URL_SECONDS (follow it, e.g. curl -L) */
+            302: {
+                headers: {
+                    /** @description The signed URL */
+                    Location?: string;
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9804,8 +9817,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file (files in the local folder) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Files in an S3-compatible bucket: Location is a signed URL of the file that expires within STORAGE_SIGNED_URL_SECONDS (follow it, e.g. curl -L) */
+            302: {
+                headers: {
+                    /** @description The signed URL */
+                    Location?: string;
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9922,8 +9948,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file (files in the local folder) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description Files in an S3-compatible bucket: Location is a signed URL of the file that expires within STORAGE_SIGNED_URL_SECONDS (follow it, e.g. curl -L) */
+            302: {
+                headers: {
+                    /** @description The signed URL */
+                    Location?: string;
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12353,6 +12392,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file (files in the local folder) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Files in an S3-compatible bucket: Location is a signed URL of the file that expires within STORAGE_SIGNED_URL_SECONDS (follow it, e.g. curl -L) */
+            302: {
+                headers: {
+                    /** @description The signed URL */
+                    Location?: string;
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
@@ -12446,6 +12505,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file (files in the local folder) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Files in an S3-compatible bucket: Location is a signed URL of the file that expires within STORAGE_SIGNED_URL_SECONDS (follow it, e.g. curl -L) */
+            302: {
+                headers: {
+                    /** @description The signed URL */
+                    Location?: string;
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
