@@ -117,7 +117,10 @@ describe('the launcher (bin/gangsheet.js, what `npm run gangsheet` runs)', () =>
           try {
             // between fork and exec a child still shows the launcher's own command and environment
             if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(LAUNCHER)) continue;
-            const vars = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+            const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+            // a process that exited and awaits its parent (a zombie) shows no environment at all
+            if (!environ) continue;
+            const vars = environ.split('\0');
             seen.add(vars.find((v) => v.startsWith('MALLOC_ARENA_MAX=')) ?? 'unset');
           } catch {
             // gone meanwhile
