@@ -18,6 +18,7 @@ import { ImageCategory } from './entities/image-category.entity';
 import { Image, ImageStatus } from './entities/image.entity';
 import { EXTENSION, ImageKind, MIME, UploadError } from './image-content';
 import { ImageInspectorService, ImageStepError } from './image-inspector.service';
+import { imageDtoFromRow, ImageListRow, LIST_COLUMNS } from './image-list-row';
 import { SpooledFile } from './upload-storage';
 
 export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
@@ -26,57 +27,6 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 /** A search's total is exact up to this many matches (see `count`); beyond it the answer says `totalCapped`. */
 export const SEARCH_COUNT_CAP = 1_000;
 const SORT_COLUMNS = { name: 'lower(i.name)', createdAt: 'i.created_at', score: 'i.score', usedInPrint: 'i.used_in_print' } as const;
-/** What a list row holds: the image's shown columns and its category's id and name. */
-const LIST_COLUMNS = [
-  'i.id AS id', 'i.name AS name', 'i.original_name AS original_name', 'i.preview_key AS preview_key', 'i.score AS score',
-  'i.used_in_print AS used_in_print', 'i.mime AS mime', 'i.bytes AS bytes', 'i.width AS width', 'i.height AS height',
-  'i.trim AS trim', 'i.status AS status', 'i.error AS error', 'i.deleted_at AS deleted_at', 'i.created_at AS created_at',
-  'i.updated_at AS updated_at', 'c.id AS c_id', 'c.name AS c_name',
-];
-interface ImageListRow {
-  id: string;
-  name: string;
-  original_name: string;
-  preview_key: string | null;
-  score: string | null;
-  used_in_print: number;
-  mime: string;
-  bytes: number;
-  width: number | null;
-  height: number | null;
-  trim: Image['trim'];
-  status: ImageStatus;
-  error: string | null;
-  deleted_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  c_id: string | null;
-  c_name: string | null;
-}
-
-const imageDtoFromRow = (r: ImageListRow): ImageDto =>
-  toImageDto(
-    {
-      _id: r.id,
-      name: r.name,
-      originalName: r.original_name,
-      previewKey: r.preview_key,
-      score: r.score === null ? 0 : Number(r.score),
-      usedInPrint: r.used_in_print,
-      mime: r.mime,
-      bytes: r.bytes,
-      width: r.width,
-      height: r.height,
-      trim: r.trim,
-      status: r.status,
-      error: r.error,
-      deletedAt: r.deleted_at,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    } as Image,
-    r.c_id ? ({ _id: r.c_id, name: r.c_name } as ImageCategory) : null,
-  );
-
 const KIND_BY_MIME: Record<string, ImageKind> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/svg+xml': 'svg' };
 
 /** Display name: the uploaded file name without its extension. */
@@ -128,8 +78,7 @@ export class ImagesService implements OnModuleInit {
       params.categoryId = q.imageCategory;
     }
     const condition = where.join(' AND ');
-    // Read as plain rows and mapped here: TypeORM's entity hydration of the joined page cost
-    // more CPU than the query itself (bench:api). Only the columns the list shows are read.
+    // plain rows, mapped by image-list-row.ts (no entity hydration)
     const [rows, count] = await Promise.all([
       this.images
         .createQueryBuilder('i')
