@@ -21,7 +21,7 @@ describe('Images: CPU work off the event loop, one pixel limit (e2e)', () => {
     const { result, maxMs, stallMs, samples } = await healthLatencyDuring(t.agent(), () =>
       seller.agent.post('/api/images/bulk-upload').attach('files', svgBomb(80_000), 'bomb.svg').expect(400),
     );
-    expect(result.body.errors).toEqual([{ name: 'bomb.svg', message: 'The file is not a valid SVG image' }]);
+    expect(result.body.errors).toEqual([{ name: 'bomb.svg', field: 'files', code: 'file_refused', message: 'The file is not a valid SVG image' }]);
     expect(samples).toBeGreaterThan(0);
     expect(stallMs).toBeLessThan(1000);
     expect(maxMs).toBeLessThan(1000);
@@ -31,7 +31,7 @@ describe('Images: CPU work off the event loop, one pixel limit (e2e)', () => {
   // to the preview, so such images were accepted and then always failed their preview.
   it('a 300 Mpx image is refused at upload with the configured limit', async () => {
     const res = await seller.agent.post('/api/images/bulk-upload').attach('files', await pngClaiming(17_321, 17_321), 'huge.png').expect(400);
-    expect(res.body.errors).toEqual([{ name: 'huge.png', message: 'The image is too large: 17321 × 17321 pixels (the limit is 268 megapixels)' }]);
+    expect(res.body.errors).toEqual([{ name: 'huge.png', field: 'files', code: 'file_refused', message: 'The image is too large: 17321 × 17321 pixels (the limit is 268 megapixels)' }]);
   });
 });
 
@@ -47,7 +47,7 @@ describe('Images: the time limit of one file check (e2e)', () => {
     // 5 MB of attributes: valid XML, but parsing it takes several times the limit
     const big = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg">${'<g a="1" b="2" c="3"/>'.repeat(230_000)}</svg>`);
     const res = await seller.agent.post('/api/images/bulk-upload').attach('files', big, 'slow.svg').expect(400);
-    expect(res.body.errors).toEqual([{ name: 'slow.svg', message: 'The file took too long to check and was not accepted' }]);
+    expect(res.body.errors).toEqual([{ name: 'slow.svg', field: 'files', code: 'file_refused', message: 'The file took too long to check and was not accepted' }]);
     // the killed worker is replaced (its start counts against a time limit this small)
     expect(await t.app.get(CpuPool).run('pid', [])).toEqual(expect.any(Number));
     await seller.agent.post('/api/images/bulk-upload').attach('files', await transparentPng(), 'fine.png').expect(201);

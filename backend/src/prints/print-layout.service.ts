@@ -25,7 +25,7 @@ import {
 import { assertStatus, EDITABLE, itemProblem, MSG } from './prints.rules';
 import { PrintsService } from './prints.service';
 
-const NOT_EDITABLE = 'The layout can be edited only while the print is In Draft or Deleted (before processing).';
+export const NOT_EDITABLE = 'The layout can be edited only while the print is In Draft or Deleted (before processing).';
 
 /**
  * The seller's layout editor on the server: the saved edit (GET/PUT/DELETE layout), its

@@ -19,13 +19,18 @@ import {
 } from './dto/print.dto';
 import { LayoutCheckResponse, PrintLayoutResponse, SaveLayoutDto } from './dto/print-layout.dto';
 import { PrintDraftsService } from './print-drafts.service';
-import { PrintLayoutService } from './print-layout.service';
+import { NOT_EDITABLE, PrintLayoutService } from './print-layout.service';
 import { PrintFilesService } from './print-files.service';
 import { PrintPreviewService } from './print-preview.service';
 import { PrintProcessingService } from './print-processing.service';
 import { MSG } from './prints.rules';
 import { PrintsService } from './prints.service';
 
+/** The 409 of the layout routes: only a print that is In Draft, Deleted or Error has an editable layout. */
+const layoutNotEditable = ApiConflictResponse({
+  description: 'The print is not In Draft, Deleted or Error (code invalid_status)',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' }, example: { statusCode: 409, message: NOT_EDITABLE, code: 'invalid_status' } } },
+});
 const printId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Print not found') });
 const itemId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Print item not found') });
 const FORCE = 'force';
@@ -218,7 +223,7 @@ export class PrintsController {
       },
     },
   })
-  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
+  @layoutNotEditable
   async saveLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
     return { data: await this.layouts.save(user._id, id, dto), message: 'Layout saved. Preview, cost and processing use it until the items or sheet settings change.' };
   }
@@ -226,7 +231,7 @@ export class PrintsController {
   @Delete(':id/layout')
   @ApiOperation({ summary: "Drop the edited layout: the engine lays the print out again" })
   @ApiOkResponse({ type: MessageResponse })
-  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
+  @layoutNotEditable
   async discardLayout(@CurrentUser() user: User, @Param('id', printId) id: string) {
     await this.layouts.discard(user._id, id);
     return { message: 'Edited layout discarded' };
@@ -236,7 +241,7 @@ export class PrintsController {
   @HttpCode(200)
   @ApiOperation({ summary: "An edited layout's problems, without saving it (the editor's live check)" })
   @ApiOkResponse({ type: LayoutCheckResponse })
-  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
+  @layoutNotEditable
   async checkLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
     return { data: { problems: await this.layouts.check(user._id, id, dto) } };
   }
@@ -247,7 +252,7 @@ export class PrintsController {
     summary: 'Lay every copy that is not pinned out again around the pinned ones (copies with pinned: true), in one search of the engine; nothing is saved',
   })
   @ApiOkResponse({ type: PrintLayoutResponse })
-  @ApiConflictResponse({ description: 'The print is not In Draft, Deleted or Error (code invalid_status)' })
+  @layoutNotEditable
   async renestLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
     return { data: await this.layouts.renest(user._id, id, dto) };
   }

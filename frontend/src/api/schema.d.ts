@@ -10441,7 +10441,17 @@ export interface operations {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_status",
+                     *       "message": "The layout can be edited only while the print is In Draft or Deleted (before processing).",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
@@ -10568,7 +10578,17 @@ export interface operations {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_status",
+                     *       "message": "The layout can be edited only while the print is In Draft or Deleted (before processing).",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
@@ -10699,7 +10719,17 @@ export interface operations {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_status",
+                     *       "message": "The layout can be edited only while the print is In Draft or Deleted (before processing).",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
@@ -10830,7 +10860,17 @@ export interface operations {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_status",
+                     *       "message": "The layout can be edited only while the print is In Draft or Deleted (before processing).",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
