@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { waitDone, waitFor } from './prints.fixtures';
 
-jest.setTimeout(300_000);
+jest.setTimeout(600_000);
 
 /**
  * The embedded default (PGlite, in-process jobs) killed with SIGKILL in the middle of a
@@ -47,14 +47,17 @@ describe('Prints: the embedded default restarted mid-job (e2e)', () => {
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
+    // ts-node compiles the whole app at each start: minutes when the other jest worker is busy
     await waitFor(
       async () => {
         if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${out}`);
         return fetch(`${base}/api/health`).then((r) => r.ok, () => false);
       },
-      120_000,
+      240_000,
       'the app to become healthy',
-    );
+    ).catch((e) => {
+      throw new Error(`${e.message}; its output so far:\n${out.slice(-3000)}`);
+    });
     return child;
   }
 
