@@ -11,6 +11,7 @@ import { S3ObjectStore } from '../src/storage/s3-object-store';
 import { StorageService } from '../src/storage/storage.service';
 import { binary, setCredits, waitDone, waitFor } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
+import { S3_TEST, s3TestConfigured } from './utils/s3-test-env';
 import { startWorkerProcess } from './utils/worker-process';
 
 /**
@@ -20,15 +21,8 @@ import { startWorkerProcess } from './utils/worker-process';
  * and the bucket; uploads, previews, renders, downloads by signed URL, expiry and the orphan
  * sweep all go through the bucket.
  */
-const s3 = {
-  endpoint: process.env.S3_TEST_ENDPOINT,
-  region: process.env.S3_TEST_REGION ?? 'us-east-1',
-  accessKeyId: process.env.S3_TEST_ACCESS_KEY_ID,
-  secretAccessKey: process.env.S3_TEST_SECRET_ACCESS_KEY,
-};
-const configured = !!(s3.endpoint && s3.accessKeyId && s3.secretAccessKey);
-if (!configured && process.env.CI) throw new Error('S3_TEST_* are not set: .ci/run starts Ceph RGW (backend/test/ceph/ceph-rgw.sh) before the tests');
-if (!configured) console.warn('S3 print flow skipped: no S3_TEST_ENDPOINT. Run `eval "$(backend/test/ceph/ceph-rgw.sh start)"` first.');
+const s3 = S3_TEST;
+const configured = s3TestConfigured('S3 print flow');
 const describeS3 = configured ? describe : describe.skip;
 const BUCKET = 'gangsheet-test';
 

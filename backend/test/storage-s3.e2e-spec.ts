@@ -14,24 +14,14 @@ import { loadConfig } from '../src/config/configuration';
 import { objectStoreContract } from './utils/object-store.contract';
 import { createObjectStore } from '../src/storage/object-store.factory';
 import { S3ObjectStore, S3StoreOptions } from '../src/storage/s3-object-store';
+import { S3_TEST, s3TestConfigured } from './utils/s3-test-env';
 
 /**
  * The S3 driver against a real S3-compatible server: Ceph's RADOS Gateway started by
  * backend/test/ceph/ceph-rgw.sh (CI runs it before `npm test` and exports S3_TEST_*).
  */
-const env = {
-  endpoint: process.env.S3_TEST_ENDPOINT,
-  region: process.env.S3_TEST_REGION ?? 'us-east-1',
-  accessKeyId: process.env.S3_TEST_ACCESS_KEY_ID,
-  secretAccessKey: process.env.S3_TEST_SECRET_ACCESS_KEY,
-};
-const configured = !!(env.endpoint && env.accessKeyId && env.secretAccessKey);
-if (!configured && process.env.CI) {
-  throw new Error('S3_TEST_ENDPOINT/ACCESS_KEY_ID/SECRET_ACCESS_KEY are not set: .ci/run starts Ceph RGW (backend/test/ceph/ceph-rgw.sh) before the tests');
-}
-if (!configured) {
-  console.warn('S3 storage tests skipped: no S3_TEST_ENDPOINT. Run `eval "$(backend/test/ceph/ceph-rgw.sh start)"` first.');
-}
+const env = S3_TEST;
+const configured = s3TestConfigured('S3 storage tests');
 
 const BUCKET = 'gangsheet-test';
 const MB = 1024 * 1024;

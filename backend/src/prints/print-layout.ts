@@ -9,6 +9,7 @@
  * Pure functions over plain data: the check runs in the CPU pool (engine.adapter).
  */
 import { designPixelSize, FixedPlacement, FixedPlacementError, layoutSheets, LayoutDesign, SheetSettings } from '../gangsheet';
+import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import type { EngineDesign } from './engine.adapter';
 
 export type Rotation = 0 | 90 | 180 | 270;
@@ -27,15 +28,7 @@ export interface LayoutCopy {
 }
 
 /** The settings a layout depends on (not the output formats). */
-export interface LayoutSettings {
-  width: number;
-  maxLength: number;
-  gap: number;
-  margin: number;
-  dpi: number;
-  rotate: boolean;
-  nesting: 'box' | 'shape';
-}
+export type LayoutSettings = Omit<SheetSettingsValues, 'formats'>;
 
 /** What a layout was made for: each item's design file, printed width and quantity. */
 export interface LayoutBasisItem {

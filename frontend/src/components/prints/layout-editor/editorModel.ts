@@ -2,7 +2,7 @@
 // checks the server makes (docs/prints.md "Edited layout"), so problems show in red at once.
 // For "box" prints the gap check here is the server's exactly (boxes in whole pixels); for
 // "shape" prints the ink decides, and the editor asks the server (POST …/layout/check).
-import type { Layout, Rotation } from "../../../api/types";
+import type { Layout, Rotation, SheetSettings } from "../../../api/types";
 
 export interface EditorCopy {
   /** `${itemId}#${n}`: stable while editing (new copies get fresh numbers). */
@@ -22,15 +22,8 @@ export interface EditorCopy {
   pinned: boolean;
 }
 
-export interface EditorSettings {
-  width: number;
-  maxLength: number;
-  gap: number;
-  margin: number;
-  dpi: number;
-  rotate: boolean;
-  nesting: "box" | "shape";
-}
+/** The sheet settings a layout depends on (not the output formats). */
+export type EditorSettings = Omit<SheetSettings, "formats">;
 
 export type ProblemKind = "too_close" | "outside_margins" | "beyond_length";
 
