@@ -4,6 +4,7 @@ import { CreditsService } from '../src/credits/credits.service';
 import { CreditReason } from '../src/credits/entities/credit-transaction.entity';
 import { PaymentReconciliationService } from '../src/payments/payment-reconciliation.service';
 import { RealtimeService } from '../src/realtime/realtime.service';
+import { SessionService } from '../src/session/session.service';
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, FakePayPal } from './fakes/paypal.fake';
 import { addDesign, addSize, waitDone } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -122,6 +123,8 @@ describe('Payments with PayPal (e2e, fake PayPal)', () => {
       ['credits5000', 450, 900],
     ]);
     await db.query(`UPDATE users SET created_at = now() - interval '31 days' WHERE id = $1`, [user._id]);
+    // A change made outside the app reaches its session cache by notification: wait until it has.
+    await t.app.get(SessionService).settle();
     expect((await agent.get('/api/payment/packages').expect(200)).body.data.discountActive).toBe(false);
     const res = await agent.post('/api/buyCredits').send({ sku: 'credits1000' }).expect(200);
     expect((await agent.get(`/api/payment/${res.body.data.paymentId}`).expect(200)).body.data.price).toBe(190);
