@@ -9,6 +9,7 @@ import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
 import { SizesModule } from '../sizes/sizes.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { FulfilmentService } from './fulfilment.service';
 import { OrderSyncService } from './order-sync.service';
 import { OrdersController } from './orders.controller';
 import { OrdersRepository } from './orders.repository';
@@ -18,8 +19,8 @@ import { OrdersService } from './orders.service';
 @Module({
   imports: [IntegrationsModule, PrintsModule, ImagesModule, SizesModule, WebhooksModule],
   controllers: [OrdersController],
-  providers: [OrdersService, OrderSyncService, OrdersRepository],
-  exports: [OrdersService],
+  providers: [OrdersService, OrderSyncService, OrdersRepository, FulfilmentService],
+  exports: [OrdersService, FulfilmentService],
 })
 export class OrdersModule implements OnModuleInit {
   constructor(
