@@ -13,6 +13,7 @@ import { ByteSink } from './byte-sink';
 import { BandDeflater, DeflateOptions, ZLIB_HEADER } from './png-writer';
 import { PdfWriter, pdfNum } from './pdf-writer';
 import { Raster } from './raster-cache';
+import { LABEL_FONT_DICT, labelPdfOps, PageLabel } from './order-labels';
 
 export type Turn = 0 | 90 | 180 | 270;
 
@@ -35,6 +36,8 @@ export interface PdfPage {
   /** Upright rasters, any pixel size (each copy is scaled to its box by the transform). */
   images: readonly Raster[];
   copies: readonly PdfCopy[];
+  /** Order labels, drawn over the copies (in the space the layout kept free for them). */
+  labels?: readonly PageLabel[];
 }
 
 const READ_BYTES = 4 << 20;
@@ -212,6 +215,14 @@ async function writePdf(path: string | ByteSink, page: PdfPage, store: PdfImageS
       imageObjs.push(obj);
     }
     const ops = page.copies.map((c) => `q ${copyMatrix(c, page.heightPx, page.dpi).map(pdfNum).join(' ')} cm /Im${c.image} Do Q`);
+    const labels = page.labels ?? [];
+    ops.push(...labelPdfOps(labels, page.heightPx, page.dpi));
+    let fonts = '';
+    if (labels.length) {
+      const font = pdf.alloc();
+      await pdf.object(font, LABEL_FONT_DICT);
+      fonts = ` /Font << /FL ${font} 0 R >>`;
+    }
     const content = zlib.deflateSync(Buffer.from(ops.join('\n'), 'latin1'));
     const contentObj = pdf.alloc();
     await pdf.stream(contentObj, '/Filter /FlateDecode', (put) => put(content));
@@ -220,7 +231,7 @@ async function writePdf(path: string | ByteSink, page: PdfPage, store: PdfImageS
     await pdf.object(
       pageObj,
       `<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 ${pdfNum(page.widthPx * k)} ${pdfNum(page.heightPx * k)}] ` +
-        `/Resources << /XObject << ${xobjects} >> >> /Contents ${contentObj} 0 R ` +
+        `/Resources << /XObject << ${xobjects} >>${fonts} >> /Contents ${contentObj} 0 R ` +
         `/Group << /Type /Group /S /Transparency /CS /DeviceRGB >> >>`,
     );
     await pdf.object(pages, `<< /Type /Pages /Kids [${pageObj} 0 R] /Count 1 >>`);

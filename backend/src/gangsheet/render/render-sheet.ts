@@ -16,6 +16,7 @@ import { OpenSink } from './byte-sink';
 import { PdfCopy, PdfImageStore, Turn, writeSheetPdf } from './pdf-sheet';
 import { FilterPool, PngFilter, StreamingPngWriter } from './png-writer';
 import { PreviewSampler } from './preview-sampler';
+import { labelRaster, PageLabel, readingRanks } from './order-labels';
 import { Raster, RasterCache, RasterSource } from './raster-cache';
 import { resolveInsideRoot } from './safe-path';
 import { DecodeLimits, writePreview } from './sharp-io';
@@ -34,6 +35,11 @@ export interface RenderDesign {
    * its ink footprint grown by `inkReach`, which the nester's cells assume.
    */
   mask?: DesignMask;
+  /**
+   * Order label text of each copy, by the copy's reading-order rank among the design's
+   * copies (see readingRanks), printed in the label space its placements report.
+   */
+  labels?: readonly string[];
 }
 
 export interface RenderProgress {
@@ -157,6 +163,22 @@ interface Job {
   raster: Raster;
 }
 
+/** The order labels of every sheet, in pixels on their sheet (empty where no design has label text). */
+function sheetLabels(sheets: readonly SheetLayout[], designs: readonly RenderDesign[]): PageLabel[][] {
+  const texts = new Map(designs.filter((d) => d.labels?.length).map((d) => [d.id, d.labels!]));
+  if (!texts.size) return sheets.map(() => []);
+  const ranks = readingRanks(sheets.flatMap((s) => s.placements.filter((p) => p.label && texts.has(p.designId)).map((p) => ({ sheet: s.index, designId: p.designId, copy: p.copy, x: p.px.x, y: p.px.y }))));
+  return sheets.map((s) =>
+    s.placements.flatMap((p) => {
+      const text = p.label && texts.get(p.designId)?.[ranks.get(`${p.designId}#${p.copy}`) ?? -1];
+      if (!text || !p.label) return [];
+      const { x, y, width, height } = p.label.px;
+      if (x < 0 || y < 0 || x + width > s.widthPx || y + height > s.lengthPx) throw new Error(`the label of copy ${p.copy} of "${p.designId}" lies outside sheet ${s.index}`);
+      return [{ x, y, width, height, turn: rotationOf(p) as Turn, text }];
+    }),
+  );
+}
+
 /** Renders several sheets sharing one raster cache (each design size resampled once for all). */
 export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedSheet[]> {
   const cache = new RasterCache(opts.limits ?? {}, opts.tmpDir);
@@ -191,6 +213,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
           throw new Error(`copy ${p.copy} of "${p.designId}" lies outside sheet ${sheet.index}`);
       }
     }
+    const labels = sheetLabels(opts.sheets, opts.designs);
     const outs = opts.sheets.map((s) => opts.output(s.index));
     if (outs.some((o) => !o.png && !o.pdf)) throw new Error('every sheet needs a PNG or PDF output path');
     // resample the distinct (design, size, rotation) rasters two at a time (two cores)
@@ -258,11 +281,11 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
       const share = out.png || out.preview ? (out.pdf ? 0.9 : 1) : 0;
       const progress = (f: number) => report({ stage: 'render', percent: 30 + (70 * (i + f)) / opts.sheets.length, sheet: sheet.index });
       if (out.png || out.preview) {
-        const bytes = await composeSheet(sheet, jobsPerSheet[i], out.png, out.preview, opts, pool, (f) => progress(f * share));
+        const bytes = await composeSheet(sheet, jobsPerSheet[i], labels[i], out.png, out.preview, opts, pool, (f) => progress(f * share));
         if (out.png) files.push({ format: 'png', path: out.png, bytes });
       }
       if (out.pdf) {
-        const page = await pdfPage(sheet, sources, cache, opts.dpi);
+        const page = { ...(await pdfPage(sheet, sources, cache, opts.dpi)), labels: labels[i] };
         const bytes = await writeSheetPdf(opts.open ? await opts.open(out.pdf, 'application/pdf') : out.pdf, page, deflate, pdfImages);
         files.push({ format: 'pdf', path: out.pdf, bytes });
         progress(1);
@@ -310,6 +333,7 @@ async function pdfPage(sheet: SheetLayout, sources: Map<string, RasterSource>, c
 async function composeSheet(
   sheet: SheetLayout,
   jobs: Job[],
+  labels: readonly PageLabel[],
   pngPath: string | undefined,
   previewPath: string | undefined,
   opts: RenderSheetsOptions,
@@ -338,6 +362,10 @@ async function composeSheet(
     let scratch = Buffer.alloc(0);
     let nextJob = 0;
     let active: Job[] = [];
+    // labels are drawn as their band reaches them (each a few KB), over the copies
+    const labelQueue = [...labels].sort((a, b) => a.y - b.y);
+    let nextLabel = 0;
+    let activeLabels: { l: PageLabel; rgba: Buffer }[] = [];
     for (let y0 = 0; y0 < H; y0 += bandRows) {
       opts.signal?.throwIfAborted();
       const y1 = Math.min(H, y0 + bandRows);
@@ -366,6 +394,17 @@ async function composeSheet(
           if (overlapping) blendRow(scratch, (r - r0) * rowBytes, buf, at, j.w);
           else scratch.copy(buf, at, (r - r0) * rowBytes, (r - r0 + 1) * rowBytes);
         }
+      }
+      activeLabels = activeLabels.filter((a) => a.l.y + a.l.height > y0);
+      while (nextLabel < labelQueue.length && labelQueue[nextLabel].y < y1) {
+        const l = labelQueue[nextLabel++];
+        activeLabels.push({ l, rgba: labelRaster(l.text, l.width, l.height, l.turn, opts.dpi) });
+      }
+      for (const { l, rgba } of activeLabels) {
+        const r0 = Math.max(0, y0 - l.y);
+        const r1 = Math.min(l.height, y1 - l.y);
+        // blended: a true-shape neighbour's transparent corner may lie under the label box
+        for (let r = r0; r < r1; r++) blendRow(rgba, r * l.width * 4, buf, (l.y + r - y0) * stride + l.x * 4, l.width);
       }
       preview?.sampleBand(buf, y0, y1);
       await writer?.commitBand(rows);
