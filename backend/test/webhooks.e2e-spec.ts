@@ -84,6 +84,73 @@ describe('Webhooks (e2e)', () => {
     expect(log[0]).toMatchObject({ event: 'print.completed', status: 'succeeded', attempts: 1, lastStatusCode: 200, eventId: event.id });
   });
 
+  it('print.completed lists every file by format with a working URL (PDF only; PNG + PDF); the events list has the same event', async () => {
+    const s = await integrator('formats', 10);
+    const ep = await endpoint(s.auth, '/formats');
+    const image = await addDesign(t, s.user._id);
+    const size = await addSize(t, s.user._id, 'Adult', 2);
+    const completed = async (formats: string[]) => {
+      const before = receiver.at('/formats').length;
+      const print = await http().post('/api/print').set(s.auth).send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 1 }] }).expect(201);
+      await http().post(`/api/print/${print.body.data._id}/process`).set(s.auth).send({ settings: { formats } }).expect(201);
+      expect((await waitDone(s.agent, print.body.data._id)).status).toBe('Completed');
+      const hits = await waitFor(async () => receiver.at('/formats').length > before && receiver.at('/formats'), 30_000, 'webhook');
+      return { printId: print.body.data._id as string, event: JSON.parse(hits.at(-1)!.body) };
+    };
+    const fetched = async (url: string) => {
+      const res = await http().get(new URL(url).pathname).set(s.auth).buffer(true).parse(binary).expect(200);
+      return { type: res.headers['content-type'], bytes: (res.body as Buffer).length };
+    };
+
+    const pdfOnly = await completed(['pdf']);
+    expect(pdfOnly.event.data.files).toEqual([
+      expect.objectContaining({ format: 'pdf', sheet: 1, n: 1, url: expect.stringMatching(new RegExp(`/api/print/${pdfOnly.printId}/files/1/pdf$`)) }),
+    ]);
+    const pdf = pdfOnly.event.data.files[0];
+    expect(pdf.pageWidthIn).toBeCloseTo(22, 1);
+    expect(pdf.pageHeightIn).toBe(pdf.lengthIn);
+    expect(pdf.widthPx).toBeUndefined();
+    expect(await fetched(pdf.url)).toEqual({ type: 'application/pdf', bytes: pdf.bytes });
+
+    const both = await completed(['png', 'pdf']);
+    expect(both.event.data.files.map((f: any) => [f.format, f.sheet])).toEqual([['png', 1], ['pdf', 1]]);
+    for (const f of both.event.data.files) expect(await fetched(f.url)).toEqual({ type: f.format === 'png' ? 'image/png' : 'application/pdf', bytes: f.bytes });
+    expect(both.event.data.files[0]).toMatchObject({ widthPx: expect.any(Number), heightPx: expect.any(Number) });
+
+    // The catch-up list: the same events with the same ids, oldest first, paged by cursor.
+    const all = (await http().get('/api/events?type=print.completed').set(s.auth).expect(200)).body;
+    expect(all.hasMore).toBe(false);
+    expect(all.data.map((e: any) => e.id)).toEqual([pdfOnly.event.id, both.event.id]);
+    expect(all.data[1]).toEqual(both.event);
+    const first = (await http().get('/api/events?type=print.completed&limit=1').set(s.auth).expect(200)).body;
+    expect(first).toEqual({ data: [pdfOnly.event], hasMore: true });
+    const next = (await http().get(`/api/events?type=print.completed&limit=1&after=${pdfOnly.event.id}`).set(s.auth).expect(200)).body;
+    expect(next).toEqual({ data: [both.event], hasMore: false });
+    const bad = await http().get('/api/events?after=00000000-0000-4000-8000-000000000000').set(s.auth).expect(400);
+    expect(bad.body).toMatchObject({ code: 'invalid_cursor', message: expect.stringContaining('Events are kept for 30 days') });
+    expect((await http().get('/api/events?type=print.exploded').set(s.auth).expect(400)).body.code).toBe('validation_failed');
+    // another seller sees none of them, and cannot page from this seller's event
+    const other = await integrator('formats-other');
+    expect((await http().get('/api/events').set(other.auth).expect(200)).body).toEqual({ data: [], hasMore: false });
+    await http().get(`/api/events?after=${pdfOnly.event.id}`).set(other.auth).expect(400);
+  });
+
+  it('print.cancelled when the seller stops processing; events are listed without a webhook endpoint too', async () => {
+    const s = await integrator('stopper', 5);
+    const image = await addDesign(t, s.user._id, { name: 'slow' });
+    const size = await addSize(t, s.user._id, 'Adult', 2);
+    // The job waits for the image to be ready, so the print stays Processing until cancelled.
+    await db.query(`UPDATE images SET status = 'processing' WHERE id = $1`, [image._id]);
+    const print = await http().post('/api/print').set(s.auth).send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201);
+    await http().post(`/api/print/${print.body.data._id}/process`).set(s.auth).send({}).expect(201);
+    await http().post(`/api/print/${print.body.data._id}/cancel`).set(s.auth).expect(200);
+    const events = (await http().get('/api/events').set(s.auth).expect(200)).body.data;
+    expect(events).toEqual([
+      { id: expect.any(String), type: 'print.cancelled', createdAt: expect.any(String), data: { printId: print.body.data._id, status: 'In Draft', creditsRefunded: true } },
+    ]);
+    expect((await http().get('/api/profile').set(s.auth).expect(200)).body.data.credit.availableCredits).toBe(5);
+  });
+
   it('payment.completed: once per completed payment, however often the buyer returns', async () => {
     const s = await integrator('buyer');
     const ep = await endpoint(s.auth, '/paid', ['payment.completed']);
@@ -140,8 +207,16 @@ describe('Webhooks (e2e)', () => {
     const re = await http().post(`/api/webhooks/deliveries/${d._id}/redeliver`).set(s.auth).expect(200);
     expect(re.body.data).toMatchObject({ status: 'succeeded', lastStatusCode: 200, attempts: attempts + 1 });
     expect(re.body.message).toBe('Delivered (HTTP 200)');
+    expect(re.body.data.lastAttemptOk).toBe(true);
     expect(receiver.at('/down')).toHaveLength(attempts + 1);
     expect(JSON.parse(receiver.at('/down').at(-1)!.body).id).toBe(d.eventId);
+
+    // A delivery that once succeeded reports this attempt's outcome when the receiver is down again.
+    receiver.respond = (path) => (path === '/down' ? 503 : 200);
+    const again = await http().post(`/api/webhooks/deliveries/${d._id}/redeliver`).set(s.auth).expect(200);
+    expect(again.body.message).toBe('Not delivered: HTTP 503');
+    expect(again.body.data).toMatchObject({ lastAttemptOk: false, lastStatusCode: 503, attempts: attempts + 2 });
+    receiver.respond = () => 200;
   });
 
   it('print.failed when an image fails inspection after processing started; the print is refunded', async () => {

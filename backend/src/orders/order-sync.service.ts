@@ -102,13 +102,9 @@ export class OrderSyncService {
     }
     // Integrators hear of each newly imported order (a re-sync of a known order is not news),
     // before the sync reports done.
-    if (createdIds.length && (await this.webhooks.hasSubscribers(i.userId, 'order.synced'))) {
-      for (const orderId of createdIds) {
-        await this.webhooks
-          .publish(i.userId, 'order.synced', { orderId, source: i.type, printId: null })
-          .catch((e) => this.logger.warn(`webhook order.synced for ${orderId}: ${e}`));
-      }
-    }
+    await this.webhooks
+      .publishAll(i.userId, 'order.synced', createdIds.map((orderId) => ({ orderId, source: i.type, printId: null })))
+      .catch((e) => this.logger.warn(`webhook order.synced for ${createdIds.length} orders: ${e}`));
     // The next sync starts from when this one started: nothing changed meanwhile is missed.
     await this.integrations.markSync(i._id, { syncStatus: 'done', syncError: null, lastSync: started });
     const created = createdIds.length;

@@ -317,13 +317,23 @@ export class PrintJobService {
   }
 
   private completedEvent(printId: string, printedAt: Date, files: PrintSheetFile[]): WebhookEventData['print.completed'] {
-    const base = `${this.config.appUrl}/api/print/${printId}/files`;
     return {
       printId,
       status: 'Completed',
       printedAt: printedAt.toISOString(),
       filesExpireAt: new Date(printedAt.getTime() + this.config.prints.retentionDays * 86_400_000).toISOString(),
-      files: files.map((f) => ({ n: f.n, url: `${base}/${f.n}`, previewUrl: `${base}/${f.n}/preview`, widthPx: f.widthPx, heightPx: f.heightPx, lengthIn: f.lengthIn, bytes: f.bytes })),
+      files: toFileDtos(printId, files).map((f) => ({
+        format: f.format,
+        sheet: f.sheet,
+        n: f.sheet,
+        url: this.config.appUrl + f.path,
+        previewUrl: this.config.appUrl + f.previewPath,
+        bytes: f.bytes,
+        lengthIn: f.lengthIn,
+        ...(f.format === 'png'
+          ? { widthPx: f.widthPx, heightPx: f.heightPx }
+          : { pageWidthIn: +((f.widthPx * f.lengthIn) / f.heightPx).toFixed(3), pageHeightIn: f.lengthIn }),
+      })),
     };
   }
   // --- end public API

@@ -20,6 +20,8 @@ import { PrintCancellations } from './print-cancellations';
 import { chargeReference, endAttemptWithRefund, printJobId, processJob } from './print-lifecycle';
 import { assertStatus, itemProblem, MSG, PROCESSABLE } from './prints.rules';
 import { PrintsService } from './prints.service';
+import { WebhookEventData } from '../webhooks/webhook-events';
+import { WebhooksService } from '../webhooks/webhooks.service';
 
 /**
  * The charge/refund lifecycle seen from a request: start processing (charge + job, once) and
@@ -40,6 +42,7 @@ export class PrintProcessingService {
     private readonly realtime: RealtimeService,
     private readonly cancellations: PrintCancellations,
     private readonly prints: PrintsService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   /**
@@ -159,14 +162,18 @@ export class PrintProcessingService {
    */
   async cancel(userId: string, printId: string): Promise<Print> {
     const print = await this.prints.find(userId, printId);
-    const ended = await this.db.transaction((m) =>
-      endAttemptWithRefund(m, this.credits, { printId, userId, status: PrintStatus.InDraft, error: null, note: 'Refund: processing cancelled' }),
-    );
+    const ended = await this.db.transaction(async (m) => {
+      const e = await endAttemptWithRefund(m, this.credits, { printId, userId, status: PrintStatus.InDraft, error: null, note: 'Refund: processing cancelled' });
+      if (!e) return null;
+      const data: WebhookEventData['print.cancelled'] = { printId, status: 'In Draft', creditsRefunded: true };
+      return { ...e, deliveries: await this.webhooks.record(m, userId, 'print.cancelled', data) };
+    });
     if (!ended) throw new ConflictException({ message: MSG.notCancellable(print.status), code: 'invalid_status' });
     // Files are not touched here: a running render is stopped (at once in this process, within
     // PRINT_CANCEL_POLL_MS in a worker) and removes its own run folder; nothing else was written.
     this.cancellations.abort(printId, ended.attempt);
     this.realtime.emit(userId, 'print', { printId, status: 'In Draft' });
+    await this.webhooks.dispatch(ended.deliveries);
     return this.prints.find(userId, printId);
   }
 }

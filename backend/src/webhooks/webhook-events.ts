@@ -3,25 +3,35 @@
  * body is `{ id, type, createdAt, data }`; `id` is the event's id (the same on a retry or a
  * redelivery, so receivers can drop duplicates).
  */
-export const WEBHOOK_EVENTS = ['print.completed', 'print.failed', 'payment.completed', 'order.synced'] as const;
+export const WEBHOOK_EVENTS = ['print.completed', 'print.failed', 'print.cancelled', 'payment.completed', 'order.synced'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent only by "Send test event"; endpoints need not subscribe to it. */
 export const PING_EVENT = 'ping';
 
+/** One print file: every sheet in every format the print was made in (PNGs, then PDFs). */
 export interface WebhookFile {
+  format: 'png' | 'pdf';
+  /** 1-based sheet number. */
+  sheet: number;
+  /** The same as `sheet` (kept for receivers written before PDF output). */
   n: number;
   /** GET with the same API key (or session) to download. */
   url: string;
   previewUrl: string;
-  widthPx: number;
-  heightPx: number;
-  lengthIn: number;
   bytes: number;
+  lengthIn: number;
+  /** PNG: the image's size. */
+  widthPx?: number;
+  heightPx?: number;
+  /** PDF: the page's size, the sheet's real size. */
+  pageWidthIn?: number;
+  pageHeightIn?: number;
 }
 
 export interface WebhookEventData {
   'print.completed': { printId: string; status: 'Completed'; printedAt: string; filesExpireAt: string; files: WebhookFile[] };
   'print.failed': { printId: string; status: 'Error'; error: string; creditsRefunded: boolean };
+  'print.cancelled': { printId: string; status: 'In Draft'; creditsRefunded: boolean };
   'payment.completed': { paymentId: string; credits: number; amount: string; currency: string };
   'order.synced': { orderId: string; source: string; printId?: string | null };
 }

@@ -103,10 +103,11 @@ export class WebhooksController {
   @Post('deliveries/:deliveryId/redeliver')
   @Idempotent()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Send a delivery again now (once); answers with its new last status' })
+  @ApiOperation({ summary: 'Send a delivery again now (once); lastAttemptOk and the message tell how the receiver answered this time' })
   @ApiOkResponse({ type: WebhookDeliveryResponse })
   async redeliverWebhook(@CurrentUser() user: User, @Param('deliveryId', deliveryId) id: string) {
-    const d = await this.webhooks.redeliver(user._id, id);
-    return { data: toDeliveryDto(d), message: d.status === 'succeeded' && d.lastStatusCode ? `Delivered (HTTP ${d.lastStatusCode})` : `Not delivered: ${d.lastError ?? 'no 2xx answer'}` };
+    const d = toDeliveryDto(await this.webhooks.redeliver(user._id, id));
+    // The attempt just made decides the message, whatever an earlier attempt achieved.
+    return { data: d, message: d.lastAttemptOk ? `Delivered (HTTP ${d.lastStatusCode})` : `Not delivered: ${d.lastError ?? `HTTP ${d.lastStatusCode}`}` };
   }
 }

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { returned } from '../common/sql';
 import { DeliveryStatus, WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
+import type { WebhookEnvelope } from './webhook-events';
 
 /** What a delivery attempt needs of its endpoint: where to send and the secrets that sign. */
 export interface SigningTarget {
@@ -80,12 +81,6 @@ export class WebhooksRepository {
     return rows.length > 0;
   }
 
-  /** Whether any active endpoint of the user listens to `event`. */
-  async hasSubscribers(userId: string, event: string): Promise<boolean> {
-    const [row] = await this.db.query(`SELECT EXISTS (SELECT 1 FROM webhook_endpoints WHERE user_id = $1 AND active AND $2 = ANY(events)) AS yes`, [userId, event]);
-    return row.yes === true;
-  }
-
   /** The user's active endpoints listening to `event`, or only `endpointId` (active or not) when given. */
   async recipients(m: EntityManager, userId: string, event: string, endpointId?: string): Promise<string[]> {
     const rows: Array<{ id: string }> = endpointId
@@ -101,6 +96,46 @@ export class WebhooksRepository {
       [endpointId],
     );
     return row ? { url: row.url, active: row.active, secret: row.secret, previousSecret: row.previous_secret } : null;
+  }
+
+  // ---- events ----
+
+  /** Keeps events (one envelope each) for the catch-up list, in the caller's transaction. */
+  async insertEvents(m: EntityManager, userId: string, envelopes: WebhookEnvelope[]): Promise<void> {
+    if (!envelopes.length) return;
+    await m.query(
+      `INSERT INTO webhook_events (id, user_id, type, envelope, created_at)
+       SELECT (e->>'id')::uuid, $1, e->>'type', e, (e->>'createdAt')::timestamptz FROM jsonb_array_elements($2::jsonb) e`,
+      [userId, JSON.stringify(envelopes)],
+    );
+  }
+
+  /** The position of one of the user's events, or null when there is none (or it has expired). */
+  async eventSeq(userId: string, id: string): Promise<string | null> {
+    const [row] = await this.db.query(`SELECT seq FROM webhook_events WHERE id = $1 AND user_id = $2`, [id, userId]);
+    return row ? String(row.seq) : null;
+  }
+
+  /** Up to `limit` of the user's events after position `afterSeq` (from the start without), oldest first. */
+  async eventsAfter(userId: string, q: { afterSeq: string | null; type?: string; since: Date; limit: number }): Promise<WebhookEnvelope[]> {
+    const rows: Array<{ envelope: WebhookEnvelope }> = await this.db.query(
+      `SELECT envelope FROM webhook_events
+        WHERE user_id = $1 AND seq > $2 AND ($3::varchar IS NULL OR type = $3) AND created_at >= $4
+        ORDER BY seq LIMIT ${Number(q.limit)}`,
+      [userId, q.afterSeq ?? '0', q.type ?? null, q.since],
+    );
+    return rows.map((r) => r.envelope);
+  }
+
+  /** Deletes up to `limit` events older than `before`; returns how many. */
+  async purgeEvents(before: Date, limit: number): Promise<number> {
+    const rows = returned(
+      await this.db.query(
+        `DELETE FROM webhook_events WHERE seq IN (SELECT seq FROM webhook_events WHERE created_at < $1 ORDER BY created_at LIMIT ${Number(limit)}) RETURNING seq`,
+        [before],
+      ),
+    );
+    return rows.length;
   }
 
   // ---- deliveries ----
@@ -123,12 +158,16 @@ export class WebhooksRepository {
     return this.db.getRepository(WebhookDelivery).findOne({ where: { _id: id } });
   }
 
-  async insertDelivery(m: EntityManager, d: { endpointId: string; userId: string; event: string; eventId: string; payload: string }): Promise<string> {
-    const [row]: Array<{ id: string }> = await m.query(
-      `INSERT INTO webhook_deliveries (endpoint_id, user_id, event, event_id, payload) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [d.endpointId, d.userId, d.event, d.eventId, d.payload],
+  /** One delivery per endpoint and event, in the caller's transaction; returns their ids. */
+  async insertDeliveries(m: EntityManager, userId: string, endpointIds: string[], envelopes: WebhookEnvelope[]): Promise<string[]> {
+    if (!endpointIds.length || !envelopes.length) return [];
+    const rows: Array<{ id: string }> = await m.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, user_id, event, event_id, payload)
+       SELECT ep, $1, e->>'type', (e->>'id')::uuid, e FROM unnest($2::uuid[]) ep CROSS JOIN jsonb_array_elements($3::jsonb) e
+       RETURNING id`,
+      [userId, endpointIds, JSON.stringify(envelopes)],
     );
-    return row.id;
+    return rows.map((r) => r.id);
   }
 
   /** Counts one attempt and its outcome; a success marks the delivery delivered. False when the delivery is gone. */

@@ -24,6 +24,8 @@ export const deliveryJobId = (deliveryId: string) => `webhook:${deliveryId}`;
 /** More than the retry window ever needs; the window, not this, ends the retries. */
 const MAX_ATTEMPTS = 40;
 const MAX_ENDPOINTS = 20;
+/** How long GET /api/events can list an event. */
+export const EVENT_RETENTION_DAYS = 30;
 
 /** A delivery that failed and will be retried (thrown so the runner applies its backoff). */
 class RetryLater extends Error {}
@@ -126,36 +128,57 @@ export class WebhooksService implements OnModuleInit {
   }
 
   /**
-   * Records `event` for every active endpoint of the user subscribed to it and queues the
-   * deliveries. With `m`, the rows are written in the caller's transaction and queued by
-   * the caller's `dispatch` after its commit (or by the sweep if the process dies first).
+   * Records `event` (kept for the catch-up list) and a delivery to every active endpoint of
+   * the user subscribed to it, and queues the deliveries.
    */
   async publish<E extends WebhookEvent>(userId: string, event: E, data: WebhookEventData[E]): Promise<string[]> {
-    const ids = await this.record(this.repo.manager, userId, event, data);
+    return this.publishAll(userId, event, [data]);
+  }
+
+  /** publish() for many events of one type (an order sync's new orders) in a few queries. */
+  async publishAll<E extends WebhookEvent>(userId: string, event: E, data: Array<WebhookEventData[E]>): Promise<string[]> {
+    const ids = await this.recordAll(this.repo.manager, userId, event, data);
     await this.dispatch(ids);
     return ids;
   }
 
-  /** Whether any active endpoint of the user listens to `event` (lets a bulk sender skip the work). */
-  async hasSubscribers(userId: string, event: WebhookEvent): Promise<boolean> {
-    return this.repo.hasSubscribers(userId, event);
+  /**
+   * Writes an event and its deliveries (one per listening endpoint) with the caller's manager,
+   * so a feature can commit them in the same transaction as the change they report; queue
+   * them with dispatch() after the commit. Rows that never get queued (a crash in between)
+   * are picked up by the sweep.
+   */
+  record(m: EntityManager, userId: string, event: string, data: unknown, endpointId?: string): Promise<string[]> {
+    return this.recordAll(m, userId, event, [data], endpointId);
+  }
+
+  private async recordAll(m: EntityManager, userId: string, event: string, data: unknown[], endpointId?: string): Promise<string[]> {
+    if (!data.length) return [];
+    const createdAt = new Date().toISOString();
+    const envelopes: WebhookEnvelope[] = data.map((d) => ({ id: randomUUID(), type: event, createdAt, data: d }));
+    // A test ping goes to one endpoint only and is not an event of the account.
+    if (!endpointId) await this.repo.insertEvents(m, userId, envelopes);
+    const endpoints = await this.repo.recipients(m, userId, event, endpointId);
+    return this.repo.insertDeliveries(m, userId, endpoints, envelopes);
   }
 
   /**
-   * Writes an event's deliveries (one per listening endpoint) with the caller's manager, so a
-   * feature can commit them in the same transaction as the change they report; queue them
-   * with dispatch() after the commit. Rows that never get queued (a crash in between) are
-   * picked up by the sweep.
+   * The user's events after `after` (an event id; from the oldest kept without), oldest first,
+   * optionally of one type: what the webhooks sent, for a receiver catching up after downtime.
    */
-  async record(m: EntityManager, userId: string, event: string, data: unknown, endpointId?: string): Promise<string[]> {
-    const endpoints = await this.repo.recipients(m, userId, event, endpointId);
-    if (!endpoints.length) return [];
-    const envelope: WebhookEnvelope = { id: randomUUID(), type: event, createdAt: new Date().toISOString(), data };
-    const ids: string[] = [];
-    for (const endpointId of endpoints) {
-      ids.push(await this.repo.insertDelivery(m, { endpointId, userId, event, eventId: envelope.id, payload: JSON.stringify(envelope) }));
+  async events(userId: string, q: { after?: string; type?: string; limit: number }): Promise<{ data: WebhookEnvelope[]; hasMore: boolean }> {
+    let afterSeq: string | null = null;
+    if (q.after) {
+      afterSeq = await this.repo.eventSeq(userId, q.after);
+      if (!afterSeq)
+        throw new BadRequestException({
+          message: `No event with id ${q.after}. Events are kept for ${EVENT_RETENTION_DAYS} days; start again without "after".`,
+          code: 'invalid_cursor',
+        });
     }
-    return ids;
+    const since = new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000);
+    const rows = await this.repo.eventsAfter(userId, { afterSeq, type: q.type, since, limit: q.limit + 1 });
+    return { data: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
   }
 
   async dispatch(deliveryIds: string[]): Promise<void> {
@@ -231,6 +254,7 @@ export class WebhooksService implements OnModuleInit {
 
   /** Pending deliveries whose job was lost (a crash, the in-process runner restarting) are queued again. */
   async sweep(): Promise<number> {
+    await this.repo.purgeEvents(new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000), 5_000);
     const rows = await this.repo.stalePending(this.config.recovery.graceMs / 1000, 500);
     let n = 0;
     for (const r of rows) {

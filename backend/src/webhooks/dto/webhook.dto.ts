@@ -125,6 +125,7 @@ export class WebhookDeliveryDto {
   @ApiProperty() attempts: number;
   @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the last attempt' }) lastStatusCode: number | null;
   @ApiProperty({ type: String, nullable: true }) lastError: string | null;
+  @ApiProperty({ description: 'The last attempt got a 2xx answer (a delivery that succeeded once may fail on a redelivery)' }) lastAttemptOk: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastAttemptAt: Date | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) deliveredAt: Date | null;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The body sent: { id, type, createdAt, data }' }) payload: Record<string, unknown>;
@@ -155,6 +156,7 @@ export function toDeliveryDto(d: WebhookDelivery): WebhookDeliveryDto {
     attempts: d.attempts,
     lastStatusCode: d.lastStatusCode,
     lastError: d.lastError,
+    lastAttemptOk: d.lastStatusCode !== null && d.lastStatusCode >= 200 && d.lastStatusCode < 300,
     lastAttemptAt: d.lastAttemptAt,
     deliveredAt: d.deliveredAt,
     payload: d.payload,
