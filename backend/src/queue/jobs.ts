@@ -30,6 +30,12 @@ export enum JobName {
   IdempotencyCleanup = 'idempotency-cleanup',
   /** Send one e-mail written to the outbox with the change it is about; retried with backoff. */
   SendMail = 'send-mail',
+  /** Update one order in its shop (status, note, shipment); each step is sent once, retried with backoff. */
+  OrderFulfil = 'order-fulfil',
+  /** Evaluate one seller's production batching rules (one per seller at a time: job id `production:{userId}`). */
+  ProductionEvaluate = 'production-evaluate',
+  /** Queue a production evaluation for every seller with automatic batching (repeating). */
+  ProductionSchedule = 'production-schedule',
 }
 
 /** The payload of each job; a repeating job has none. */
@@ -46,6 +52,9 @@ export interface JobPayloads {
   [JobName.WebhookSweep]: Record<string, never>;
   [JobName.IdempotencyCleanup]: Record<string, never>;
   [JobName.SendMail]: { to: string; subject: string; text: string; html?: string };
+  [JobName.OrderFulfil]: { orderId: string };
+  [JobName.ProductionEvaluate]: { userId: string; cause?: 'schedule' | 'sync' };
+  [JobName.ProductionSchedule]: Record<string, never>;
 }
 
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -66,6 +75,9 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.WebhookSweep]: QueueName.Maintenance,
   [JobName.IdempotencyCleanup]: QueueName.Maintenance,
   [JobName.SendMail]: QueueName.Mail,
+  [JobName.OrderFulfil]: QueueName.Shops,
+  [JobName.ProductionEvaluate]: QueueName.Shops,
+  [JobName.ProductionSchedule]: QueueName.Shops,
 };
 
 /**
