@@ -106,7 +106,7 @@ describe('Integrations (e2e)', () => {
     etsyId = res.body.data._id;
     const u = new URL(res.body.connectUrl);
     expect(u.origin + u.pathname).toBe(`${etsy.url}/oauth/connect`);
-    expect(Object.fromEntries(u.searchParams)).toMatchObject({ response_type: 'code', client_id: etsy.keystring, scope: 'transactions_r shops_r', code_challenge_method: 'S256' });
+    expect(Object.fromEntries(u.searchParams)).toMatchObject({ response_type: 'code', client_id: etsy.keystring, scope: 'transactions_r transactions_w shops_r', code_challenge_method: 'S256' });
     // a forged state is refused
     const forged = await t.agent().get('/api/integrations/etsy/callback?code=x&state=forged').expect(302);
     expect(forged.headers.location).toBe(`${ORIGIN}/integrations?error=auth_failed`);

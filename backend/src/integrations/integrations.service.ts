@@ -79,7 +79,8 @@ export class IntegrationsService {
   // ---- create, update, delete ----
 
   async create(userId: string, dto: IntegrationBodyDto): Promise<{ integration: Integration; connectUrl?: string }> {
-    const i = this.repo.create({ userId, name: dto.name, type: dto.type, keys: [], connected: false });
+    const i = this.repo.create({ userId, name: dto.name, type: dto.type, keys: [], connected: false, settings: {} });
+    if (dto.fulfilmentStatus) i.settings = { fulfilmentStatus: dto.fulfilmentStatus };
     this.applyKeys(i, dto.keys ?? [], {});
     return this.connectAndSave(i);
   }
@@ -91,6 +92,7 @@ export class IntegrationsService {
     const old = typeChanged ? {} : this.secrets(i);
     i.name = dto.name;
     i.type = dto.type;
+    if (dto.fulfilmentStatus) i.settings = { ...i.settings, fulfilmentStatus: dto.fulfilmentStatus };
     if (dto.keys || typeChanged) this.applyKeys(i, dto.keys ?? [], old);
     const keysChanged = typeChanged || before !== JSON.stringify(i.keys) || (dto.keys ?? []).some((k) => SECRET_KEYS.has(k.key) && k.value);
     if (!keysChanged) return { integration: await this.save(i) };
@@ -267,7 +269,8 @@ export class IntegrationsService {
     await this.save(i);
     const u = new URL(`${keyOf(i.keys, 'baseUrl')}/wc-auth/v1/authorize`);
     u.searchParams.set('app_name', 'GangSheet Studio');
-    u.searchParams.set('scope', 'read');
+    // read_write: fulfilment sets the order's status and adds a note.
+    u.searchParams.set('scope', 'read_write');
     u.searchParams.set('user_id', state);
     u.searchParams.set('return_url', `${this.config.appUrl}/integrations?integration=${i._id}`);
     u.searchParams.set('callback_url', `${this.config.appUrl}/api/integrations/woocommerce/callback`);

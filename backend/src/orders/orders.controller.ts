@@ -3,12 +3,14 @@ import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags
 import { CurrentUser } from '../auth/auth.decorators';
 import { MSG } from '../integrations/integrations.service';
 import { User } from '../users/entities/user.entity';
-import { CreateOrderPrintDto, OrderItemIdsDto, OrderListQueryDto, OrderListResponse, OrderPrintResponse, ReviewResponse, SyncResponse } from './dto/order.dto';
+import { CreateOrderPrintDto, FulfilmentResponse, OrderItemIdsDto, OrderListQueryDto, OrderListResponse, OrderPrintResponse, ReviewResponse, ShipOrderDto, SyncResponse } from './dto/order.dto';
+import { FULFIL_MSG, FulfilmentService } from './fulfilment.service';
 import { OrderSyncService } from './order-sync.service';
 import { OrdersService } from './orders.service';
 import { Idempotent } from '../idempotency/idempotency.decorators';
 
 const integrationId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(MSG.notFound) });
+const orderId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(FULFIL_MSG.notFound) });
 
 @ApiTags('orders')
 @ApiCookieAuth()
@@ -17,6 +19,7 @@ export class OrdersController {
   constructor(
     private readonly orders: OrdersService,
     private readonly sync: OrderSyncService,
+    private readonly fulfilment: FulfilmentService,
   ) {}
 
   @Get('orders')
@@ -44,6 +47,26 @@ export class OrdersController {
       unresolved: r.unresolved,
       message: r.unresolved.length ? 'Print created successfully. Some items still need an image or a size.' : 'Print created successfully',
     };
+  }
+
+  @Post('orders/:id/ship')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Mark shipped: updates the order in its shop (WooCommerce: the status chosen for the shop and a note; Etsy: a shipment, when a tracking number is given)',
+    description: 'Sent through the job queue: the answer is the fulfilment as stored (usually pending). Asking again with the same details changes nothing; a failed one is sent again.',
+  })
+  @ApiOkResponse({ type: FulfilmentResponse, description: '400 carrier_required (a tracking number without carrier); 404 another seller\'s or unknown order; 409 already_shipped (other tracking details than those sent)' })
+  async shipOrder(@CurrentUser() user: User, @Param('id', orderId) id: string, @Body() dto: ShipOrderDto) {
+    const data = await this.fulfilment.markShipped(user._id, id, dto);
+    return { data, message: data.status === 'fulfilled' ? 'The order is fulfilled in the shop' : 'The shop is being updated' };
+  }
+
+  @Post('orders/:id/fulfilment/retry')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a refused or failed fulfilment to the shop again (steps the shop accepted are not repeated)' })
+  @ApiOkResponse({ type: FulfilmentResponse, description: '404 unknown order; 409 fulfilment_not_failed / fulfilment_not_requested' })
+  async retryFulfilment(@CurrentUser() user: User, @Param('id', orderId) id: string) {
+    return { data: await this.fulfilment.retry(user._id, id), message: 'The shop is being updated' };
   }
 
   /** Spec: GET /integrations/{id}/orders syncs the orders (queued; progress arrives as order-sync-{userId}). */

@@ -41,6 +41,14 @@ export interface OrderRow {
   integration_id: string;
   integration_type: IntegrationType;
   integration_name: string;
+  /** The order's fulfilment (null columns: never requested). */
+  f_status: string | null;
+  f_source: string | null;
+  f_carrier: string | null;
+  f_tracking_number: string | null;
+  f_error: string | null;
+  f_requested_at: Date | null;
+  f_fulfilled_at: Date | null;
 }
 
 export type OrderDateColumn = 'integrationOrderCreatedDate' | 'createdAt' | 'updatedAt';
@@ -50,6 +58,8 @@ export interface OrderPageQuery {
   id?: string;
   integrationId?: string;
   status?: OrderStatus;
+  /** none: never requested. */
+  fulfilment?: 'none' | 'pending' | 'fulfilled' | 'failed';
   dateType?: OrderDateColumn;
   /** Inclusive lower and exclusive upper bound on the date column. */
   from?: Date;
@@ -81,15 +91,19 @@ export class OrdersRepository {
     if (q.id) add((n) => `o.id = ${n}`, q.id);
     if (q.integrationId) add((n) => `o.integration_id = ${n}`, q.integrationId);
     if (q.status) add((n) => `os.status = ${n}`, q.status);
+    if (q.fulfilment) add((n) => `coalesce(f.status, 'none') = ${n}`, q.fulfilment);
     const col = DATE_COLUMNS[q.dateType ?? 'integrationOrderCreatedDate'];
     if (q.from) add((n) => `${col} >= ${n}`, q.from);
     if (q.to) add((n) => `${col} < ${n}`, q.to);
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id WHERE ${where.join(' AND ')}`;
+    const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id
+                  LEFT JOIN order_fulfilments f ON f.order_id = o.id WHERE ${where.join(' AND ')}`;
     const [rows, [{ n }]] = await Promise.all([
       this.db.query(
         `SELECT o.id, o.number, o.shop_status, o.buyer_info, o.total_amount, o.currency, o.integration_order_created_date,
-                os.status, i.id AS integration_id, i.type AS integration_type, i.name AS integration_name
+                os.status, i.id AS integration_id, i.type AS integration_type, i.name AS integration_name,
+                f.status AS f_status, f.source AS f_source, f.carrier AS f_carrier, f.tracking_number AS f_tracking_number,
+                f.error AS f_error, f.requested_at AS f_requested_at, f.fulfilled_at AS f_fulfilled_at
            ${from}
           ORDER BY ${col} ${dir}, o.id ${dir} LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
         params,

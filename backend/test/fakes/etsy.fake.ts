@@ -10,6 +10,11 @@ import { AddressInfo } from 'node:net';
  * call (403 otherwise), Bearer tokens that expire (401 invalid_token), users/me, and
  * shops/{id}/receipts with limit/offset/min_created/min_last_modified, count/results and
  * the rate-limit headers; it can answer 429 (with or without retry-after).
+ * Fulfilment (§1.8): POST shops/{id}/receipts/{id}/tracking (createReceiptShipment, form
+ * body tracking_code and carrier_name, scope transactions_w — tokens remember the scopes
+ * they were granted) and GET shops/{id}/receipts/{id}; it records every shipment it accepts
+ * and can be told to refuse (4xx with Etsy's `{error}` body), to fail (500) or to apply a
+ * shipment and drop the connection before answering.
  */
 export function etsyReceipt(id: number, o: { created?: Date; updated?: Date; status?: string; sku?: string; size?: string; personalization?: string; quantity?: number } = {}) {
   const created = Math.floor((o.created ?? new Date()).getTime() / 1000);
@@ -75,11 +80,20 @@ export class FakeEtsy {
   accessTtlSeconds = 3600;
   rateLimitNext = 0;
   retryAfter: string | null = null;
-  private codes = new Map<string, { challenge: string; redirectUri: string; used: boolean }>();
+  private codes = new Map<string, { challenge: string; redirectUri: string; used: boolean; scope: string }>();
   private access = new Map<string, number>(); // token → expires at (ms)
   refreshTokens = new Set<string>();
   log: Array<{ method: string; url: string; at: number }> = [];
   refreshes = 0;
+  private scopes = new Map<string, string>(); // access or refresh token → granted scopes
+  /** Shipments accepted (createReceiptShipment). */
+  shipments: Array<{ receiptId: number; tracking_code: string; carrier_name: string; note_to_buyer: string | null }> = [];
+  /** While set, createReceiptShipment answers this refusal. */
+  refuseShipments: { status: number; error: string } | null = null;
+  /** The next N shipments answer 500. */
+  failShipmentsNext = 0;
+  /** The next N shipments are recorded, then the connection is dropped without an answer. */
+  dropAfterShipmentNext = 0;
 
   get url() {
     return `http://127.0.0.1:${this.port}`;
@@ -111,11 +125,13 @@ export class FakeEtsy {
     res.end(JSON.stringify(body));
   }
 
-  private issue() {
+  private issue(scope: string) {
     const access = `${this.userId}.${randomBytes(24).toString('base64url')}`;
     const refresh = `${this.userId}.${randomBytes(24).toString('base64url')}`;
     this.access.set(access, Date.now() + this.accessTtlSeconds * 1000);
     this.refreshTokens.add(refresh);
+    this.scopes.set(access, scope);
+    this.scopes.set(refresh, scope);
     return { access_token: access, token_type: 'Bearer', expires_in: this.accessTtlSeconds, refresh_token: refresh };
   }
 
@@ -145,7 +161,7 @@ export class FakeEtsy {
       if (p.get('deny') === '1') back.searchParams.set('error', 'access_denied');
       else {
         const code = randomBytes(16).toString('base64url');
-        this.codes.set(code, { challenge: p.get('code_challenge')!, redirectUri: redirect, used: false });
+        this.codes.set(code, { challenge: p.get('code_challenge')!, redirectUri: redirect, used: false, scope: p.get('scope') ?? '' });
         back.searchParams.set('code', code);
       }
       return void res.writeHead(302, { location: back.toString() }).end();
@@ -160,14 +176,14 @@ export class FakeEtsy {
         c.used = true;
         if (createHash('sha256').update(f.get('code_verifier')!).digest('base64url') !== c.challenge) return this.json(res, 400, { error: 'invalid_grant', error_description: 'code_verifier does not match code_challenge' });
         if (f.get('redirect_uri') !== c.redirectUri) return this.json(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri does not match' });
-        return this.json(res, 200, this.issue());
+        return this.json(res, 200, this.issue(c.scope));
       }
       if (f.get('grant_type') === 'refresh_token') {
         const r = f.get('refresh_token') ?? '';
         if (!this.refreshTokens.has(r)) return this.json(res, 400, { error: 'invalid_grant', error_description: 'refresh_token is revoked' });
         this.refreshTokens.delete(r); // rotation: the old one dies
         this.refreshes++;
-        return this.json(res, 200, this.issue());
+        return this.json(res, 200, this.issue(this.scopes.get(r) ?? ''));
       }
       return this.json(res, 400, { error: 'unsupported_grant_type' });
     }
@@ -185,6 +201,36 @@ export class FakeEtsy {
       }
       const limits = { 'x-limit-per-second': '10', 'x-remaining-this-second': '9', 'x-limit-per-day': '10000', 'x-remaining-today': '9999' };
       if (url.pathname === '/v3/application/users/me') return this.json(res, 200, { user_id: this.userId, shop_id: this.shopId }, limits);
+      const one = /^\/v3\/application\/shops\/(\d+)\/receipts\/(\d+)(\/tracking)?$/.exec(url.pathname);
+      if (one && (req.method === 'GET' ? !one[3] : req.method === 'POST' && one[3])) {
+        if (Number(one[1]) !== this.shopId) return this.json(res, 403, { error: 'You do not have permission to view this shop' });
+        const receipt = this.receipts.find((r) => r.receipt_id === Number(one[2]));
+        if (req.method === 'POST' && !(this.scopes.get(bearer) ?? '').split(' ').includes('transactions_w')) {
+          return this.json(res, 403, { error: 'insufficient_scope', error_description: 'Insufficient scope' });
+        }
+        if (!receipt) return this.json(res, 404, { error: `Receipt with id ${one[2]} not found` });
+        if (req.method === 'GET') return this.json(res, 200, receipt, limits);
+        const f = new URLSearchParams(await this.body(req));
+        if (!f.get('tracking_code')) return this.json(res, 400, { error: 'tracking_code is required' });
+        if (!f.get('carrier_name')) return this.json(res, 400, { error: 'carrier_name is required' });
+        if (this.refuseShipments) return this.json(res, this.refuseShipments.status, { error: this.refuseShipments.error });
+        if (this.failShipmentsNext > 0) {
+          this.failShipmentsNext--;
+          return this.json(res, 500, { error: 'Internal server error' });
+        }
+        const s = { receiptId: receipt.receipt_id, tracking_code: f.get('tracking_code')!, carrier_name: f.get('carrier_name')!, note_to_buyer: f.get('note_to_buyer') };
+        this.shipments.push(s);
+        const now = Math.floor(Date.now() / 1000);
+        receipt.shipments.push({ receipt_shipping_id: 5000 + this.shipments.length, shipment_notification_timestamp: now, carrier_name: s.carrier_name, tracking_code: s.tracking_code });
+        receipt.is_shipped = true;
+        receipt.status = 'Completed';
+        receipt.updated_timestamp = receipt.update_timestamp = now;
+        if (this.dropAfterShipmentNext > 0) {
+          this.dropAfterShipmentNext--;
+          return void req.socket.destroy();
+        }
+        return this.json(res, 200, receipt, limits);
+      }
       const m = /^\/v3\/application\/shops\/(\d+)\/receipts$/.exec(url.pathname);
       if (m) {
         if (Number(m[1]) !== this.shopId) return this.json(res, 403, { error: 'You do not have permission to view this shop' });

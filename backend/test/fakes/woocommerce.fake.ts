@@ -9,6 +9,10 @@ import { AddressInfo } from 'node:net';
  * array body, and the /wc-auth/v1/authorize key-approval redirect (auto-approved: POSTs the
  * keys to callback_url, requires exactly 200, then redirects to return_url). It can answer
  * 429 with Retry-After, and serves design files under /wp-content/uploads/.
+ * Fulfilment (§2.5): PUT /orders/{id} with a status and POST/GET /orders/{id}/notes, which
+ * need read_write keys; it records every status update and note it accepts, and can be told
+ * to refuse (a 4xx with WooCommerce's error body), to fail (500) or to apply a write and
+ * drop the connection before answering (an accepted request whose answer was lost).
  */
 export interface WooOrderOpts {
   id: number;
@@ -72,7 +76,19 @@ export class FakeWooCommerce {
   /** Every request: method, path with query, and when. */
   log: Array<{ method: string; url: string; at: number }> = [];
   /** Keys issued by the authorize flow. */
-  issued: Array<{ consumer_key: string; consumer_secret: string; user_id: string }> = [];
+  issued: Array<{ consumer_key: string; consumer_secret: string; user_id: string; key_permissions?: string }> = [];
+  /** Status updates accepted (PUT /orders/{id}). */
+  statusUpdates: Array<{ orderId: number; status: string }> = [];
+  /** Order notes accepted (POST /orders/{id}/notes). */
+  notes: Array<{ id: number; orderId: number; note: string; customer_note: boolean; date_created: string }> = [];
+  /** While set, every write answers this refusal. */
+  refuseWrites: { status: number; code: string; message: string } | null = null;
+  /** The next N writes answer 500. */
+  failWritesNext = 0;
+  /** The next N writes are applied, then the connection is dropped without an answer. */
+  dropAfterWriteNext = 0;
+  /** The same for the next N notes only. */
+  dropAfterNoteNext = 0;
 
   get baseUrl() {
     return `http://127.0.0.1:${this.port}`;
@@ -95,12 +111,79 @@ export class FakeWooCommerce {
   }
 
   private authorised(req: IncomingMessage, url: URL): boolean {
+    return this.permission(req, url) !== null;
+  }
+
+  /** The permission of the key the request carries (null: no valid key). */
+  private permission(req: IncomingMessage, url: URL): string | null {
     const h = req.headers.authorization ?? '';
     let ck = url.searchParams.get('consumer_key');
     let cs = url.searchParams.get('consumer_secret');
     if (h.startsWith('Basic ')) [ck, cs] = Buffer.from(h.slice(6), 'base64').toString().split(':');
-    const pairs = [{ ck: this.consumerKey, cs: this.consumerSecret }, ...this.issued.map((k) => ({ ck: k.consumer_key, cs: k.consumer_secret }))];
-    return pairs.some((p) => p.ck === ck && p.cs === cs);
+    const pairs = [{ ck: this.consumerKey, cs: this.consumerSecret, p: 'read_write' }, ...this.issued.map((k) => ({ ck: k.consumer_key, cs: k.consumer_secret, p: k.key_permissions ?? 'read_write' }))];
+    return pairs.find((p) => p.ck === ck && p.cs === cs)?.p ?? null;
+  }
+
+  private body(req: IncomingMessage): Promise<any> {
+    return new Promise((r) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        try {
+          r(b ? JSON.parse(b) : {});
+        } catch {
+          r(undefined);
+        }
+      });
+    });
+  }
+
+  /** PUT /orders/{id}, POST and GET /orders/{id}/notes, GET /orders/{id}. */
+  private async orderRoute(req: IncomingMessage, res: ServerResponse, url: URL, id: number, notes: boolean) {
+    const perm = this.permission(req, url);
+    if (!perm) return this.json(res, 401, { code: 'woocommerce_rest_authentication_error', message: 'Consumer key is invalid.', data: { status: 401 } });
+    const order = this.orders.find((o) => o.id === id);
+    const write = req.method === 'PUT' || req.method === 'POST';
+    if (write && perm === 'read') {
+      return this.json(res, 401, { code: notes ? 'woocommerce_rest_cannot_create' : 'woocommerce_rest_cannot_edit', message: notes ? 'Sorry, you are not allowed to create resources.' : 'Sorry, you are not allowed to edit this resource.', data: { status: 401 } });
+    }
+    if (!order) return this.json(res, 404, { code: 'woocommerce_rest_shop_order_invalid_id', message: 'Invalid ID.', data: { status: 404 } });
+    if (write) {
+      if (this.refuseWrites) return this.json(res, this.refuseWrites.status, { code: this.refuseWrites.code, message: this.refuseWrites.message, data: { status: this.refuseWrites.status } });
+      if (this.failWritesNext > 0) {
+        this.failWritesNext--;
+        return this.json(res, 500, { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } });
+      }
+    }
+    const body = write ? await this.body(req) : {};
+    if (body === undefined) return this.json(res, 400, { code: 'rest_invalid_json', message: 'Invalid JSON body passed.', data: { status: 400 } });
+    let answer: unknown;
+    if (notes && req.method === 'POST') {
+      if (typeof body.note !== 'string' || !body.note) return this.json(res, 400, { code: 'rest_missing_callback_param', message: 'Missing parameter(s): note', data: { status: 400 } });
+      const n = { id: 9000 + this.notes.length, orderId: id, note: body.note, customer_note: !!body.customer_note, date_created: wp(new Date()) };
+      this.notes.push(n);
+      answer = { id: n.id, author: 'WooCommerce', date_created: n.date_created, date_created_gmt: n.date_created, note: n.note, customer_note: n.customer_note };
+    } else if (notes && req.method === 'GET') {
+      answer = this.notes.filter((n) => n.orderId === id).reverse().map((n) => ({ id: n.id, author: 'WooCommerce', date_created: n.date_created, note: n.note, customer_note: n.customer_note }));
+    } else if (req.method === 'PUT') {
+      const known = ['pending', 'processing', 'on-hold', 'completed', 'cancelled', 'refunded', 'failed', 'shipped'];
+      if (body.status !== undefined && !known.includes(body.status)) {
+        return this.json(res, 400, { code: 'rest_invalid_param', message: 'Invalid parameter(s): status', data: { status: 400, params: { status: `status is not one of ${known.join(', ')}.` } } });
+      }
+      if (body.status !== undefined) {
+        this.statusUpdates.push({ orderId: id, status: body.status });
+        order.status = body.status;
+        order.date_modified_gmt = wp(new Date());
+        if (body.status === 'completed') order.date_completed_gmt = wp(new Date());
+      }
+      answer = order;
+    } else answer = order;
+    if (write && (this.dropAfterWriteNext > 0 || (notes && this.dropAfterNoteNext > 0))) {
+      if (notes && this.dropAfterNoteNext > 0) this.dropAfterNoteNext--;
+      else this.dropAfterWriteNext--;
+      return void req.socket.destroy();
+    }
+    return this.json(res, write && notes ? 201 : 200, answer);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -113,6 +196,8 @@ export class FakeWooCommerce {
       return void res.end(f.body);
     }
     if (url.pathname === '/wc-auth/v1/authorize') return this.authorize(url, res);
+    const one = /^\/wp-json\/wc\/v3\/orders\/(\d+)(\/notes)?$/.exec(url.pathname);
+    if (one && (req.method === 'GET' || (req.method === 'PUT' && !one[2]) || (req.method === 'POST' && one[2]))) return this.orderRoute(req, res, url, Number(one[1]), !!one[2]);
     if (url.pathname === '/wp-json/wc/v3/orders' && req.method === 'GET') {
       if (!this.authorised(req, url)) {
         const missing = !req.headers.authorization && !url.searchParams.get('consumer_key');

@@ -894,6 +894,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/fulfilment/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a refused or failed fulfilment to the shop again (steps the shop accepted are not repeated)
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" $GS/api/orders/$ID/fulfilment/retry
+         *     ```
+         */
+        post: operations["retryFulfilment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/ship": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark shipped: updates the order in its shop (WooCommerce: the status chosen for the shop and a note; Etsy: a shipment, when a tracking number is given)
+         * @description Sent through the job queue: the answer is the fulfilment as stored (usually pending). Asking again with the same details changes nothing; a failed one is sent again.
+         *
+         *     Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/orders/$ID/ship
+         *     ```
+         */
+        post: operations["shipOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment": {
         parameters: {
             query?: never;
@@ -1537,94 +1587,6 @@ export interface paths {
          *     ```
          */
         delete: operations["deletePrintItem"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/production/batches": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The latest batches (20), newest first
-         * @description Example:
-         *
-         *     ```sh
-         *     curl -H "Authorization: Bearer $KEY" $GS/api/production/batches
-         *     ```
-         */
-        get: operations["batches"];
-        put?: never;
-        /**
-         * Batch now: every ready item into batches (Batch prints), processed when auto-process is on and the credits suffice
-         * @description Example:
-         *
-         *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" $GS/api/production/batches
-         *     ```
-         */
-        post: operations["batchNow"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/production/queue": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Synced order items not yet in a print: rush first, then oldest; blocked items carry the reason
-         * @description Example:
-         *
-         *     ```sh
-         *     curl -H "Authorization: Bearer $KEY" $GS/api/production/queue
-         *     ```
-         */
-        get: operations["queue"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/production/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get settings
-         * @description Example:
-         *
-         *     ```sh
-         *     curl -H "Authorization: Bearer $KEY" $GS/api/production/settings
-         *     ```
-         */
-        get: operations["getSettings"];
-        /**
-         * Batching rules: sheet, triggers, rush, auto-process, labels (fields sent replace the saved ones)
-         * @description Example:
-         *
-         *     ```sh
-         *     curl -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/production/settings
-         *     ```
-         */
-        put: operations["putSettings"];
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2423,28 +2385,6 @@ export interface components {
         BankDetailsResponse: {
             data: components["schemas"]["BankDetailsData"];
         };
-        BatchDto: {
-            copies: number;
-            createdAt: string;
-            items: number;
-            /** @description Why it was left In Draft (credits, a refusal) */
-            note: string | null;
-            orders: number;
-            /** @description The Batch print */
-            printId: string;
-            /** @description The print status */
-            status: string;
-            /** @description manual, length, cutoff or wait */
-            trigger: string;
-        };
-        BatchListResponse: {
-            data: components["schemas"]["BatchDto"][];
-        };
-        BatchNowResponse: {
-            /** @description The batches made (none when nothing was ready) */
-            data: components["schemas"]["BatchDto"][];
-            message: string;
-        };
         BulkDeleteImagesDto: {
             ids: string[];
         };
@@ -2568,7 +2508,7 @@ export interface components {
              *       "print.failed"
              *     ]
              */
-            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "batch.created" | "batch.completed")[];
+            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
             /** @example https://shop.example.com/hooks/gangsheet */
             url: string;
         };
@@ -2610,7 +2550,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             description: string;
-            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "batch.created" | "batch.completed")[];
+            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
             /**
              * Format: date-time
              * @description After a secret roll: the replaced secret also signs deliveries until then
@@ -2728,7 +2668,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "batch.created" | "batch.completed";
+            type: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled";
         };
         EventListResponse: {
             /** @description Oldest first */
@@ -2757,6 +2697,10 @@ export interface components {
         ForgotPasswordDto: {
             /** Format: email */
             email: string;
+        };
+        FulfilmentResponse: {
+            data: components["schemas"]["OrderFulfilmentDto"];
+            message: string;
         };
         GrantCreditDto: {
             /** @description Credits to add to the available balance */
@@ -2854,6 +2798,11 @@ export interface components {
             message?: string;
         };
         IntegrationBodyDto: {
+            /**
+             * @description WooCommerce: the order status a fulfilled order is given in the shop (default completed; a plugin status such as shipped works when the shop knows it)
+             * @example completed
+             */
+            fulfilmentStatus?: string;
             /** @description WordPress: baseUrl, consumerKey, consumerSecret (without keys: the /wc-auth/v1/authorize flow). Etsy: optional keystring, sharedSecret (default: the server's Etsy app) */
             keys?: components["schemas"]["KeyValueDto"][];
             name: string;
@@ -2866,6 +2815,8 @@ export interface components {
             connected: boolean;
             /** Format: date-time */
             createdAt: string;
+            /** @description WooCommerce: the status fulfilment gives an order in the shop (null for Etsy) */
+            fulfilmentStatus: string | null;
             keys: components["schemas"]["KeyValueDto"][];
             /** Format: date-time */
             lastSync: string | null;
@@ -3013,6 +2964,8 @@ export interface components {
         OrderDto: {
             _id: string;
             buyerInfo: components["schemas"]["BuyerInfoDto"];
+            /** @description Fulfilment back to the shop (Mark shipped, or a completed batch) */
+            fulfilment: components["schemas"]["OrderFulfilmentDto"];
             integrationId: components["schemas"]["OrderIntegrationDto"];
             /** Format: date-time */
             integrationOrderCreatedDate: string;
@@ -3024,6 +2977,26 @@ export interface components {
             /** @enum {string} */
             status: "Pending" | "In Draft" | "Completed" | "Partially Completed";
             total: components["schemas"]["MoneyDto"];
+        };
+        OrderFulfilmentDto: {
+            carrier: string | null;
+            /** @description The shop's refusal (failed), or the last transient error while pending */
+            error: string | null;
+            /** Format: date-time */
+            fulfilledAt: string | null;
+            /** Format: date-time */
+            requestedAt: string | null;
+            /**
+             * @description batch: its batch completed; manual: Mark shipped
+             * @enum {string|null}
+             */
+            source: "batch" | "manual" | null;
+            /**
+             * @description none: never marked shipped; pending: being sent to the shop; fulfilled: the shop has it; failed: the shop refused (see error), retry with POST /orders/{id}/fulfilment/retry
+             * @enum {string}
+             */
+            status: "none" | "pending" | "fulfilled" | "failed";
+            trackingNumber: string | null;
         };
         OrderIntegrationDto: {
             _id: string;
@@ -3193,7 +3166,7 @@ export interface components {
             /** @enum {string} */
             status: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
             /** @enum {string} */
-            type: "Manual" | "Etsy" | "WooCommerce" | "Batch";
+            type: "Manual" | "Etsy" | "WooCommerce";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -3325,126 +3298,6 @@ export interface components {
             presetId?: string;
             /** @description One-off changes on top of the settings/preset */
             settings?: components["schemas"]["SheetSettingsInput"];
-        };
-        ProductionQueueResponse: {
-            data: components["schemas"]["QueueItemDto"][];
-            pagination: components["schemas"]["PaginationDto"];
-            summary: components["schemas"]["QueueSummaryDto"];
-        };
-        ProductionRushDto: {
-            /** @description Shipping method names that make an order rush (matched like tags) */
-            shippingMethods?: string[];
-            /** @description An order is rush when one of its items has an option named or valued like one of these (case-insensitive) */
-            tags?: string[];
-        };
-        ProductionRushOut: {
-            shippingMethods: string[];
-            tags: string[];
-        };
-        ProductionSettingsDto: {
-            /** @description True when a trigger is on (batching runs by itself); false: only by hand */
-            auto: boolean;
-            autoProcess: boolean;
-            labels: boolean;
-            maxCopiesPerBatch: number;
-            /** @description The next cut-off, ISO time (null without cut-offs) */
-            nextCutoffAt: string | null;
-            presetId: string | null;
-            /** @description The sheet settings a batch made now would get */
-            resolvedSheet: components["schemas"]["SheetSettingsDto"];
-            rush: components["schemas"]["ProductionRushOut"];
-            /** @description The saved changes on top of the sheet settings or preset */
-            sheet: components["schemas"]["SheetSettingsInput"];
-            timeZone: string;
-            triggers: components["schemas"]["ProductionTriggersOut"];
-        };
-        ProductionSettingsInput: {
-            /** @description Process each batch at once when the credits suffice */
-            autoProcess?: boolean;
-            /** @description Order labels beside every copy (default true) */
-            labels?: boolean;
-            /** @description Copies per batch at most; more ready copies make several batches */
-            maxCopiesPerBatch?: number;
-            /**
-             * Format: uuid
-             * @description Batch sheets use this preset instead of the seller's sheet settings
-             */
-            presetId?: Record<string, never> | null;
-            rush?: components["schemas"]["ProductionRushDto"];
-            /** @description Changes on top of the sheet settings (or preset) for batch sheets */
-            sheet?: components["schemas"]["SheetSettingsInput"];
-            /**
-             * @description IANA time zone of the cut-off times
-             * @example Europe/Vienna
-             */
-            timeZone?: string;
-            /** @description When to batch automatically; all off: only by hand (Batch now) */
-            triggers?: components["schemas"]["ProductionTriggersDto"];
-        };
-        ProductionSettingsResponse: {
-            data: components["schemas"]["ProductionSettingsDto"];
-        };
-        ProductionTriggersDto: {
-            /**
-             * @description Cut-off times 'HH:MM' (24 h) in the seller's time zone
-             * @example [
-             *       "09:00",
-             *       "14:00"
-             *     ]
-             */
-            cutoffs?: string[];
-            /** @description Share of the film the designs cover, for the length estimate (0.1–1) */
-            density?: number;
-            /** @description Batch when the oldest ready item has waited this many hours; null: off */
-            maxWaitHours?: Record<string, never> | null;
-            /** @description Batch when the ready items fill at least this much film (inches) at `density`; null: off */
-            minLengthIn?: Record<string, never> | null;
-        };
-        ProductionTriggersOut: {
-            cutoffs: string[];
-            density: number;
-            maxWaitHours: number | null;
-            minLengthIn: number | null;
-        };
-        QueueItemDto: {
-            /** @description Order item id */
-            _id: string;
-            /** @description Hours since the order was placed */
-            ageHours: number;
-            copies: number;
-            /** @description The design file is downloaded when the item is batched */
-            designToDownload: boolean;
-            imageId: string | null;
-            imageName: string | null;
-            orderId: string;
-            /** @description The shop's order number */
-            orderNumber: string;
-            orderedAt: string;
-            /** @description GET with the session for the thumbnail */
-            previewUrl: string | null;
-            /** @description Why the item cannot be batched; null: ready */
-            reason: string | null;
-            rush: boolean;
-            shop: string;
-            shopType: string;
-            /** @description The size option as the shop sent it */
-            size: string | null;
-            sizeId: string | null;
-            sku: string | null;
-            title: string;
-            /** @description Printed width, inches */
-            widthIn: number | null;
-        };
-        QueueSummaryDto: {
-            blockedCopies: number;
-            blockedItems: number;
-            /** @description Film the ready items with a known design would take at the density of the rules, inches */
-            estimatedLengthIn: number;
-            oldestReadyAt: string | null;
-            readyCopies: number;
-            readyItems: number;
-            /** @description Orders with a ready item */
-            readyOrders: number;
         };
         RegisterDto: {
             /** @description Captcha response token, when not verified through /verify-captcha first */
@@ -3614,6 +3467,15 @@ export interface components {
             data: components["schemas"]["SheetSettingsDto"];
             message?: string;
         };
+        ShipOrderDto: {
+            /**
+             * @description Carrier name (Etsy takes its carrier names such as usps, fedex, dhl, royal-mail, other)
+             * @example dhl
+             */
+            carrier?: string;
+            /** @example 1Z999AA10123456784 */
+            trackingNumber?: string;
+        };
         SizeBodyDto: {
             name: string;
             /** @description Inches, greater than 0, at most 200 (3 decimals kept) */
@@ -3644,16 +3506,12 @@ export interface components {
         StatisticsDto: {
             /** @description Integration orders Completed (printed) */
             completedOrders: number;
-            /** @description Orders with an item in a print not yet printed (In Draft or Processing) */
-            inProductionOrders: number;
             /** @description Integration orders still Pending */
             pendingOrders: number;
             /** @description Prints In Draft (the card links to /prints?status=In Draft) */
             pendingPrints: number;
             /** @description Distinct images placed on at least one processed (Completed) print */
             printedImages: number;
-            /** @description Orders with an item in the production queue (in no live print) */
-            queuedOrders: number;
             /** @description Connected shops */
             totalIntegrations: number;
             /** @description All integration orders */
@@ -3754,7 +3612,7 @@ export interface components {
             /** @description false pauses deliveries to this endpoint */
             active?: boolean;
             description?: string;
-            events?: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "batch.created" | "batch.completed")[];
+            events?: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
             /** @example https://shop.example.com/hooks/gangsheet */
             url?: string;
         };
@@ -3844,7 +3702,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             description: string;
-            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "batch.created" | "batch.completed")[];
+            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
             /**
              * Format: date-time
              * @description After a secret roll: the replaced secret also signs deliveries until then
@@ -4548,7 +4406,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "batch.created" | "batch.completed";
+                type?: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled";
                 /** @description The id of the last event you have: the list starts after it. Without it, the list starts at the oldest event kept. */
                 after?: string;
                 limit?: number;
@@ -8053,6 +7911,8 @@ export interface operations {
                 id?: string;
                 integrationId?: string;
                 status?: "Pending" | "In Draft" | "Completed" | "Partially Completed";
+                /** @description Only orders whose fulfilment back to the shop is in this state (none: never marked shipped) */
+                fulfilment?: "none" | "pending" | "fulfilled" | "failed";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
@@ -8360,6 +8220,250 @@ export interface operations {
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    retryFulfilment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 404 unknown order; 409 fulfilment_not_failed / fulfilment_not_requested */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfilmentResponse"];
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    shipOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShipOrderDto"];
+            };
+        };
+        responses: {
+            /** @description 400 carrier_required (a tracking number without carrier); 404 another seller's or unknown order; 409 already_shipped (other tracking details than those sent) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfilmentResponse"];
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 404
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -9013,7 +9117,7 @@ export interface operations {
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
-                type?: "Manual" | "Etsy" | "WooCommerce" | "Batch";
+                type?: "Manual" | "Etsy" | "WooCommerce";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
@@ -9388,7 +9492,7 @@ export interface operations {
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
-                type?: "Manual" | "Etsy" | "WooCommerce" | "Batch";
+                type?: "Manual" | "Etsy" | "WooCommerce";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
@@ -12418,462 +12522,6 @@ export interface operations {
                      *       "message": "Items can be changed only while the print is In Draft or Deleted.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rate_limited",
-                     *       "message": "Too many requests with this API key. Try again in 12 s.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 429
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    batches: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BatchListResponse"];
-                };
-            };
-            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "invalid_api_key",
-                     *       "message": "This API key has been revoked.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 401
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "forbidden",
-                     *       "message": "You are not authorized to view this page",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 403
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rate_limited",
-                     *       "message": "Too many requests with this API key. Try again in 12 s.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 429
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    batchNow: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BatchNowResponse"];
-                };
-            };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "validation_failed",
-                     *       "errors": [
-                     *         {
-                     *           "code": "required",
-                     *           "field": "name",
-                     *           "message": "Name is required"
-                     *         }
-                     *       ],
-                     *       "message": "Name is required",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 400
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "invalid_api_key",
-                     *       "message": "This API key has been revoked.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 401
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 403
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rate_limited",
-                     *       "message": "Too many requests with this API key. Try again in 12 s.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 429
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    queue: {
-        parameters: {
-            query?: {
-                page?: number;
-                limit?: number;
-                sort?: "asc" | "desc";
-                sortBy?: string;
-                search?: string;
-                status?: "all" | "ready" | "blocked";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProductionQueueResponse"];
-                };
-            };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "validation_failed",
-                     *       "errors": [
-                     *         {
-                     *           "code": "required",
-                     *           "field": "name",
-                     *           "message": "Name is required"
-                     *         }
-                     *       ],
-                     *       "message": "Name is required",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 400
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "invalid_api_key",
-                     *       "message": "This API key has been revoked.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 401
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "forbidden",
-                     *       "message": "You are not authorized to view this page",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 403
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rate_limited",
-                     *       "message": "Too many requests with this API key. Try again in 12 s.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 429
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    getSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProductionSettingsResponse"];
-                };
-            };
-            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "invalid_api_key",
-                     *       "message": "This API key has been revoked.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 401
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "forbidden",
-                     *       "message": "You are not authorized to view this page",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 403
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "rate_limited",
-                     *       "message": "Too many requests with this API key. Try again in 12 s.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 429
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    putSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ProductionSettingsInput"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProductionSettingsResponse"];
-                };
-            };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "validation_failed",
-                     *       "errors": [
-                     *         {
-                     *           "code": "required",
-                     *           "field": "name",
-                     *           "message": "Name is required"
-                     *         }
-                     *       ],
-                     *       "message": "Name is required",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 400
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "invalid_api_key",
-                     *       "message": "This API key has been revoked.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 401
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

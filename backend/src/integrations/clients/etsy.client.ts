@@ -14,7 +14,8 @@ export interface EtsyTokens {
   expiresAt: Date;
 }
 
-export const ETSY_SCOPES = 'transactions_r shops_r';
+/** transactions_w: fulfilment records shipments (createReceiptShipment). */
+export const ETSY_SCOPES = 'transactions_r transactions_w shops_r';
 
 /** PKCE: a verifier of 64 unreserved characters and its S256 challenge. */
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -119,6 +120,37 @@ export class EtsyClient implements ShopClient {
       if (res.status !== 200) throw new ShopError(`Etsy answered ${res.status}: ${json?.error ?? 'unexpected error'}`, 'other', res.status);
       return json;
     }
+  }
+
+  /** A call with the token manners of `get`; 4xx other than auth is the shop's refusal. */
+  private async call(method: 'GET' | 'POST', path: string, form?: Record<string, string>) {
+    const u = `${this.app.apiUrl}/v3/application${path}`;
+    for (let retried = false; ; retried = true) {
+      const access = await this.token(retried);
+      const headers: Record<string, string> = { 'x-api-key': EtsyClient.apiKey(this.app), Authorization: `Bearer ${access}` };
+      if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      const { res, json } = await shopRequest(u, { method, headers, body: form ? new URLSearchParams(form).toString() : undefined }, this.http);
+      if (res.status === 401 && !retried) continue;
+      if (res.status >= 200 && res.status < 300) return json;
+      const why = json?.error_description ? `${json.error_description} (${json.error})` : (json?.error ?? `status ${res.status}`);
+      if (res.status === 403 && json?.error === 'insufficient_scope') {
+        throw new ShopError(`Etsy refused: the shop was connected without permission to record shipments (${why}). Connect the shop again, then retry.`, 'refused', 403);
+      }
+      if (res.status >= 400 && res.status < 500) throw new ShopError(`Etsy refused: ${why}`, 'refused', res.status);
+      throw new ShopError(`Etsy answered ${res.status}: ${why}`, 'other', res.status);
+    }
+  }
+
+  /** One receipt (its `shipments[]` tell whether a shipment whose answer was lost arrived). */
+  async receipt(receiptId: string): Promise<{ shipments?: Array<{ tracking_code: string | null; carrier_name: string | null }> }> {
+    return this.call('GET', `/shops/${this.shopId}/receipts/${encodeURIComponent(receiptId)}`);
+  }
+
+  /** createReceiptShipment: records the tracking and notifies the buyer; each call adds a shipment. */
+  async createReceiptShipment(receiptId: string, s: { trackingCode: string; carrierName: string; noteToBuyer?: string }): Promise<void> {
+    const form: Record<string, string> = { tracking_code: s.trackingCode, carrier_name: s.carrierName };
+    if (s.noteToBuyer) form.note_to_buyer = s.noteToBuyer;
+    await this.call('POST', `/shops/${this.shopId}/receipts/${encodeURIComponent(receiptId)}/tracking`, form);
   }
 
   async listOrders(window: SyncWindow, onPage: (orders: ShopOrder[], total: number) => Promise<void>) {

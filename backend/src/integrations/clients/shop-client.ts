@@ -33,7 +33,8 @@ export interface ShopClient {
   listOrders(window: SyncWindow, onPage: (orders: ShopOrder[], total: number) => Promise<void>): Promise<void>;
 }
 
-export type ShopErrorKind = 'auth' | 'not_shop' | 'unreachable' | 'rate_limited' | 'other';
+/** `refused`: the shop answered a write with a 4xx (its message says why); sending it again as it is would not help. */
+export type ShopErrorKind = 'auth' | 'not_shop' | 'unreachable' | 'rate_limited' | 'refused' | 'other';
 
 /** A shop call that failed; `message` is written for the seller. */
 export class ShopError extends Error {

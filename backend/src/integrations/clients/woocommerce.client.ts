@@ -111,6 +111,38 @@ export class WooCommerceClient implements ShopClient {
     return { res, json };
   }
 
+  /**
+   * A write (fulfilment): a 4xx is the shop's refusal (`refused`, with WooCommerce's
+   * message), a 5xx or no answer is transient (`other` / `unreachable`).
+   */
+  private async send(method: 'PUT' | 'POST', path: string, body: unknown) {
+    const { res, json } = await shopRequest(this.url(path), { method, headers: { ...this.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }, this.http);
+    if (res.status >= 200 && res.status < 300) return json;
+    const why = json?.message ? `${json.message}${json.code ? ` (${json.code})` : ''}` : `status ${res.status}`;
+    if (res.status >= 400 && res.status < 500) throw new ShopError(`WooCommerce refused: ${why}`, 'refused', res.status);
+    throw new ShopError(`WooCommerce answered ${res.status}: ${why}`, 'other', res.status);
+  }
+
+  /** PUT /orders/{id} with the new status (setting the same status again is harmless). */
+  async setOrderStatus(orderId: string, status: string): Promise<void> {
+    await this.send('PUT', `/orders/${encodeURIComponent(orderId)}`, { status });
+  }
+
+  /** POST /orders/{id}/notes: a private note (not e-mailed to the buyer); every call adds one. */
+  async addOrderNote(orderId: string, note: string): Promise<void> {
+    await this.send('POST', `/orders/${encodeURIComponent(orderId)}/notes`, { note, customer_note: false });
+  }
+
+  /** The order's notes, newest first (to find out whether a note whose answer was lost arrived). */
+  async orderNotes(orderId: string): Promise<Array<{ id: number; note: string }>> {
+    const { res, json } = await shopRequest(this.url(`/orders/${encodeURIComponent(orderId)}/notes`), { headers: this.headers }, this.http);
+    if (res.status !== 200 || !Array.isArray(json)) {
+      const kind = res.status >= 400 && res.status < 500 ? 'refused' : 'other';
+      throw new ShopError(`WooCommerce answered ${res.status} listing the order's notes: ${json?.message ?? 'unexpected answer'}`, kind, res.status);
+    }
+    return json;
+  }
+
   /** Connecting: the keys must list orders (the permission the sync needs). */
   async verify(): Promise<void> {
     const { json } = await this.get('/orders', { per_page: 1 });

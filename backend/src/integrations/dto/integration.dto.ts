@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { Integration, IntegrationType } from '../entities/integration.entity';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { DEFAULT_WOO_FULFILMENT_STATUS, Integration, IntegrationType } from '../entities/integration.entity';
 import { AcceptUnknownFields } from '../../common/validation';
 
 export class KeyValueDto {
@@ -39,6 +39,17 @@ export class IntegrationBodyDto {
   @ValidateNested({ each: true })
   @Type(() => KeyValueDto)
   keys?: KeyValueDto[];
+
+  @ApiPropertyOptional({
+    maxLength: 40,
+    example: 'completed',
+    description: 'WooCommerce: the order status a fulfilled order is given in the shop (default completed; a plugin status such as shipped works when the shop knows it)',
+  })
+  @IsOptional()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsString({ message: 'fulfilmentStatus must be a WooCommerce order status such as completed' })
+  @Matches(/^[a-z0-9_-]{1,40}$/, { message: 'fulfilmentStatus must be a WooCommerce order status such as completed (letters, digits, - and _; at most 40)' })
+  fulfilmentStatus?: string;
 }
 
 export class IntegrationSessionDto {
@@ -57,6 +68,7 @@ export class IntegrationDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastSync: Date | null;
   @ApiProperty({ nullable: true, type: String, enum: ['queued', 'running', 'done', 'failed'] }) syncStatus: string | null;
   @ApiProperty({ nullable: true, type: String }) syncError: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'WooCommerce: the status fulfilment gives an order in the shop (null for Etsy)' }) fulfilmentStatus: string | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty() updatedAt: Date;
 }
@@ -113,6 +125,7 @@ export function toIntegrationDto(i: Integration): IntegrationDto {
     lastSync: i.lastSync,
     syncStatus: i.syncStatus,
     syncError: i.syncError,
+    fulfilmentStatus: i.type === IntegrationType.WordPress ? (i.settings?.fulfilmentStatus ?? DEFAULT_WOO_FULFILMENT_STATUS) : null,
     createdAt: i.createdAt,
     updatedAt: i.updatedAt,
   };

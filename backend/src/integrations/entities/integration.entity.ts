@@ -21,6 +21,14 @@ export interface IntegrationSecrets {
   codeVerifier?: string;
 }
 
+export interface IntegrationSettings {
+  /** WooCommerce: the status a fulfilled order is given (default `completed`). */
+  fulfilmentStatus?: string;
+}
+
+/** WooCommerce: the status fulfilment sets when the seller chose none. */
+export const DEFAULT_WOO_FULFILMENT_STATUS = 'completed';
+
 @Entity('integrations')
 export class Integration {
   @PrimaryGeneratedColumn('uuid', { name: 'id' })
@@ -65,6 +73,10 @@ export class Integration {
 
   @Column({ name: 'sync_error', type: 'varchar', length: 500, nullable: true })
   syncError: string | null;
+
+  /** The seller's choices for this shop (not keys): see IntegrationSettings. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  settings: IntegrationSettings;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -1,12 +1,49 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
 import { PaginatedResponse } from '../../common/responses';
 import { IntegrationType } from '../../integrations/entities/integration.entity';
 import { OrderStatus } from '../entities/order.entity';
 
 export const DATE_TYPES = ['integrationOrderCreatedDate', 'createdAt', 'updatedAt'] as const;
+export const FULFILMENT_STATUSES = ['none', 'pending', 'fulfilled', 'failed'] as const;
+
+const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || undefined : value);
+
+/** "Mark shipped": both optional; a tracking number needs its carrier. */
+export class ShipOrderDto {
+  @ApiPropertyOptional({ maxLength: 60, example: 'dhl', description: 'Carrier name (Etsy takes its carrier names such as usps, fedex, dhl, royal-mail, other)' })
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString({ message: 'carrier must be text' })
+  @MaxLength(60, { message: 'carrier must be at most 60 characters' })
+  carrier?: string;
+
+  @ApiPropertyOptional({ maxLength: 100, example: '1Z999AA10123456784' })
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString({ message: 'trackingNumber must be text' })
+  @MaxLength(100, { message: 'trackingNumber must be at most 100 characters' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9 ._\/-]*$/, { message: 'trackingNumber may contain only letters, digits, spaces and . _ / -' })
+  trackingNumber?: string;
+}
+
+export class OrderFulfilmentDto {
+  @ApiProperty({ enum: FULFILMENT_STATUSES, description: 'none: never marked shipped; pending: being sent to the shop; fulfilled: the shop has it; failed: the shop refused (see error), retry with POST /orders/{id}/fulfilment/retry' })
+  status: (typeof FULFILMENT_STATUSES)[number];
+  @ApiProperty({ nullable: true, type: String, enum: ['batch', 'manual'], description: 'batch: its batch completed; manual: Mark shipped' }) source: string | null;
+  @ApiProperty({ nullable: true, type: String }) carrier: string | null;
+  @ApiProperty({ nullable: true, type: String }) trackingNumber: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The shop\'s refusal (failed), or the last transient error while pending' }) error: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) requestedAt: Date | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) fulfilledAt: Date | null;
+}
+
+export class FulfilmentResponse {
+  @ApiProperty({ type: OrderFulfilmentDto }) data: OrderFulfilmentDto;
+  @ApiProperty() message: string;
+}
 
 export class OrderListQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only this order (its _id): where a print item links to its order' })
@@ -26,6 +63,12 @@ export class OrderListQueryDto extends ListQueryDto {
   @Transform(({ value }) => (value === '' ? undefined : value))
   @IsIn(Object.values(OrderStatus), { message: `status must be one of ${Object.values(OrderStatus).join(', ')}` })
   status?: OrderStatus;
+
+  @ApiPropertyOptional({ enum: FULFILMENT_STATUSES, description: 'Only orders whose fulfilment back to the shop is in this state (none: never marked shipped)' })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsIn(FULFILMENT_STATUSES, { message: `fulfilment must be one of ${FULFILMENT_STATUSES.join(', ')}` })
+  fulfilment?: (typeof FULFILMENT_STATUSES)[number];
 
   @ApiPropertyOptional({ description: 'ISO date or date-time; a bare date means the start of that day (UTC)' })
   @IsOptional()
@@ -97,6 +140,7 @@ export class OrderDto {
   @ApiProperty({ enum: OrderStatus }) status: OrderStatus;
   @ApiProperty({ description: 'The order\'s status in the shop (processing, paid, cancelled…)' }) shopStatus: string;
   @ApiProperty({ type: [OrderItemDto] }) orderItems: OrderItemDto[];
+  @ApiProperty({ type: OrderFulfilmentDto, description: 'Fulfilment back to the shop (Mark shipped, or a completed batch)' }) fulfilment: OrderFulfilmentDto;
 }
 
 export class OrderListResponse extends PaginatedResponse(OrderDto) {}
