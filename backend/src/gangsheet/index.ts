@@ -11,7 +11,9 @@
  *    `settings.nesting: "shape"` nests by the ink (pass each design's `mask`); then
  *    `compareNesting(...)` gives both layouts and the film saved against rectangles.
  *    `opts.fixed` pins copies where they are (the others are laid out around them) and a
- *    design's `label` reserves space below each copy (reported as `placement.label`).
+ *    design's `label` reserves space below each copy (reported as `placement.label`);
+ *    `labelSpace(texts)` sizes it for order labels, and `renderSheets` prints each design's
+ *    `labels` there (by the copies' reading order, `readingRanks`).
  * 3. `designReport(...)` for effective DPI per design (flag < 150) before the user pays.
  * 4. `renderSheets({ sheets, designs, dpi, root, output, onProgress })` (or `renderSheet`
  *    for one sheet): writes each sheet as a 300 DPI RGBA sRGB PNG and/or a one-page PDF
@@ -59,7 +61,7 @@ export type {
   Nesting,
   NestingComparison,
 } from './pack/layout';
-export { FixedPlacementError } from './pack/footprint';
+export { FixedPlacementError, footprintOf, onSheet } from './pack/footprint';
 export type { FixedPlacement, LabelSpace } from './pack/footprint';
 export type { DesignMask } from './shape/design-mask';
 export { alphaMask, INK_ALPHA_THRESHOLD } from './shape/design-mask';
@@ -72,6 +74,7 @@ export { designFit } from './fit';
 export { SHEET_DEFAULTS } from './sheet-defaults';
 export type { DesignFit, FitSheet } from './fit';
 export { renderSheets, renderSheet } from './render/render-sheet';
+export { labelSpace, orderLabelText, readingRanks, LABEL_FONT_PT } from './render/order-labels';
 export type { RenderDesign, RenderProgress, RenderSheetsOptions, RenderedSheet, RenderedFile, SheetOutput, PrintFormat } from './render/render-sheet';
 export { DesignDecodeError, DEFAULT_MAX_PIXELS } from './render/sharp-io';
 export type { DecodeLimits } from './render/sharp-io';

@@ -19,6 +19,7 @@ import {
   FixedPlacement,
   FixedPlacementError,
   inspectDesign,
+  LabelSpace,
   layoutSheets,
   LayoutResult,
   LOW_DPI_THRESHOLD,
@@ -55,6 +56,10 @@ export interface EngineDesign {
   vector: boolean;
   /** Ink over `trim` for "shape" nesting; absent/null: nested as its rectangle. */
   mask?: DesignMask | null;
+  /** Order labels: the space reserved below each copy (absent: none). */
+  label?: LabelSpace | null;
+  /** Each copy's label text, by its reading-order rank among the design's copies (see readingRanks). */
+  labels?: string[] | null;
 }
 
 /** signal: aborting stops the work at once (its worker is killed) and rejects with an AbortError (see isAbortError). */
@@ -123,7 +128,7 @@ function hasInk(designs: readonly EngineDesign[]): boolean {
 }
 
 function layoutDesign(d: EngineDesign) {
-  return { id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: d.width, quantity: d.quantity, mask: d.mask ?? undefined };
+  return { id: d.id, widthPx: d.trim.width, heightPx: d.trim.height, width: d.width, quantity: d.quantity, mask: d.mask ?? undefined, label: d.label ?? undefined };
 }
 
 /** The engine calls with plain data in and out, as the CPU workers run them. */
@@ -153,7 +158,7 @@ export const engineInProcess = {
     return renderSheets({
       sheets: req.layout.sheets,
       // masks come with the designs of "shape" prints only: their rasters are clipped to the ink
-      designs: req.designs.map((d) => ({ id: d.id, path: d.file, trim: d.trim, widthPx: d.widthPx, heightPx: d.heightPx, mask: d.mask ?? undefined })),
+      designs: req.designs.map((d) => ({ id: d.id, path: d.file, trim: d.trim, widthPx: d.widthPx, heightPx: d.heightPx, mask: d.mask ?? undefined, labels: d.labels ?? undefined })),
       dpi: req.layout.settings.dpi,
       root: req.root,
       output: (i) => req.outputs[i],

@@ -101,7 +101,9 @@ export class PrintDraftsService {
           ? await m
               .getRepository(PrintItem)
               .createQueryBuilder('i')
+              // an order line's item stays apart from others: its copies keep their order's labels
               .where('i.printId = :p AND i.imageId = :img AND i.sizeId = :sz AND i._id <> :id', { p: print._id, img: item.imageId, sz: item.sizeId, id: item._id })
+              .andWhere('i.orderItemId IS NOT DISTINCT FROM :oi::uuid', { oi: item.orderItemId })
               .getOne()
           : null;
       if (twin) {

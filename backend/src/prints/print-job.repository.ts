@@ -5,7 +5,7 @@ import { returned } from '../common/sql';
 import { EngineDesign } from './engine.adapter';
 import { PrintItem } from './entities/print-item.entity';
 import { Print, PrintSheetFile } from './entities/print.entity';
-import { withMasks } from './print-designs';
+import { withMasks, withLabels } from './print-designs';
 import type { EditedLayout } from './print-layout';
 import { StoredLayout } from './stored-layout';
 
@@ -57,6 +57,11 @@ export class PrintJobRepository {
   /** The print's items with their images and sizes, in the order they were added. */
   items(printId: string): Promise<PrintItem[]> {
     return this.db.getRepository(PrintItem).find({ where: { printId }, relations: { image: true, size: true }, order: { createdAt: 'ASC' } });
+  }
+
+  /** The designs with their order labels when `on` (see withLabels). */
+  withLabels(designs: EngineDesign[], on: boolean): Promise<EngineDesign[]> {
+    return withLabels(this.db.manager, designs, on);
   }
 
   /** The designs with their images' stored ink masks (see withMasks). */

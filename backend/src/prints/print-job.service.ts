@@ -11,7 +11,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { JobContext } from '../queue/queue.types';
 import { LivePrintStage } from '../realtime/events';
 import { RealtimeService } from '../realtime/realtime.service';
-import { normalizeFormats, SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
+import { normalizeFormats, SheetSettingsValues, orderLabelsOn } from '../sheet-settings/entities/sheet-settings.entity';
 import { StorageService } from '../storage/storage.service';
 import type { WebhookEventData } from '../webhooks/webhook-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -123,7 +123,7 @@ export class PrintJobService {
       await progress('trim', 0);
       const settings = print.settings!;
       if (!(await this.waitForImages(printId, attempt, settings, abort.signal))) return { outcome: 'skipped', reason: 'no longer Processing (cancelled?)' };
-      const designs = await this.designs(printId, settings.nesting === 'shape');
+      const designs = await this.prints.withLabels(await this.designs(printId, settings.nesting === 'shape'), orderLabelsOn(settings, print.type));
       lap('trim');
       await progress('layout', LAYOUT_PERCENT.from);
       const budget = layoutBudget(designs, settings, this.config.prints);

@@ -4,14 +4,15 @@ import { DataSource } from 'typeorm';
 import { returned } from '../common/sql';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
+import { orderLabelsOn, SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { SheetSettingsService } from '../sheet-settings/sheet-settings.service';
 import { LayoutProblemDto, PrintLayoutDto, SaveLayoutDto } from './dto/print-layout.dto';
 import { EngineDesign, FixedPlacementError, LayoutResult, PRINT_ENGINE, PrintEngine } from './engine.adapter';
 import { Print } from './entities/print.entity';
-import { engineDesign, withMasks } from './print-designs';
+import { engineDesign, withLabels, withMasks } from './print-designs';
 import {
   copyBox,
+  footprintBox,
   EditedLayout,
   LayoutCopy,
   layoutBasis,
@@ -165,7 +166,8 @@ export class PrintLayoutService {
       designs.push(engineDesign(it));
       names[it._id] = it.image!.name;
     }
-    return { designs: masks && settings.nesting === 'shape' ? await withMasks(this.db.manager, designs, items) : designs, names };
+    const labelled = await withLabels(this.db.manager, designs, orderLabelsOn(settings, print.type));
+    return { designs: masks && settings.nesting === 'shape' ? await withMasks(this.db.manager, labelled, items) : labelled, names };
   }
 
   private dto(print: Print, settings: SheetSettingsValues, designs: readonly EngineDesign[], copies: readonly LayoutCopy[], state: PrintLayoutDto['state'], savedAt: string | null): PrintLayoutDto {
@@ -178,7 +180,8 @@ export class PrintLayoutService {
       const d = byId.get(c.itemId);
       if (!d) return [];
       const box = copyBox(d, c, dpi);
-      lengths.set(c.sheet, Math.max(lengths.get(c.sheet) ?? 0, box.y + box.h + margin));
+      const fp = footprintBox(d, c, dpi);
+      lengths.set(c.sheet, Math.max(lengths.get(c.sheet) ?? 0, fp.y + fp.h + margin));
       return [{ itemId: c.itemId, imageId: imageOf.get(c.itemId)!, copy: c.copy, sheet: c.sheet, x: box.x / dpi, y: box.y / dpi, width: box.w / dpi, height: box.h / dpi, rotation: c.rotation, pinned: c.pinned }];
     });
     const sheetCount = Math.max(0, ...copies.map((c) => c.sheet + 1));

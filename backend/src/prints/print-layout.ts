@@ -8,7 +8,7 @@
  *
  * Pure functions over plain data: the check runs in the CPU pool (engine.adapter).
  */
-import { designPixelSize, FixedPlacement, FixedPlacementError, layoutSheets, LayoutDesign, SheetSettings } from '../gangsheet';
+import { designPixelSize, FixedPlacement, FixedPlacementError, footprintOf, layoutSheets, LayoutDesign, onSheet, SheetSettings } from '../gangsheet';
 import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import type { EngineDesign } from './engine.adapter';
 
@@ -27,7 +27,7 @@ export interface LayoutCopy {
   pinned: boolean;
 }
 
-/** The settings a layout depends on (not the output formats). */
+/** The settings a layout depends on (not the output formats); order labels change the copies' footprints. */
 export type LayoutSettings = Omit<SheetSettingsValues, 'formats'>;
 
 /** What a layout was made for: each item's design file, printed width and quantity. */
@@ -53,6 +53,7 @@ export const layoutSettings = (s: LayoutSettings): LayoutSettings => ({
   dpi: Number(s.dpi),
   rotate: !!s.rotate,
   nesting: s.nesting === 'box' ? 'box' : 'shape',
+  orderLabels: typeof s.orderLabels === 'boolean' ? s.orderLabels : null,
 });
 
 export const layoutBasis = (designs: readonly Pick<EngineDesign, 'id' | 'file' | 'width' | 'quantity'>[]): LayoutBasisItem[] =>
@@ -112,7 +113,7 @@ export interface LayoutProblem {
 }
 
 /** The designs as the check needs them (an EngineDesign has all of this). */
-export type CheckDesign = Pick<EngineDesign, 'id' | 'trim' | 'width' | 'quantity' | 'mask'>;
+export type CheckDesign = Pick<EngineDesign, 'id' | 'trim' | 'width' | 'quantity' | 'mask' | 'label'>;
 
 const layoutDesign = (d: CheckDesign, quantity = d.quantity): LayoutDesign => ({
   id: d.id,
@@ -121,6 +122,7 @@ const layoutDesign = (d: CheckDesign, quantity = d.quantity): LayoutDesign => ({
   width: d.width,
   quantity,
   mask: d.mask ?? undefined,
+  label: d.label ?? undefined,
 });
 
 /** A copy's rectangle on its sheet in whole pixels, as the engine places it (its rounding rule). */
@@ -128,6 +130,18 @@ export function copyBox(d: CheckDesign, c: Pick<LayoutCopy, 'x' | 'y' | 'rotatio
   const { w, h } = designPixelSize(layoutDesign(d), dpi);
   const turned = c.rotation % 180 !== 0;
   return { x: Math.round(c.x * dpi), y: Math.round(c.y * dpi), w: turned ? h : w, h: turned ? w : h };
+}
+
+/**
+ * A copy's footprint on its sheet in whole pixels: its box, and its order label's reserved
+ * space when it has one (what must stay inside the margins and keep the gap to other copies).
+ */
+export function footprintBox(d: CheckDesign, c: Pick<LayoutCopy, 'x' | 'y' | 'rotation'>, dpi: number) {
+  const art = copyBox(d, c, dpi);
+  if (!d.label) return art;
+  const fp = footprintOf(layoutDesign(d), designPixelSize(layoutDesign(d), dpi), (v) => Math.round(v * dpi));
+  const at = onSheet(fp, fp.art, 0, 0, c.rotation);
+  return onSheet(fp, { x: 0, y: 0, w: fp.w, h: fp.h }, art.x - at.x, art.y - at.y, c.rotation);
 }
 
 const MAX_LISTED = 50;
@@ -171,7 +185,7 @@ export function checkLayout(designs: readonly CheckDesign[], settings: LayoutSet
       problems.push({ code: 'invalid', copies: [ref], message: `${name(ref)} has no valid position.` });
       continue;
     }
-    valid.push({ c, d, box: copyBox(d, c, dpi) });
+    valid.push({ c, d, box: footprintBox(d, c, dpi) });
   }
   for (const d of designs)
     for (let k = 0; k < d.quantity; k++)
@@ -239,7 +253,7 @@ function closePairs(copies: readonly Placed[], gap: number, limit = Infinity): [
 export function effectiveNesting(designs: readonly CheckDesign[], settings: LayoutSettings, copies: readonly LayoutCopy[]): 'box' | 'shape' {
   if (settings.nesting !== 'shape') return 'box';
   const byId = new Map(designs.map((d) => [d.id, d]));
-  const placed = copies.flatMap((c) => (byId.has(c.itemId) ? [{ c, d: byId.get(c.itemId)!, box: copyBox(byId.get(c.itemId)!, c, settings.dpi) }] : []));
+  const placed = copies.flatMap((c) => (byId.has(c.itemId) ? [{ c, d: byId.get(c.itemId)!, box: footprintBox(byId.get(c.itemId)!, c, settings.dpi) }] : []));
   return closePairs(placed, Math.round(settings.gap * settings.dpi), 1).length ? 'shape' : 'box';
 }
 

@@ -4,7 +4,7 @@ import { DataSource, In } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { Image } from '../images/entities/image.entity';
-import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
+import { orderLabelsOn, SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { SheetSettingsService } from '../sheet-settings/sheet-settings.service';
 import { Size } from '../sizes/entities/size.entity';
 import { PreviewDraftDto, PrintPreviewDto, ProcessPrintDto } from './dto/print.dto';
@@ -12,7 +12,7 @@ import { EngineDesign, LOW_DPI_THRESHOLD, PRINT_ENGINE, PrintEngine } from './en
 import { PrintItem } from './entities/print-item.entity';
 import { PrintStatus } from './entities/print.entity';
 import { checkOwnership } from './print-drafts.service';
-import { engineDesign, withMasks } from './print-designs';
+import { engineDesign, withLabels, withMasks } from './print-designs';
 import { itemProblem } from './prints.rules';
 import { PrintLayoutService } from './print-layout.service';
 import { PrintsService } from './prints.service';
@@ -38,7 +38,7 @@ export class PrintPreviewService {
   async preview(userId: string, printId: string, dto: ProcessPrintDto): Promise<PrintPreviewDto> {
     const print = await this.prints.find(userId, printId, undefined, { withLayout: true });
     const rendered = print.status === PrintStatus.Completed && print.settings ? { settings: print.settings, layout: print.layout } : undefined;
-    return this.previewItems(userId, print.items ?? [], dto, rendered, printId);
+    return this.previewItems(userId, print.items ?? [], dto, rendered, printId, print.type);
   }
 
   /**
@@ -74,16 +74,19 @@ export class PrintPreviewService {
     dto: ProcessPrintDto,
     rendered?: { settings: SheetSettingsValues; layout: StoredLayout | null },
     printId?: string,
+    printType?: string,
   ): Promise<PrintPreviewDto> {
     // Prints processed before true-shape nesting have no nesting in their settings: they were boxes.
     const settings: SheetSettingsValues = rendered ? { ...rendered.settings, nesting: rendered.settings.nesting ?? 'box' } : await this.sheetSettings.resolve(userId, dto.presetId, dto.settings);
     const warnings: PrintPreviewDto['warnings'] = [];
-    const designs: EngineDesign[] = [];
+    let designs: EngineDesign[] = [];
     for (const it of items) {
       const problem = itemProblem(it, settings);
       if (problem) warnings.push({ itemId: it._id, ...problem });
       else designs.push(engineDesign(it));
     }
+    // the label space takes film: the preview lays it out as processing will
+    if (!rendered && printType) designs = await withLabels(this.db.manager, designs, orderLabelsOn(settings, printType));
     let layout = rendered?.layout ?? null;
     let shapeSaving: PrintPreviewDto['shapeSaving'] = null;
     let layoutState: PrintPreviewDto['layoutState'] = 'auto';

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
 import { ApiSheetFile, sendSheetFile } from './send-sheet-file';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
@@ -25,6 +25,7 @@ import { PrintPreviewService } from './print-preview.service';
 import { PrintProcessingService } from './print-processing.service';
 import { MSG } from './prints.rules';
 import { PrintsService } from './prints.service';
+import { PACKING_MSG, PackingListService } from './packing-list.service';
 
 /** The 409 of the layout routes: only a print that is In Draft, Deleted or Error has an editable layout. */
 const layoutNotEditable = ApiConflictResponse({
@@ -48,6 +49,7 @@ export class PrintsController {
     private readonly previews: PrintPreviewService,
     private readonly processing: PrintProcessingService,
     private readonly files: PrintFilesService,
+    private readonly packing: PackingListService,
     private readonly layouts: PrintLayoutService,
   ) {}
 
@@ -171,6 +173,32 @@ export class PrintsController {
   async downloadPrintPdf(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
     const f = await this.files.sheetFile(user, id, n, 'pdf');
     await sendSheetFile(res, f, { 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
+  }
+
+  @Get(':id/packing-list')
+  @ApiOperation({
+    summary:
+      'Packing list (PDF) of a print made from shop orders: per sheet a map with numbered positions, then a table by order (number, buyer, ship-to country, items with size, copies and positions); owner only',
+  })
+  @ApiProduces('application/pdf')
+  @ApiOkResponse({ description: 'The packing list', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiNotFoundResponse({ description: 'No such print of this seller', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } })
+  @ApiConflictResponse({
+    description: 'The print has no items from shop orders, or is not laid out yet (not processed)',
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponse' },
+        examples: {
+          no_order_items: { value: { statusCode: 409, message: PACKING_MSG.noOrders, code: 'no_order_items' } },
+          not_laid_out: { value: { statusCode: 409, message: PACKING_MSG.notLaidOut, code: 'not_laid_out' } },
+        },
+      },
+    },
+  })
+  async packingList(@CurrentUser() user: User, @Param('id', printId) id: string, @Res() res: Response) {
+    const { pdf, filename } = await this.packing.pdf(user._id, id);
+    res.set({ 'Content-Type': 'application/pdf', 'Content-Length': String(pdf.length), 'Content-Disposition': `inline; filename="${filename}"`, 'Cache-Control': 'no-store' });
+    res.end(pdf);
   }
 
   @Get(':id/files/:n/preview')

@@ -30,6 +30,7 @@ import { PrintLayoutService } from './print-layout.service';
 import { PrintPreviewService } from './print-preview.service';
 import { PrintProcessingService } from './print-processing.service';
 import { PrintsService } from './prints.service';
+import { PackingListService } from './packing-list.service';
 import { PrintsReadModule } from './prints-read.module';
 
 @Module({
@@ -52,6 +53,7 @@ import { PrintsReadModule } from './prints-read.module';
     StorageOrphansService,
     PrintCancellations,
     PrintRecoveryService,
+    PackingListService,
     { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels, config.prints.layoutThreads), inject: [CpuPool, APP_CONFIG] },
   ],
   exports: [PrintsService, PrintDraftsService, PrintPreviewService, PrintProcessingService, PrintFilesService, PrintJobService, PrintsReadModule],

@@ -9,7 +9,17 @@ import { DEFAULT_SHEET_SETTINGS, normalizeFormats, SheetPreset, SheetSettingsVal
 const KEYS = ['width', 'maxLength', 'gap', 'margin', 'dpi', 'rotate', 'nesting', 'formats'] as const;
 
 export function pickSettings(v: SheetSettingsValues): SheetSettingsValues {
-  return { width: v.width, maxLength: v.maxLength, gap: v.gap, margin: v.margin, dpi: v.dpi, rotate: v.rotate, nesting: v.nesting, formats: normalizeFormats(v.formats) };
+  return {
+    width: v.width,
+    maxLength: v.maxLength,
+    gap: v.gap,
+    margin: v.margin,
+    dpi: v.dpi,
+    rotate: v.rotate,
+    nesting: v.nesting,
+    formats: normalizeFormats(v.formats),
+    orderLabels: v.orderLabels ?? null,
+  };
 }
 
 export type SheetLimits = AppConfig['sheetLimits'];
@@ -29,6 +39,8 @@ function checkLimits(v: SheetSettingsValues, limits: SheetLimits) {
 function merge(base: SheetSettingsValues, patch: SheetSettingsInput | null | undefined, limits: SheetLimits): SheetSettingsValues {
   const out = { ...base };
   for (const k of KEYS) if (patch && patch[k] !== undefined && patch[k] !== null) (out as any)[k] = patch[k];
+  // null is a value here: back to the default by print type
+  if (patch && patch.orderLabels !== undefined) out.orderLabels = patch.orderLabels;
   out.formats = normalizeFormats(out.formats);
   checkLimits(out, limits);
   // Designs need room between the margins, and a sheet must be longer than its margins.

@@ -1432,6 +1432,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/print/{id}/packing-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Packing list (PDF) of a print made from shop orders: per sheet a map with numbered positions, then a table by order (number, buyer, ship-to country, items with size, copies and positions); owner only
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -H "Authorization: Bearer $KEY" $GS/api/print/$ID/packing-list
+         *     ```
+         */
+        get: operations["packingList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/print/{id}/preview": {
         parameters: {
             query?: never;
@@ -2481,6 +2505,8 @@ export interface components {
              * @enum {string}
              */
             nesting?: "shape" | "box";
+            /** @description Order labels ("#5012 · 2/3") beside each copy of an order's item; null: on for batches, off for other prints */
+            orderLabels?: boolean | null;
             /** @description Allow 90° rotation */
             rotate?: boolean;
             /** @description Film width, inches */
@@ -3418,6 +3444,8 @@ export interface components {
             name: string;
             /** @enum {string} */
             nesting: "shape" | "box";
+            /** @description Order labels; null: on for batches, off for other prints */
+            orderLabels?: boolean | null;
             rotate: boolean;
             /** Format: date-time */
             updatedAt: string;
@@ -3440,6 +3468,8 @@ export interface components {
             maxLength: number;
             /** @enum {string} */
             nesting: "shape" | "box";
+            /** @description Order labels; null: on for batches, off for other prints */
+            orderLabels?: boolean | null;
             rotate: boolean;
             width: number;
         };
@@ -3458,6 +3488,8 @@ export interface components {
              * @enum {string}
              */
             nesting?: "shape" | "box";
+            /** @description Order labels ("#5012 · 2/3") beside each copy of an order's item; null: on for batches, off for other prints */
+            orderLabels?: boolean | null;
             /** @description Allow 90° rotation */
             rotate?: boolean;
             /** @description Film width, inches */
@@ -3574,6 +3606,8 @@ export interface components {
              * @enum {string}
              */
             nesting?: "shape" | "box";
+            /** @description Order labels ("#5012 · 2/3") beside each copy of an order's item; null: on for batches, off for other prints */
+            orderLabels?: boolean | null;
             /** @description Allow 90° rotation */
             rotate?: boolean;
             /** @description Film width, inches */
@@ -11361,6 +11395,128 @@ export interface operations {
                      *       "statusCode": 409
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    packingList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The packing list */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such print of this seller */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The print has no items from shop orders, or is not laid out yet (not processed) */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };

@@ -58,6 +58,15 @@ export class SheetSettingsInput {
   @ArrayMaxSize(2, { message: 'Choose PNG, PDF or both as file formats' })
   @IsIn(PRINT_FILE_FORMATS, { each: true, message: 'File formats must be "png" or "pdf"' })
   formats?: PrintFileFormat[];
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    description: 'Order labels ("#5012 · 2/3") beside each copy of an order\'s item; null: on for batches, off for other prints',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'Order labels must be true, false or null' })
+  orderLabels?: boolean | null;
 }
 
 export class SheetSettingsDto {
@@ -69,6 +78,7 @@ export class SheetSettingsDto {
   @ApiProperty() rotate: boolean;
   @ApiProperty({ enum: NESTING_VALUES }) nesting: Nesting;
   @ApiProperty({ enum: PRINT_FILE_FORMATS, isArray: true, description: 'Print files per sheet (PNG first)' }) formats: PrintFileFormat[];
+  @ApiPropertyOptional({ type: Boolean, nullable: true, description: 'Order labels; null: on for batches, off for other prints' }) orderLabels?: boolean | null;
 }
 
 export class SheetSettingsResponse {

@@ -15,6 +15,11 @@ export interface SheetSettingsValues {
   nesting: Nesting;
   /** The print files each sheet is written as: PNG, PDF or both (PNG first). */
   formats: PrintFileFormat[];
+  /**
+   * Order labels beside each copy of an order's item ("#5012 · 2/3"): true or false, or
+   * null (absent in settings saved before labels): on for batches, off for other prints.
+   */
+  orderLabels?: boolean | null;
 }
 
 export const PRINT_FILE_FORMATS = ['png', 'pdf'] as const;
@@ -30,7 +35,12 @@ export const NESTING_VALUES = ['shape', 'box'] as const;
 export type Nesting = (typeof NESTING_VALUES)[number];
 
 /** The defaults are the engine's SHEET_DEFAULTS (served by GET /api/sheet-settings/defaults). */
-export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = { ...SHEET_DEFAULTS, formats: [...SHEET_DEFAULTS.formats] };
+export const DEFAULT_SHEET_SETTINGS: SheetSettingsValues = { ...SHEET_DEFAULTS, formats: [...SHEET_DEFAULTS.formats], orderLabels: null };
+
+/** Whether a print with these settings prints order labels: the setting, or by default on for batches only. */
+export function orderLabelsOn(settings: Pick<SheetSettingsValues, 'orderLabels'> | null | undefined, printType: string): boolean {
+  return settings?.orderLabels ?? printType === 'Batch';
+}
 
 /** A user's own sheet settings; absent row = defaults. */
 @Entity('sheet_settings')
@@ -46,6 +56,7 @@ export class UserSheetSettings implements SheetSettingsValues {
   @Column({ type: 'boolean' }) rotate: boolean;
   @Column({ type: 'varchar', length: 8, default: 'shape' }) nesting: Nesting;
   @Column({ type: 'jsonb', default: () => `'["png"]'` }) formats: PrintFileFormat[];
+  @Column({ name: 'order_labels', type: 'boolean', nullable: true }) orderLabels: boolean | null;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
@@ -71,6 +82,7 @@ export class SheetPreset implements SheetSettingsValues {
   @Column({ type: 'boolean' }) rotate: boolean;
   @Column({ type: 'varchar', length: 8, default: 'shape' }) nesting: Nesting;
   @Column({ type: 'jsonb', default: () => `'["png"]'` }) formats: PrintFileFormat[];
+  @Column({ name: 'order_labels', type: 'boolean', nullable: true }) orderLabels: boolean | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

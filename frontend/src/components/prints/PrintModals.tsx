@@ -80,7 +80,7 @@ export function ProcessingOverlay({ open, percent, stage, onCancel, cancelling =
  * /api/print/{id}/files/{n} (PNG) and /api/print/{id}/files/{n}/pdf (PDF); with `share`,
  * Copy link copies share links instead, explained under the list with Revoke links.
  */
-export function PrintSuccessModal({ shareable = true, share, filesExpireAt }: { shareable?: boolean; share?: ShareLinks; filesExpireAt?: string | null }) {
+export function PrintSuccessModal({ shareable = true, share, filesExpireAt, packingList }: { shareable?: boolean; share?: ShareLinks; filesExpireAt?: string | null; packingList?: string | null }) {
   const modal = useQueryModal("printSuccessModal", ["filePath"]);
   const [params] = useSearchParams();
   const paths = params.getAll("filePath").flatMap((p) => ownFilePath(p) ?? []);
@@ -88,8 +88,20 @@ export function PrintSuccessModal({ shareable = true, share, filesExpireAt }: { 
     <Modal open={modal.open} title="Print processed" onCancel={modal.close} footer={<Button type="primary" onClick={modal.close}>Close</Button>} destroyOnHidden>
       <Typography.Paragraph>Your gang sheets are ready. Download them before the files expire.</Typography.Paragraph>
       <PrintFilesList files={paths.map(fileOfPath)} shareable={shareable} shareLink={share?.linkFor} />
+      {packingList && <PackingListLink href={packingList} />}
       {shareable && share && paths.length > 0 && <ShareNote share={share} filesExpireAt={filesExpireAt} />}
     </Modal>
+  );
+}
+
+/** The packing list of a print made from shop orders (a PDF: sheet maps with numbered positions, a table by order). */
+export function PackingListLink({ href }: { href: string }) {
+  return (
+    <Flex align="center" gap={8} style={{ marginTop: 12 }} data-testid="packing-list">
+      <Typography.Text strong>Packing list</Typography.Text>
+      <Typography.Link href={href} target="_blank" rel="noreferrer">Open PDF</Typography.Link>
+      <Button size="small" href={href} download>Download</Button>
+    </Flex>
   );
 }
 

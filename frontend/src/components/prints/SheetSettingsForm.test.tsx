@@ -55,6 +55,16 @@ describe("SheetSettingsForm: file format", () => {
     expect(formats.getByLabelText("PNG")).toBeEnabled();
   });
 
+  it("order labels: batches only by default (null), On or Off", () => {
+    const onChange = vi.fn();
+    render(<SheetSettingsForm value={base} onChange={onChange} />);
+    const select = screen.getByTestId("order-labels");
+    expect(within(select).getByText("Batches only")).toBeInTheDocument();
+    fireEvent.mouseDown(within(select).getByRole("combobox"));
+    fireEvent.click(screen.getByTitle("On"));
+    expect(onChange).toHaveBeenLastCalledWith({ ...base, orderLabels: true });
+  });
+
   it("a preset carries its formats", () => {
     const preset = { ...base, formats: ["pdf"], _id: "p", name: "PDF", createdAt: "", updatedAt: "" } as SheetPreset;
     expect(presetSettings(preset).formats).toEqual(["pdf"]);

@@ -20,14 +20,22 @@ export const presetSettings = (p: SheetPreset): SheetSettings => ({
   rotate: p.rotate,
   nesting: p.nesting,
   formats: p.formats,
+  orderLabels: p.orderLabels ?? null,
 });
+
+/** Order labels: null follows the print (on for batches, off for other prints). */
+export const ORDER_LABEL_OPTIONS = [
+  { value: "auto", label: "Batches only" },
+  { value: "on", label: "On" },
+  { value: "off", label: "Off" },
+];
 
 export const FORMAT_OPTIONS = [
   { value: "png" as const, label: "PNG" },
   { value: "pdf" as const, label: "PDF" },
 ];
 
-const FIELDS: { key: Exclude<keyof SheetSettings, "rotate" | "nesting" | "formats">; label: string; min: number; max: number; step: number; suffix?: string }[] = [
+const FIELDS: { key: Exclude<keyof SheetSettings, "rotate" | "nesting" | "formats" | "orderLabels">; label: string; min: number; max: number; step: number; suffix?: string }[] = [
   { key: "width", label: "Sheet width", min: 1, max: 120, step: 0.5, suffix: "in" },
   { key: "maxLength", label: "Max length", min: 1, max: 1000, step: 1, suffix: "in" },
   { key: "gap", label: "Gap", min: 0, max: 5, step: 0.05, suffix: "in" },
@@ -38,7 +46,7 @@ const FIELDS: { key: Exclude<keyof SheetSettings, "rotate" | "nesting" | "format
 /**
  * Sheet settings as a controlled editor: width, max length, gap, margin, DPI, rotation,
  * nesting ("True shape" by the ink outline, or "Rectangles"), the print file formats (PNG,
- * PDF or both; the last one cannot be unticked), plus presets (apply, save current as a preset, delete) and "Save as default".
+ * PDF or both; the last one cannot be unticked), order labels (on for batches by default), plus presets (apply, save current as a preset, delete) and "Save as default".
  */
 export function SheetSettingsForm({ value, onChange, compact = false }: { value: SheetSettings; onChange: (next: SheetSettings) => void; compact?: boolean }) {
   const presets = useSheetPresets();
@@ -88,7 +96,7 @@ export function SheetSettingsForm({ value, onChange, compact = false }: { value:
               min={f.min}
               max={f.max}
               step={f.step}
-              value={value[f.key]}
+              value={value[f.key] as number | undefined}
               suffix={f.suffix}
               onChange={(v) => typeof v === "number" && set({ [f.key]: v } as Partial<SheetSettings>)}
             />
@@ -126,6 +134,19 @@ export function SheetSettingsForm({ value, onChange, compact = false }: { value:
               }}
             />
           </div>
+        </Col>
+        <Col {...span}>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} title="A small label beside each copy of a shop order's item, e.g. #5012 · 2/3, printed where it is cut off">
+            Order labels
+          </Typography.Text>
+          <Select
+            aria-label="Order labels"
+            data-testid="order-labels"
+            style={{ width: "100%" }}
+            options={ORDER_LABEL_OPTIONS}
+            value={value.orderLabels === true ? "on" : value.orderLabels === false ? "off" : "auto"}
+            onChange={(v: string) => set({ orderLabels: v === "on" ? true : v === "off" ? false : null })}
+          />
         </Col>
       </Row>
       <Flex gap={8} wrap>

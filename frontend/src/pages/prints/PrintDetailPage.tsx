@@ -18,7 +18,7 @@ import { LayoutEditorModal } from "../../components/prints/layout-editor/LayoutE
 import { usePrintLayout } from "../../hooks/usePrintLayout";
 import { OrderLineCell } from "../../components/orders/orderBits";
 import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
-import { DeletePrintModal, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
+import { DeletePrintModal, PackingListLink, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
 import { PrintFilesList } from "../../components/prints/PrintFilesList";
 import { ShareNote, useShareLinks } from "../../components/prints/ShareLinks";
 import { listedFiles } from "../../components/prints/printFiles";
@@ -82,6 +82,8 @@ export function PrintDetailPage() {
   // the editor works on a layout of every item (nothing blocked) with the settings in use
   const canEditLayout = editable && !!layout && !!settings && layout.canProcess && layout.sheets.length > 0 && !preview.isFetching;
   const files = print.fileId;
+  // a print made from shop orders has a packing list once its sheets exist
+  const packingList = files.length > 0 && items.some((i) => i.orderItemId) ? `/api/print/${print._id}/packing-list` : null;
   const startProcess = () => {
     const missing = missingItemMessage(items);
     if (items.length === 0) return toast.error(MSG.imageOrSizeMissing);
@@ -193,6 +195,7 @@ export function PrintDetailPage() {
               <Card title="Files" size="small" data-testid="print-detail-files">
                 <PrintFilesList files={listedFiles(files)} shareable={canShareFile(print.status)} shareLink={share.linkFor} />
                 {canShareFile(print.status) && <ShareNote share={share} filesExpireAt={print.filesExpireAt} />}
+                {packingList && <PackingListLink href={packingList} />}
               </Card>
             )}
             {editable && layout?.layoutState === "saved" && (
@@ -262,7 +265,7 @@ export function PrintDetailPage() {
         // Only once the server knows the print is Processing (a click before that has nothing to stop).
         onCancel={print.status === "Processing" ? processing.cancel : undefined}
       />
-      <PrintSuccessModal share={share} filesExpireAt={print.filesExpireAt} />
+      <PrintSuccessModal share={share} filesExpireAt={print.filesExpireAt} packingList={packingList} />
       <DeletePrintModal
         status={print.status}
         pending={actions.removeFiles.isPending || actions.forceDelete.isPending}
