@@ -24,6 +24,7 @@ import { IntegrationsModule } from './integrations/integrations.module';
 import { OrdersModule } from './orders/orders.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { StatisticsModule } from './statistics/statistics.module';
+import { ProductionModule } from './production/production.module';
 
 /** One module graph for the API, the worker and the tests; only the entry points differ. */
 @Module({})
@@ -51,6 +52,7 @@ export class AppModule {
         OrdersModule,
         NotificationsModule,
         StatisticsModule,
+        ProductionModule,
         ApiKeysModule,
         IdempotencyModule,
         WebhooksModule,

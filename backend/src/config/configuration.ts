@@ -111,6 +111,8 @@ export interface AppConfig {
     secretKey: string;
     etsy: { keystring?: string; sharedSecret?: string; apiUrl: string; connectUrl: string };
     syncIntervalMs: number;
+    /** How often production batching evaluates the sellers with automatic batching (0: never). */
+    productionTickMs: number;
     firstSyncDays: number;
     maxRetryWaitMs: number;
     requestTimeoutMs: number;
@@ -338,6 +340,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       secretKey: e.INTEGRATIONS_SECRET_KEY ?? persistedSecret(dataDir, '.integrations-key'),
       etsy: { keystring: e.ETSY_KEYSTRING, sharedSecret: e.ETSY_SHARED_SECRET, apiUrl: e.ETSY_API_URL.replace(/\/$/, ''), connectUrl: e.ETSY_CONNECT_URL },
       syncIntervalMs: Math.round(e.ORDER_SYNC_INTERVAL_MINUTES * 60_000),
+      productionTickMs: Math.round(e.PRODUCTION_TICK_SECONDS * 1000),
       firstSyncDays: e.ORDER_SYNC_FIRST_DAYS,
       maxRetryWaitMs: Math.round(e.ORDER_SYNC_MAX_RETRY_WAIT_SECONDS * 1000),
       requestTimeoutMs: e.SHOP_REQUEST_TIMEOUT_MS,

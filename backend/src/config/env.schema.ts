@@ -111,6 +111,8 @@ export const envSchema = z.object({
   ETSY_API_URL: url(['http', 'https']).default('https://api.etsy.com'),
   ETSY_CONNECT_URL: url(['http', 'https']).default('https://www.etsy.com/oauth/connect'),
   ORDER_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
+  /** Production batching: how often auto-batching sellers are evaluated (cut-offs are met within this). 0: off. */
+  PRODUCTION_TICK_SECONDS: z.coerce.number().min(0).default(60),
   ORDER_SYNC_FIRST_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   ORDER_SYNC_MAX_RETRY_WAIT_SECONDS: z.coerce.number().min(0).default(60),
   SHOP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),

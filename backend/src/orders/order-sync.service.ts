@@ -107,6 +107,10 @@ export class OrderSyncService {
       .catch((e) => this.logger.warn(`webhook order.synced for ${createdIds.length} orders: ${e}`));
     // The next sync starts from when this one started: nothing changed meanwhile is missed.
     await this.integrations.markSync(i._id, { syncStatus: 'done', syncError: null, lastSync: started });
+    // Production batching looks at the new orders (its job id is per seller: one evaluation at a time).
+    await this.jobs
+      .add(JobName.ProductionEvaluate, { userId: i.userId, cause: 'sync' }, { jobId: `production:${i.userId}` })
+      .catch((e) => this.logger.warn(`production evaluation after the sync of ${i._id}: ${e}`));
     const created = createdIds.length;
     const updated = orders - created;
     this.emit(i.userId, { integrationId, status: 'done', orders, created, updated, lastSync: started.toISOString() });

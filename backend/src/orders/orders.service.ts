@@ -18,6 +18,17 @@ import { CreateOrderPrintDto, OrderDto, OrderItemDto, OrderListQueryDto, ReviewI
 import { fulfilmentOf } from './fulfilment.service';
 import { OrderItemRow, OrdersRepository } from './orders.repository';
 
+/** An order item's image and size as orders → print resolves them; `problems` say what is missing. */
+export interface ResolvedOrderItem {
+  orderItemId: string;
+  imageId: string | null;
+  sizeId: string | null;
+  quantity: number;
+  problems: string[];
+  /** Why the design file could not be imported, when it could not. */
+  downloadProblem?: string;
+}
+
 export const ORDER_MSG = {
   imageMissing: 'Image is missing. Please add the missing item.',
   sizeMissing: 'Size is missing. Please add the missing item.',
@@ -180,35 +191,54 @@ export class OrdersService {
     const type = rows[0].integration_type === IntegrationType.Etsy ? PrintType.Etsy : PrintType.WooCommerce;
     await this.claim(user._id, rows, !!dto.allowReprint);
     try {
-      const sizes = await this.sizeIndex(user._id);
-      const cache = new Map<string, { imageId: string | null; problem?: string }>();
-      const unresolved: UnresolvedItemDto[] = [];
-      const printItems = [];
-      for (const r of rows) {
-        const problems: string[] = [];
-        let imageId = (await this.importedImage(user._id, r.image_id))?._id ?? null;
-        if (!imageId && r.design_url) {
-          let got = cache.get(r.design_url);
-          if (!got) {
-            got = await this.importDesign(user, r.design_url);
-            cache.set(r.design_url, got);
-          }
-          imageId = got.imageId;
-          if (imageId) await this.repo.setItemImage(r.id, imageId);
-          else if (got.problem) problems.push(got.problem);
-        }
-        if (!imageId) imageId = (await this.imageBySku(user._id, r.sku))?._id ?? null;
-        if (!imageId) problems.push(ORDER_MSG.imageMissing);
-        const sizeId = (r.size ? sizes.get(norm(r.size))?._id : undefined) ?? null;
-        if (!sizeId) problems.push(ORDER_MSG.sizeMissing);
-        if (!imageId || !sizeId) unresolved.push({ orderItemId: r.id, title: r.title, problems });
-        printItems.push({ imageId, sizeId, quantity: r.quantity, orderItemId: r.id });
-      }
+      const resolved = await this.resolveRows(user, rows);
+      const titles = new Map(rows.map((r) => [r.id, r.title]));
+      const unresolved: UnresolvedItemDto[] = resolved
+        .filter((x) => !x.imageId || !x.sizeId)
+        .map((x) => ({ orderItemId: x.orderItemId, title: titles.get(x.orderItemId)!, problems: x.problems }));
+      const printItems = resolved.map((x) => ({ imageId: x.imageId, sizeId: x.sizeId, quantity: x.quantity, orderItemId: x.orderItemId }));
       const print = await this.drafts.create(user._id, { printItems }, type);
       return { printId: print._id, type, unresolved };
     } finally {
       await this.repo.releaseItems(rows.map((r) => r.id));
     }
+  }
+
+  /**
+   * Where each of the seller's order items gets its image and size, as "Create print" decides
+   * it (production batching resolves its items here too): the image imported before, else
+   * the design file downloaded now, else an image named like the SKU; the size named like the
+   * size option. Items the seller does not own are left out.
+   */
+  async resolveItems(user: User, ids: string[]): Promise<ResolvedOrderItem[]> {
+    return this.resolveRows(user, await this.repo.itemsByIds(user._id, [...new Set(ids)]));
+  }
+
+  private async resolveRows(user: User, rows: OrderItemRow[]): Promise<ResolvedOrderItem[]> {
+    const sizes = await this.sizeIndex(user._id);
+    const cache = new Map<string, { imageId: string | null; problem?: string }>();
+    const out: ResolvedOrderItem[] = [];
+    for (const r of rows) {
+      const problems: string[] = [];
+      let imageId = (await this.importedImage(user._id, r.image_id))?._id ?? null;
+      let downloadProblem: string | undefined;
+      if (!imageId && r.design_url) {
+        let got = cache.get(r.design_url);
+        if (!got) {
+          got = await this.importDesign(user, r.design_url);
+          cache.set(r.design_url, got);
+        }
+        imageId = got.imageId;
+        if (imageId) await this.repo.setItemImage(r.id, imageId);
+        else if (got.problem) problems.push((downloadProblem = got.problem));
+      }
+      if (!imageId) imageId = (await this.imageBySku(user._id, r.sku))?._id ?? null;
+      if (!imageId) problems.push(ORDER_MSG.imageMissing);
+      const sizeId = (r.size ? sizes.get(norm(r.size))?._id : undefined) ?? null;
+      if (!sizeId) problems.push(ORDER_MSG.sizeMissing);
+      out.push({ orderItemId: r.id, imageId, sizeId, quantity: r.quantity, problems, downloadProblem });
+    }
+    return out;
   }
 
   /**

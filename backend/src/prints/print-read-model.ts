@@ -1,4 +1,4 @@
-import { PrintStatus } from './entities/print.entity';
+import { PrintStatus, PrintType } from './entities/print.entity';
 
 /**
  * What other features may know about prints, as SQL they compose into their own statements
@@ -17,6 +17,17 @@ export const printReadSql = {
 
   /** True when any print holds the order item. */
   orderItemInPrint: (orderItemId: string) => `EXISTS (SELECT 1 FROM print_items pi WHERE pi.order_item_id = ${orderItemId})`,
+
+  /**
+   * True when a live print holds the order item, so production must not batch it again: any
+   * print except a Batch that ended without printing (failed, cancelled; see docs/production.md),
+   * whose items go back to the production queue.
+   */
+  orderItemHeldForProduction: (orderItemId: string) =>
+    `EXISTS (SELECT 1 FROM print_items pi JOIN prints p ON p.id = pi.print_id
+              WHERE pi.order_item_id = ${orderItemId}
+                AND (p.type <> '${PrintType.Batch}' OR p.printed_at IS NOT NULL
+                     OR p.status IN ('${PrintStatus.InDraft}', '${PrintStatus.Processing}', '${PrintStatus.Completed}')))`,
 
   /** The ids (text[]) of the prints holding the order item, or NULL when none does. */
   orderItemPrintIds: (orderItemId: string) => `(SELECT array_agg(DISTINCT pi.print_id::text) FROM print_items pi WHERE pi.order_item_id = ${orderItemId})`,

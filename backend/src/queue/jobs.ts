@@ -32,6 +32,10 @@ export enum JobName {
   SendMail = 'send-mail',
   /** Update one order in its shop (status, note, shipment); each step is sent once, retried with backoff. */
   OrderFulfil = 'order-fulfil',
+  /** Evaluate one seller's production batching rules (one per seller at a time: job id `production:{userId}`). */
+  ProductionEvaluate = 'production-evaluate',
+  /** Queue a production evaluation for every seller with automatic batching (repeating). */
+  ProductionSchedule = 'production-schedule',
 }
 
 /** The payload of each job; a repeating job has none. */
@@ -49,6 +53,8 @@ export interface JobPayloads {
   [JobName.IdempotencyCleanup]: Record<string, never>;
   [JobName.SendMail]: { to: string; subject: string; text: string; html?: string };
   [JobName.OrderFulfil]: { orderId: string };
+  [JobName.ProductionEvaluate]: { userId: string; cause?: 'schedule' | 'sync' };
+  [JobName.ProductionSchedule]: Record<string, never>;
 }
 
 export type JobPayload<N extends JobName> = JobPayloads[N];
@@ -70,6 +76,8 @@ export const JOB_QUEUES: { readonly [N in JobName]: QueueName } = {
   [JobName.IdempotencyCleanup]: QueueName.Maintenance,
   [JobName.SendMail]: QueueName.Mail,
   [JobName.OrderFulfil]: QueueName.Shops,
+  [JobName.ProductionEvaluate]: QueueName.Shops,
+  [JobName.ProductionSchedule]: QueueName.Shops,
 };
 
 /**

@@ -87,6 +87,8 @@ export interface LiveEvents {
   };
   /** A notification was stored for the user (the bell adds it and bumps its count). */
   notification: LiveNotification;
+  /** The production queue changed: a batch was made, or a batch ended (completed, failed, cancelled). */
+  production: { reason: 'batch-created' | 'batch-ended' | 'queue'; printId?: string };
 }
 
 export type LiveTopic = keyof LiveEvents;

@@ -17,6 +17,7 @@ export class RealtimeService implements OnModuleDestroy {
   private server?: Server;
   private emitter?: Emitter;
   private redis?: Redis;
+  private readonly listeners: Array<(userId: string, topic: LiveTopic, payload: unknown) => void> = [];
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -44,6 +45,16 @@ export class RealtimeService implements OnModuleDestroy {
   /** Sends `payload` to every socket of `userId` as the event `{topic}-{userId}` (see events.ts). */
   emit<K extends LiveTopic>(userId: string, topic: K, payload: LiveEvents[K]) {
     this.send(userId, liveEventName(topic, userId), payload);
+    for (const l of this.listeners) l(userId, topic, payload);
+  }
+
+  /**
+   * Hears every event this process emits. Every change of a print's status is announced here,
+   * so a feature that follows prints (production batches) needs no hook in each print service;
+   * a listener must not throw and must not wait (it runs inside `emit`).
+   */
+  listen(fn: (userId: string, topic: LiveTopic, payload: unknown) => void) {
+    this.listeners.push(fn);
   }
 
   private send(userId: string, event: string, payload: unknown) {

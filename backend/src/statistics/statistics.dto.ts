@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The eight dashboard cards. */
+/** The dashboard cards. */
 export class StatisticsDto {
   @ApiProperty({ description: 'Prints In Draft (the card links to /prints?status=In Draft)' }) pendingPrints: number;
   @ApiProperty({ description: 'All prints, whatever their status' }) totalPrints: number;
@@ -10,6 +10,8 @@ export class StatisticsDto {
   @ApiProperty({ description: 'All integration orders' }) totalOrders: number;
   @ApiProperty({ description: 'Integration orders Completed (printed)' }) completedOrders: number;
   @ApiProperty({ description: 'Connected shops' }) totalIntegrations: number;
+  @ApiProperty({ description: 'Orders with an item in the production queue (in no live print)' }) queuedOrders: number;
+  @ApiProperty({ description: 'Orders with an item in a print not yet printed (In Draft or Processing)' }) inProductionOrders: number;
 }
 
 export class StatisticsResponse {

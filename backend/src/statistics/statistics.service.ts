@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { OrdersService } from '../orders/orders.service';
 import { PrintsReadService } from '../prints/prints-read.service';
+import { ProductionService } from '../production/production.service';
 import { StatisticsDto } from './statistics.dto';
 
 /**
@@ -17,16 +18,24 @@ export class StatisticsService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly prints: PrintsReadService,
     private readonly orders: OrdersService,
+    private readonly production: ProductionService,
   ) {}
 
   async forUser(userId: string): Promise<StatisticsDto> {
-    const [printCounts, [row], orderCounts] = await Promise.all([this.prints.countsFor(userId), this.libraryCounts(userId), this.orders.countsFor(userId)]);
+    const [printCounts, [row], orderCounts, production] = await Promise.all([
+      this.prints.countsFor(userId),
+      this.libraryCounts(userId),
+      this.orders.countsFor(userId),
+      this.production.orderCounts(userId),
+    ]);
     return {
       pendingPrints: printCounts.inDraft,
       totalPrints: printCounts.total,
       printedImages: row.printed_images,
       usedCredits: Number(row.used_credits ?? 0),
       ...orderCounts,
+      queuedOrders: production.queued,
+      inProductionOrders: production.inProduction,
     };
   }
 

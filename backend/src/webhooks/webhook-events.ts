@@ -3,7 +3,7 @@
  * body is `{ id, type, createdAt, data }`; `id` is the event's id (the same on a retry or a
  * redelivery, so receivers can drop duplicates).
  */
-export const WEBHOOK_EVENTS = ['print.completed', 'print.failed', 'print.cancelled', 'payment.completed', 'order.synced', 'order.fulfilled'] as const;
+export const WEBHOOK_EVENTS = ['print.completed', 'print.failed', 'print.cancelled', 'payment.completed', 'order.synced', 'order.fulfilled', 'batch.created', 'batch.completed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent only by "Send test event"; endpoints need not subscribe to it. */
 export const PING_EVENT = 'ping';
@@ -36,6 +36,10 @@ export interface WebhookEventData {
   'order.synced': { orderId: string; source: string; printId?: string | null };
   /** The order was updated in its shop (status and note, or the shipment with tracking). */
   'order.fulfilled': { orderId: string; orderNumber: string; shop: string; source: 'batch' | 'manual'; carrier: string | null; trackingNumber: string | null; fulfilledAt: string };
+  /** A production batch was made: a print of type Batch holding these order items. */
+  'batch.created': { printId: string; trigger: string; orders: number; items: number; copies: number; status: string };
+  /** A production batch's print completed (its print.completed carries the files). */
+  'batch.completed': { printId: string; orderIds: string[]; copies: number };
 }
 
 export interface WebhookEnvelope<E extends string = string> {

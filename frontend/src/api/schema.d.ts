@@ -1616,6 +1616,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/production/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest batches (20), newest first
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -H "Authorization: Bearer $KEY" $GS/api/production/batches
+         *     ```
+         */
+        get: operations["batches"];
+        put?: never;
+        /**
+         * Batch now: every ready item into batches (Batch prints), processed when auto-process is on and the credits suffice
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" $GS/api/production/batches
+         *     ```
+         */
+        post: operations["batchNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/production/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Synced order items not yet in a print: rush first, then oldest; blocked items carry the reason
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -H "Authorization: Bearer $KEY" $GS/api/production/queue
+         *     ```
+         */
+        get: operations["queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/production/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get settings
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -H "Authorization: Bearer $KEY" $GS/api/production/settings
+         *     ```
+         */
+        get: operations["getSettings"];
+        /**
+         * Batching rules: sheet, triggers, rush, auto-process, labels (fields sent replace the saved ones)
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X PUT -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/production/settings
+         *     ```
+         */
+        put: operations["putSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile": {
         parameters: {
             query?: never;
@@ -2409,6 +2497,28 @@ export interface components {
         BankDetailsResponse: {
             data: components["schemas"]["BankDetailsData"];
         };
+        BatchDto: {
+            copies: number;
+            createdAt: string;
+            items: number;
+            /** @description Why it was left In Draft (credits, a refusal) */
+            note: string | null;
+            orders: number;
+            /** @description The Batch print */
+            printId: string;
+            /** @description The print status */
+            status: string;
+            /** @description manual, length, cutoff or wait */
+            trigger: string;
+        };
+        BatchListResponse: {
+            data: components["schemas"]["BatchDto"][];
+        };
+        BatchNowResponse: {
+            /** @description The batches made (none when nothing was ready) */
+            data: components["schemas"]["BatchDto"][];
+            message: string;
+        };
         BulkDeleteImagesDto: {
             ids: string[];
         };
@@ -2534,7 +2644,7 @@ export interface components {
              *       "print.failed"
              *     ]
              */
-            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
+            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed")[];
             /** @example https://shop.example.com/hooks/gangsheet */
             url: string;
         };
@@ -2576,7 +2686,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             description: string;
-            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
+            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed")[];
             /**
              * Format: date-time
              * @description After a secret roll: the replaced secret also signs deliveries until then
@@ -2694,7 +2804,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled";
+            type: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed";
         };
         EventListResponse: {
             /** @description Oldest first */
@@ -3192,7 +3302,7 @@ export interface components {
             /** @enum {string} */
             status: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
             /** @enum {string} */
-            type: "Manual" | "Etsy" | "WooCommerce";
+            type: "Manual" | "Etsy" | "WooCommerce" | "Batch";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -3324,6 +3434,126 @@ export interface components {
             presetId?: string;
             /** @description One-off changes on top of the settings/preset */
             settings?: components["schemas"]["SheetSettingsInput"];
+        };
+        ProductionQueueResponse: {
+            data: components["schemas"]["QueueItemDto"][];
+            pagination: components["schemas"]["PaginationDto"];
+            summary: components["schemas"]["QueueSummaryDto"];
+        };
+        ProductionRushDto: {
+            /** @description Shipping method names that make an order rush (matched like tags) */
+            shippingMethods?: string[];
+            /** @description An order is rush when one of its items has an option named or valued like one of these (case-insensitive) */
+            tags?: string[];
+        };
+        ProductionRushOut: {
+            shippingMethods: string[];
+            tags: string[];
+        };
+        ProductionSettingsDto: {
+            /** @description True when a trigger is on (batching runs by itself); false: only by hand */
+            auto: boolean;
+            autoProcess: boolean;
+            labels: boolean;
+            maxCopiesPerBatch: number;
+            /** @description The next cut-off, ISO time (null without cut-offs) */
+            nextCutoffAt: string | null;
+            presetId: string | null;
+            /** @description The sheet settings a batch made now would get */
+            resolvedSheet: components["schemas"]["SheetSettingsDto"];
+            rush: components["schemas"]["ProductionRushOut"];
+            /** @description The saved changes on top of the sheet settings or preset */
+            sheet: components["schemas"]["SheetSettingsInput"];
+            timeZone: string;
+            triggers: components["schemas"]["ProductionTriggersOut"];
+        };
+        ProductionSettingsInput: {
+            /** @description Process each batch at once when the credits suffice */
+            autoProcess?: boolean;
+            /** @description Order labels beside every copy (default true) */
+            labels?: boolean;
+            /** @description Copies per batch at most; more ready copies make several batches */
+            maxCopiesPerBatch?: number;
+            /**
+             * Format: uuid
+             * @description Batch sheets use this preset instead of the seller's sheet settings
+             */
+            presetId?: Record<string, never> | null;
+            rush?: components["schemas"]["ProductionRushDto"];
+            /** @description Changes on top of the sheet settings (or preset) for batch sheets */
+            sheet?: components["schemas"]["SheetSettingsInput"];
+            /**
+             * @description IANA time zone of the cut-off times
+             * @example Europe/Vienna
+             */
+            timeZone?: string;
+            /** @description When to batch automatically; all off: only by hand (Batch now) */
+            triggers?: components["schemas"]["ProductionTriggersDto"];
+        };
+        ProductionSettingsResponse: {
+            data: components["schemas"]["ProductionSettingsDto"];
+        };
+        ProductionTriggersDto: {
+            /**
+             * @description Cut-off times 'HH:MM' (24 h) in the seller's time zone
+             * @example [
+             *       "09:00",
+             *       "14:00"
+             *     ]
+             */
+            cutoffs?: string[];
+            /** @description Share of the film the designs cover, for the length estimate (0.1–1) */
+            density?: number;
+            /** @description Batch when the oldest ready item has waited this many hours; null: off */
+            maxWaitHours?: Record<string, never> | null;
+            /** @description Batch when the ready items fill at least this much film (inches) at `density`; null: off */
+            minLengthIn?: Record<string, never> | null;
+        };
+        ProductionTriggersOut: {
+            cutoffs: string[];
+            density: number;
+            maxWaitHours: number | null;
+            minLengthIn: number | null;
+        };
+        QueueItemDto: {
+            /** @description Order item id */
+            _id: string;
+            /** @description Hours since the order was placed */
+            ageHours: number;
+            copies: number;
+            /** @description The design file is downloaded when the item is batched */
+            designToDownload: boolean;
+            imageId: string | null;
+            imageName: string | null;
+            orderId: string;
+            /** @description The shop's order number */
+            orderNumber: string;
+            orderedAt: string;
+            /** @description GET with the session for the thumbnail */
+            previewUrl: string | null;
+            /** @description Why the item cannot be batched; null: ready */
+            reason: string | null;
+            rush: boolean;
+            shop: string;
+            shopType: string;
+            /** @description The size option as the shop sent it */
+            size: string | null;
+            sizeId: string | null;
+            sku: string | null;
+            title: string;
+            /** @description Printed width, inches */
+            widthIn: number | null;
+        };
+        QueueSummaryDto: {
+            blockedCopies: number;
+            blockedItems: number;
+            /** @description Film the ready items with a known design would take at the density of the rules, inches */
+            estimatedLengthIn: number;
+            oldestReadyAt: string | null;
+            readyCopies: number;
+            readyItems: number;
+            /** @description Orders with a ready item */
+            readyOrders: number;
         };
         RegisterDto: {
             /** @description Captcha response token, when not verified through /verify-captcha first */
@@ -3538,12 +3768,16 @@ export interface components {
         StatisticsDto: {
             /** @description Integration orders Completed (printed) */
             completedOrders: number;
+            /** @description Orders with an item in a print not yet printed (In Draft or Processing) */
+            inProductionOrders: number;
             /** @description Integration orders still Pending */
             pendingOrders: number;
             /** @description Prints In Draft (the card links to /prints?status=In Draft) */
             pendingPrints: number;
             /** @description Distinct images placed on at least one processed (Completed) print */
             printedImages: number;
+            /** @description Orders with an item in the production queue (in no live print) */
+            queuedOrders: number;
             /** @description Connected shops */
             totalIntegrations: number;
             /** @description All integration orders */
@@ -3646,7 +3880,7 @@ export interface components {
             /** @description false pauses deliveries to this endpoint */
             active?: boolean;
             description?: string;
-            events?: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
+            events?: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed")[];
             /** @example https://shop.example.com/hooks/gangsheet */
             url?: string;
         };
@@ -3736,7 +3970,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             description: string;
-            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled")[];
+            events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed")[];
             /**
              * Format: date-time
              * @description After a secret roll: the replaced secret also signs deliveries until then
@@ -4440,7 +4674,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type */
-                type?: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled";
+                type?: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed";
                 /** @description The id of the last event you have: the list starts after it. Without it, the list starts at the oldest event kept. */
                 after?: string;
                 limit?: number;
@@ -9151,7 +9385,7 @@ export interface operations {
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
-                type?: "Manual" | "Etsy" | "WooCommerce";
+                type?: "Manual" | "Etsy" | "WooCommerce" | "Batch";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
@@ -9526,7 +9760,7 @@ export interface operations {
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
-                type?: "Manual" | "Etsy" | "WooCommerce";
+                type?: "Manual" | "Etsy" | "WooCommerce" | "Batch";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
@@ -12678,6 +12912,462 @@ export interface operations {
                      *       "message": "Items can be changed only while the print is In Draft or Deleted.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    batches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchListResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    batchNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchNowResponse"];
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    queue: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                sort?: "asc" | "desc";
+                sortBy?: string;
+                search?: string;
+                status?: "all" | "ready" | "blocked";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductionQueueResponse"];
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductionSettingsResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not authorized to view this page",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    putSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductionSettingsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductionSettingsResponse"];
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

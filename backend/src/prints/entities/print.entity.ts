@@ -18,6 +18,8 @@ export enum PrintType {
   Manual = 'Manual',
   Etsy = 'Etsy',
   WooCommerce = 'WooCommerce',
+  /** Made by production batching from the queue of shop order items (one print item per order item). */
+  Batch = 'Batch',
 }
 
 /** One rendered gang sheet of a print, as stored. */
