@@ -1,5 +1,5 @@
-import { alphaMask } from '../gangsheet';
-import { checkLayout, effectiveNesting, LayoutCopy, LayoutSettings } from './print-layout';
+import { alphaMask, layoutSheets } from '../gangsheet';
+import { checkLayout, effectiveNesting, footprintBox, LayoutCopy, LayoutSettings } from './print-layout';
 
 /** A disc's ink mask over a size × size trim box. */
 function discMask(size: number) {
@@ -35,5 +35,32 @@ describe('edited layout check', () => {
     expect(checkLayout([disc], s, [at(0, 1, 1)]).map((p) => p.code)).toEqual(['missing_copy']);
     expect(checkLayout([disc], s, [at(0, 1, 1), at(0, 5, 5)]).map((p) => p.code)).toEqual(['duplicate_copy', 'missing_copy']);
     expect(checkLayout([disc], s, [at(0, 0.1, 1), at(1, 5, 18.5)]).map((p) => p.code)).toEqual(['outside_margins', 'beyond_length']);
+  });
+
+  describe('with order labels', () => {
+    const label = { width: 1, height: 0.12, offset: 0.04 };
+    const card = { id: 'card', trim, width: 2, quantity: 2, label };
+
+    it('keeps each label space inside the margins and a gap away from other copies', () => {
+      // the art boxes keep the gap (0.3 in apart vertically) but the first copy's label lies between them
+      const stacked = [
+        { itemId: 'card', copy: 0, sheet: 0, x: 1, y: 1, rotation: 0 as const, pinned: false },
+        { itemId: 'card', copy: 1, sheet: 0, x: 1, y: 3.3, rotation: 0 as const, pinned: false },
+      ];
+      expect(checkLayout([{ ...card, label: undefined }], { ...s, nesting: 'box' }, stacked)).toEqual([]);
+      expect(checkLayout([card], { ...s, nesting: 'box' }, stacked).map((p) => p.code)).toEqual(['too_close']);
+      // a label below the last row must stay above the bottom margin
+      expect(footprintBox(card, { x: 1, y: 1, rotation: 0 }, 100)).toEqual({ x: 100, y: 100, w: 200, h: 216 });
+      expect(footprintBox(card, { x: 1, y: 1, rotation: 90 }, 100)).toEqual({ x: 84, y: 100, w: 216, h: 200 });
+    });
+
+    it("accepts the engine's own labelled layout as a saved layout (box and shape)", () => {
+      for (const nesting of ['box', 'shape'] as const) {
+        const d = { ...card, quantity: 5, mask: nesting === 'shape' ? discMask(200) : undefined };
+        const layout = layoutSheets([{ id: 'card', widthPx: 200, heightPx: 200, width: 2, quantity: 5, label, mask: d.mask }], { ...s, nesting }, { maxEvaluations: 10 });
+        const copies = layout.sheets.flatMap((sh) => sh.placements.map((p) => ({ itemId: 'card', copy: p.copy, sheet: sh.index, x: p.x, y: p.y, rotation: p.rotation ?? 0, pinned: false })));
+        expect(checkLayout([d], { ...s, nesting }, copies)).toEqual([]);
+      }
+    });
   });
 });
