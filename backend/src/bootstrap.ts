@@ -15,6 +15,7 @@ import { REQUEST_ID_HEADER, requestContext, requestLogger } from './common/reque
 import { createValidationPipe, invalidJson, jsonDepthLimit } from './common/validation';
 import { APP_CONFIG } from './config/config.module';
 import { AppConfig } from './config/configuration';
+import { describeDocument, toOpenApi31 } from './openapi-31';
 import { AppIoAdapter } from './realtime/redis-io.adapter';
 
 /** Everything main.ts does to the app before listening; tests call the same function. */
@@ -87,7 +88,11 @@ function serveFrontend(app: NestExpressApplication, config: AppConfig) {
   });
 }
 
-export function buildOpenApi(app: INestApplication): OpenAPIObject {
+/**
+ * The API's OpenAPI document. Its server is this installation (APP_URL) unless `serverUrl` is
+ * given; the committed docs/openapi.json names the default, http://localhost:3000.
+ */
+export function buildOpenApi(app: INestApplication, serverUrl = app.get<AppConfig>(APP_CONFIG).appUrl): OpenAPIObject {
   const doc = new DocumentBuilder()
     .setTitle('GangSheet Studio API')
     .setDescription(
@@ -95,5 +100,6 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     )
     .setVersion('1.0')
     .build();
-  return documentApiAccess(app, SwaggerModule.createDocument(app, doc, { operationIdFactory: (_c, method) => method }));
+  const generated = documentApiAccess(app, SwaggerModule.createDocument(app, doc, { operationIdFactory: (_c, method) => method }));
+  return describeDocument(toOpenApi31(generated), serverUrl);
 }

@@ -15,6 +15,8 @@ export function sortedJson(value: unknown): string {
 }
 
 export const OPENAPI_FILE = join(__dirname, '..', '..', 'docs', 'openapi.json');
+/** The server docs/openapi.json names: the app's address when started with the defaults. */
+export const DOCUMENTED_SERVER = 'http://localhost:3000';
 
 /** Boots the app without listening (on a throwaway PGlite) and writes docs/openapi.json. */
 async function main() {
@@ -25,7 +27,7 @@ async function main() {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: false });
   configureApp(app);
   await app.init();
-  writeFileSync(OPENAPI_FILE, sortedJson(buildOpenApi(app)));
+  writeFileSync(OPENAPI_FILE, sortedJson(buildOpenApi(app, DOCUMENTED_SERVER)));
   await app.close();
   console.log(`wrote ${OPENAPI_FILE}`);
 }

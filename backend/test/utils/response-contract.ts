@@ -1,3 +1,4 @@
+import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import type { NextFunction, Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { OPENAPI_FILE } from '../../src/openapi';
@@ -7,7 +8,11 @@ interface Operation {
   path: string;
   pattern: RegExp;
   statuses: Set<string>;
+  /** JSON Pointer of each status's JSON body schema in the document. */
+  bodies: Map<string, string>;
 }
+
+const pointer = (...parts: string[]) => '#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 const CODE = /^[a-z][a-z0-9_]*$/;
 
@@ -23,8 +28,12 @@ export class ResponseContract {
   /** Error statuses a documented route answered but does not declare (not enforced yet). */
   readonly undeclared: string[] = [];
   private readonly operations: Operation[];
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(doc: { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> } = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'))) {
+  constructor(doc: { paths: Record<string, Record<string, { responses?: Record<string, any> }>> } = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'))) {
+    // The whole document is one schema resource, so its `#/components/...` references resolve.
+    this.ajv.addSchema({ ...doc, $id: 'openapi' });
     this.operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => ({
         method: method.toUpperCase(),
@@ -32,6 +41,11 @@ export class ResponseContract {
         // Literal segments first, so /api/print/preview is not taken for /api/print/{id}.
         pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
         statuses: new Set(Object.keys(op.responses ?? {})),
+        bodies: new Map(
+          Object.entries(op.responses ?? {})
+            .filter(([, r]) => r?.content?.['application/json']?.schema)
+            .map(([status]) => [status, pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')]),
+        ),
       })),
     );
     this.operations.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
@@ -71,7 +85,25 @@ export class ResponseContract {
     else this.undeclared.push(`${req.method} ${path} → ${res.statusCode}: ${problem}`);
   }
 
+  /** The body against the schema its operation declares for this status. */
+  private checkSchema(req: Request, res: Response, body: unknown) {
+    const path = req.originalUrl.split('?')[0];
+    const op = path.startsWith('/api/') ? this.operation(req.method, path) : undefined;
+    const at = op?.bodies.get(String(res.statusCode));
+    if (!at) return;
+    let validate = this.validators.get(at);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `openapi${at}` });
+      this.validators.set(at, validate);
+    }
+    // What the client receives: JSON, so dates are strings and undefined fields absent.
+    if (validate(JSON.parse(JSON.stringify(body) ?? 'null'))) return;
+    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
+    this.record(req, res, `body does not match ${op!.method} ${op!.path} ${res.statusCode}: ${errors.join('; ')}`);
+  }
+
   private checkBody(req: Request, res: Response, body: unknown) {
+    this.checkSchema(req, res, body);
     if (res.statusCode < 400) return;
     const b = body as Record<string, unknown> | null;
     const problems: string[] = [];

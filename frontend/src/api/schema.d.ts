@@ -3003,6 +3003,14 @@ export interface components {
              */
             value: string;
         };
+        LabelBoxDto: {
+            height: number;
+            /** @description inches */
+            width: number;
+            /** @description Inches from the sheet top-left */
+            x: number;
+            y: number;
+        };
         LayoutCheckDto: {
             /** @description Empty when the layout can be saved */
             problems: components["schemas"]["LayoutProblemDto"][];
@@ -3246,6 +3254,8 @@ export interface components {
             height: number;
             imageId: string;
             itemId: string;
+            /** @description The order label's reserved space beside the copy (prints with order labels) */
+            label?: components["schemas"]["LabelBoxDto"];
             /** @description A copy pinned in the edited layout */
             pinned: boolean;
             /** @description Turned by 90° or 270° (width and height swapped) */
@@ -3478,7 +3488,7 @@ export interface components {
              * Format: uuid
              * @description Batch sheets use this preset instead of the seller's sheet settings
              */
-            presetId?: Record<string, never> | null;
+            presetId?: string | null;
             rush?: components["schemas"]["ProductionRushDto"];
             /** @description Changes on top of the sheet settings (or preset) for batch sheets */
             sheet?: components["schemas"]["SheetSettingsInput"];
@@ -3505,9 +3515,9 @@ export interface components {
             /** @description Share of the film the designs cover, for the length estimate (0.1–1) */
             density?: number;
             /** @description Batch when the oldest ready item has waited this many hours; null: off */
-            maxWaitHours?: Record<string, never> | null;
+            maxWaitHours?: number | null;
             /** @description Batch when the ready items fill at least this much film (inches) at `density`; null: off */
-            minLengthIn?: Record<string, never> | null;
+            minLengthIn?: number | null;
         };
         ProductionTriggersOut: {
             cutoffs: string[];

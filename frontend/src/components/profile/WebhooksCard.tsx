@@ -14,7 +14,11 @@ import { SecretReveal } from "./SecretReveal";
 
 type Webhook = components["schemas"]["WebhookDto"];
 type Delivery = components["schemas"]["WebhookDeliveryDto"];
-export const WEBHOOK_EVENTS = ["print.completed", "print.failed", "payment.completed", "order.synced"] as const;
+type EventName = components["schemas"]["CreateWebhookDto"]["events"][number];
+export const WEBHOOK_EVENTS = ["print.completed", "print.failed", "print.cancelled", "payment.completed", "order.synced", "order.fulfilled", "batch.created", "batch.completed"] as const satisfies readonly EventName[];
+// Every event the API offers is offered here: a new one fails the type check until listed.
+const everyEventListed: Exclude<EventName, (typeof WEBHOOK_EVENTS)[number]> extends never ? true : never = true;
+void everyEventListed;
 const DELIVERY_COLOR: Record<string, string> = { succeeded: "green", pending: "blue", failed: "red" };
 const when = (d?: string | null) => (d ? dayjs(d).format("MMM D, YYYY HH:mm:ss") : "—");
 
@@ -31,7 +35,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
     setBusy(d._id);
     try {
       const res = await call(api.POST("/api/webhooks/deliveries/{deliveryId}/redeliver", { params: { path: { deliveryId: d._id } } }));
-      if (res.data.status === "succeeded") toast.success(res.message ?? "Delivered");
+      if (res.data.lastAttemptOk) toast.success(res.message ?? "Delivered");
       else toast.error(res.message ?? "Not delivered");
       await invalidateApi("/api/webhooks/{id}/deliveries");
     } catch {

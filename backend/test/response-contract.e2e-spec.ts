@@ -1,0 +1,39 @@
+import type { Request, Response } from 'express';
+import { ResponseContract } from './utils/response-contract';
+
+/** The hook every e2e app runs (test/utils/response-contract.ts), checked on its own against docs/openapi.json. */
+describe('the response contract', () => {
+  const answer = (c: ResponseContract, method: string, url: string, status: number, body: unknown) => {
+    const req = { method, originalUrl: url } as Request;
+    let send: ((b: unknown) => unknown) | undefined;
+    const res = { statusCode: status, getHeader: () => 'req-1', json: (b: unknown) => b, on: () => res } as unknown as Response;
+    c.middleware()(req, res, () => (send = res.json));
+    send!(body);
+    return c.violations;
+  };
+
+  it('accepts a body that matches its schema, nullable references included', () => {
+    const c = new ResponseContract();
+    expect(answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.completed', createdAt: '2026-01-01T00:00:00Z', data: {} }], hasMore: false })).toEqual([]);
+    // PrintDto.settings is a nullable reference: null must validate
+    const print = { _id: 'p', type: 'Manual', status: 'In Draft', settings: null };
+    const before = c.violations.length;
+    answer(c, 'GET', '/api/print/00000000-0000-4000-8000-000000000000', 200, { data: print });
+    expect(c.violations.slice(before).join('\n')).not.toMatch(/settings/);
+  });
+
+  it('records a body that breaks its schema, naming the field', () => {
+    const c = new ResponseContract();
+    const v = answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.exploded', createdAt: 'x', data: {} }], hasMore: 'no' });
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatch(/body does not match GET \/api\/events 200/);
+    expect(v[0]).toMatch(/\/hasMore must be boolean/);
+    expect(v[0]).toMatch(/\/data\/0\/type must be equal to one of the allowed values/);
+  });
+
+  it('checks error bodies against the error schema too', () => {
+    const c = new ResponseContract();
+    const v = answer(c, 'GET', '/api/events', 400, { statusCode: 400, code: 'invalid_cursor', message: 'x', requestId: 'req-1', errors: 'none' });
+    expect(v.join('\n')).toMatch(/errors/);
+  });
+});
