@@ -85,6 +85,15 @@ const TABLE_EXCEPTIONS = {
   users: { api_keys: "deactivating an account revokes its API keys in the same transaction" },
   payments: { users: "the buyer's balance under the settlement's row lock, and each payment's user in the admin list" },
   credits: { users: 'credit balances are kept on the user row; credits is their only writer' },
+  production: {
+    orders: 'the production queue lists order items with their order (number, date, shop status) in one paged statement',
+    order_items: "the queue reads the items and a batch takes them with orders → print's claim (claimed_at), in the batch's transaction",
+    integrations: 'the queue names each item\'s shop in the same statement',
+    images: "the queue resolves each item's design as orders → print does (imported image, else one named like the SKU) in SQL, so a large shop's queue stays one statement",
+    sizes: "the queue resolves each item's size by name in the same statement",
+    prints: 'a batch is a print: made with its items in the transaction that takes them, under the seller\'s lock (exactly once); a failed or cancelled batch is retired',
+    print_items: "a batch's print items (one per order item) are written in the same transaction",
+  },
 };
 
 /** The area (top folder under src/) of a file: null for the composition root (files directly in src/), undefined outside src/. */

@@ -95,7 +95,11 @@ export function takeBatch<T extends { order_id: string; quantity: number }>(rows
   const byOrder = new Map<string, OrderGroup<T>>();
   for (const r of rows) {
     let g = byOrder.get(r.order_id);
-    if (!g) byOrder.set(r.order_id, (g = { orderId: r.order_id, copies: 0, items: [] })) && groups.push(g);
+    if (!g) {
+      g = { orderId: r.order_id, copies: 0, items: [] };
+      byOrder.set(r.order_id, g);
+      groups.push(g);
+    }
     g.items.push(r);
     g.copies += r.quantity;
   }

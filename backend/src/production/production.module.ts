@@ -8,6 +8,7 @@ import { JOB_RUNNER } from '../queue/queue.tokens';
 import { JobName } from '../queue/jobs';
 import { JobRunner } from '../queue/queue.types';
 import { SheetSettingsModule } from '../sheet-settings/sheet-settings.module';
+import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Clock } from './clock';
 import { ProductionController } from './production.controller';
@@ -19,7 +20,7 @@ export const productionJobId = (userId: string) => `production:${userId}`;
 
 /** Production: the queue of shop order items, batching rules and Batch prints (docs/production.md). */
 @Module({
-  imports: [OrdersModule, PrintsModule, SheetSettingsModule, NotificationsModule, WebhooksModule],
+  imports: [OrdersModule, PrintsModule, SheetSettingsModule, NotificationsModule, WebhooksModule, UsersModule],
   controllers: [ProductionController],
   providers: [ProductionService, ProductionRepository, Clock],
   exports: [ProductionService],

@@ -162,9 +162,8 @@ export class ProductionRepository {
   }
 
   /** Ready items whose design file is still to be downloaded (at most `limit`, priority order). */
-  async toDownload(userId: string, rules: ProductionRules, sheet: SheetSettingsValues, limit: number): Promise<string[]> {
-    const rows = await this.db.query(queueSql(`SELECT q.id FROM q WHERE q.to_download AND q.quantity > 0 ${ORDER_BY} LIMIT ${limit}`), this.params(userId, rules, sheet));
-    return rows.map((r: { id: string }) => r.id);
+  async toDownload(userId: string, rules: ProductionRules, sheet: SheetSettingsValues, limit: number): Promise<Array<{ id: string; design_url: string | null }>> {
+    return this.db.query(queueSql(`SELECT q.id, q.design_url FROM q WHERE q.to_download AND q.quantity > 0 ${ORDER_BY} LIMIT ${limit}`), this.params(userId, rules, sheet));
   }
 
   async recordProblem(orderItemId: string, p: { kind: 'download' | 'fit'; designUrl?: string | null; imageId?: string | null; sizeId?: string | null; problem: string }) {

@@ -3,7 +3,7 @@ import { paginate } from '../common/pagination';
 import { NotificationsService } from '../notifications/notifications.service';
 import { FulfilmentService } from '../orders/fulfilment.service';
 import { OrdersService } from '../orders/orders.service';
-import { fitProblem } from '../prints/design-fit';
+import { designFit } from '../gangsheet';
 import { PrintStatus } from '../prints/entities/print.entity';
 import { PrintProcessingService } from '../prints/print-processing.service';
 import { LivePrintEvent } from '../realtime/events';
@@ -11,14 +11,17 @@ import { RealtimeService } from '../realtime/realtime.service';
 import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { SheetSettingsService } from '../sheet-settings/sheet-settings.service';
 import { User } from '../users/entities/user.entity';
+import { UsersService } from '../users/users.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { Clock } from './clock';
 import { BatchDto, ProductionQueueQueryDto, ProductionSettingsDto, ProductionSettingsInput, QueueItemDto } from './dto/production.dto';
-import { BatchRow, ProductionRepository, QueueRow } from './production.repository';
+import { BatchRow, ProductionRepository, QUEUE_MSG } from './production.repository';
 import { DEFAULT_RULES, isAuto, latestCutoff, nextCutoff, ProductionRules, takeBatch, validTimeZone } from './production-rules';
 
-/** Design files downloaded per batch run at most (the rest wait for the next run). */
+/** Order items whose design files are imported per round; a batch run does rounds until none is left. */
 const DOWNLOADS_PER_RUN = 200;
+/** Rounds per batch run at most (a run never loops on a queue that keeps changing). */
+const IMPORT_ROUNDS = 50;
 /** Batches made by one run at most. */
 const BATCHES_PER_RUN = 50;
 
@@ -54,6 +57,7 @@ export class ProductionService implements OnModuleInit {
     private readonly webhooks: WebhooksService,
     private readonly realtime: RealtimeService,
     private readonly fulfilment: FulfilmentService,
+    private readonly users: UsersService,
   ) {}
 
   onModuleInit() {
@@ -213,12 +217,19 @@ export class ProductionService implements OnModuleInit {
     return (await this.repo.batches(userId, made.length, made)).map(toBatchDto);
   }
 
+  /** Imports the design files of ready items, a round of DOWNLOADS_PER_RUN at a time, until none is left to try. */
   private async importDesigns(userId: string, rules: ProductionRules, sheet: SheetSettingsValues) {
-    const ids = await this.repo.toDownload(userId, rules, sheet, DOWNLOADS_PER_RUN);
-    if (!ids.length) return;
-    const user = await this.repo.db.getRepository(User).findOneByOrFail({ _id: userId });
-    const resolved = await this.orders.resolveItems(user, ids);
-    const rows: Array<{ id: string; design_url: string | null }> = await this.repo.db.query(`SELECT id, design_url FROM order_items WHERE id = ANY($1::uuid[])`, [ids]);
+    let user: User | null = null;
+    for (let round = 0; round < IMPORT_ROUNDS; round++) {
+      const rows = await this.repo.toDownload(userId, rules, sheet, DOWNLOADS_PER_RUN);
+      if (!rows.length) return;
+      user ??= await this.users.get(userId);
+      await this.importRound(user, rows);
+    }
+  }
+
+  private async importRound(user: User, rows: Array<{ id: string; design_url: string | null }>) {
+    const resolved = await this.orders.resolveItems(user, rows.map((r) => r.id));
     const urls = new Map(rows.map((r) => [r.id, r.design_url]));
     for (const r of resolved) {
       if (r.downloadProblem) await this.repo.recordProblem(r.orderItemId, { kind: 'download', designUrl: urls.get(r.orderItemId), problem: r.downloadProblem });
@@ -232,9 +243,9 @@ export class ProductionService implements OnModuleInit {
         let rows = await this.repo.readyForBatch(m, userId, rules, sheet);
         // The engine's own fit check, as processing will apply it: a design that cannot fit the
         // sheet stays in the queue with its reason instead of failing the whole batch.
-        const unfit = rows.filter((r) => r.trim_w && r.trim_h && fitProblem(r.image_name ?? r.title, { width: r.trim_w, height: r.trim_h }, Number(r.size_value), sheet));
+        const unfit = rows.filter((r) => r.trim_w && r.trim_h && !designFit({ widthPx: r.trim_w, heightPx: r.trim_h, width: Number(r.size_value) }, sheet).fits);
         for (const r of unfit) {
-          const problem = fitProblem(r.image_name ?? r.title, { width: r.trim_w!, height: r.trim_h! }, Number(r.size_value), sheet)!;
+          const problem = QUEUE_MSG.tooLarge;
           await m.query(
             `INSERT INTO production_item_problems (order_item_id, kind, image_id, size_id, problem) VALUES ($1, 'fit', $2, $3, left($4, 500))
              ON CONFLICT (order_item_id, kind) DO UPDATE SET image_id = EXCLUDED.image_id, size_id = EXCLUDED.size_id, problem = EXCLUDED.problem`,

@@ -3003,14 +3003,6 @@ export interface components {
              */
             value: string;
         };
-        LabelBoxDto: {
-            height: number;
-            /** @description inches */
-            width: number;
-            /** @description Inches from the sheet top-left */
-            x: number;
-            y: number;
-        };
         LayoutCheckDto: {
             /** @description Empty when the layout can be saved */
             problems: components["schemas"]["LayoutProblemDto"][];
@@ -3254,8 +3246,6 @@ export interface components {
             height: number;
             imageId: string;
             itemId: string;
-            /** @description The order label's reserved space beside the copy (prints with order labels) */
-            label?: components["schemas"]["LabelBoxDto"];
             /** @description A copy pinned in the edited layout */
             pinned: boolean;
             /** @description Turned by 90° or 270° (width and height swapped) */

@@ -21,7 +21,7 @@ import { PaginationDto } from '../../common/responses';
 import { SheetSettingsDto, SheetSettingsInput } from '../../sheet-settings/dto/sheet-settings.dto';
 
 export class ProductionTriggersDto {
-  @ApiPropertyOptional({ nullable: true, description: 'Batch when the ready items fill at least this much film (inches) at `density`; null: off', minimum: 1, maximum: 10000 })
+  @ApiPropertyOptional({ nullable: true, type: Number, description: 'Batch when the ready items fill at least this much film (inches) at `density`; null: off', minimum: 1, maximum: 10000 })
   @IsOptional()
   @IsNumber({}, { message: 'Minimum film length must be a number of inches' })
   @Min(1, { message: 'Minimum film length must be at least 1 in' })
@@ -42,7 +42,7 @@ export class ProductionTriggersDto {
   @Matches(/^([01]\d|2[0-3]):[0-5]\d$/, { each: true, message: "Cut-off times must be 'HH:MM' (00:00–23:59)" })
   cutoffs?: string[];
 
-  @ApiPropertyOptional({ nullable: true, description: 'Batch when the oldest ready item has waited this many hours; null: off', minimum: 0.25, maximum: 720 })
+  @ApiPropertyOptional({ nullable: true, type: Number, description: 'Batch when the oldest ready item has waited this many hours; null: off', minimum: 0.25, maximum: 720 })
   @IsOptional()
   @IsNumber({}, { message: 'Maximum wait must be a number of hours' })
   @Min(0.25, { message: 'Maximum wait must be at least 0.25 hours' })
@@ -70,7 +70,7 @@ export class ProductionRushDto {
 
 /** PUT /api/production/settings: every field optional; what is sent replaces what was saved. */
 export class ProductionSettingsInput {
-  @ApiPropertyOptional({ nullable: true, format: 'uuid', description: "Batch sheets use this preset instead of the seller's sheet settings" })
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: "Batch sheets use this preset instead of the seller's sheet settings" })
   @IsOptional()
   @IsUUID('all', { message: 'Sheet preset not found' })
   presetId?: string | null;
