@@ -92,6 +92,8 @@ describe('Prints: order labels (e2e)', () => {
     const { done, placements, png, pdfText } = await processed(s, { orderLabels: true, rotate: false });
     expect(done.settings.orderLabels).toBe(true);
     expect(placements).toHaveLength(3);
+    // the preview shows each label's space below its copy
+    for (const p of placements) expect(p.label).toMatchObject({ x: expect.any(Number), y: expect.closeTo(p.y + p.height + 0.04, 1), height: expect.closeTo(0.12, 1) });
     for (const b of await belowCopies(png, placements, 150)) {
       expect(b.dark).toBeGreaterThan(20);
       expect(b.white).toBeGreaterThan(50);
@@ -110,6 +112,7 @@ describe('Prints: order labels (e2e)', () => {
     const p = await processed(plain, { rotate: false });
     expect(p.pdfText).not.toContain('#5012');
     for (const x of await belowCopies(p.png, p.placements, 150)) expect(x).toEqual({ dark: 0, white: 0 });
+    expect(p.placements.some((x: any) => x.label)).toBe(false);
     // the label space costs film: the labelled sheet is at least as long
     expect(b.done.fileId[0].lengthIn).toBeGreaterThanOrEqual(p.done.fileId[0].lengthIn);
   });

@@ -49,17 +49,17 @@ describe('Prints (e2e)', () => {
       const { agent } = await signUpAndLogin(t, 'sheetdefaults');
       await agent.put('/api/sheet-settings').send({ gap: 0.5, dpi: 150 }).expect(200);
       const res = await agent.get('/api/sheet-settings/defaults').expect(200);
-      expect(res.body.data).toEqual({ ...SHEET_DEFAULTS });
-      expect(res.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape', formats: ['png'] });
+      expect(res.body.data).toEqual({ ...SHEET_DEFAULTS, orderLabels: null });
+      expect(res.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape', formats: ['png'], orderLabels: null });
       await t.agent().get('/api/sheet-settings/defaults').expect(401);
     });
 
     it('GET /api/sheet-settings → defaults; PUT changes only what is sent', async () => {
       const { agent } = await signUpAndLogin(t, 'sheets');
       const def = await agent.get('/api/sheet-settings').expect(200);
-      expect(def.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape', formats: ['png'] });
+      expect(def.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape', formats: ['png'], orderLabels: null });
       const put = await agent.put('/api/sheet-settings').send({ gap: 0.5, rotate: false }).expect(200);
-      expect(put.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.5, margin: 0.25, dpi: 300, rotate: false, nesting: 'shape', formats: ['png'] });
+      expect(put.body.data).toEqual({ width: 22, maxLength: 100, gap: 0.5, margin: 0.25, dpi: 300, rotate: false, nesting: 'shape', formats: ['png'], orderLabels: null });
       expect((await agent.put('/api/sheet-settings').send({ nesting: 'box' }).expect(200)).body.data.nesting).toBe('box');
       expect((await agent.get('/api/sheet-settings')).body.data).toMatchObject({ nesting: 'box', gap: 0.5 });
       for (const bad of ['polygon', '', 3, 'SHAPE'])
@@ -241,7 +241,7 @@ describe('Prints (e2e)', () => {
       const res = await s.agent.post(`/api/print/${p._id}/preview`).send({}).expect(200);
       expect(Date.now() - started).toBeLessThan(3000);
       const v = res.body.data;
-      expect(v.settings).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape', formats: ['png'] });
+      expect(v.settings).toEqual({ width: 22, maxLength: 100, gap: 0.25, margin: 0.25, dpi: 300, rotate: true, nesting: 'shape', formats: ['png'], orderLabels: null });
       // true shape (the default) is never longer than rectangles, and says by how much it is shorter
       expect(v.shapeSaving.savedLength).toBeGreaterThanOrEqual(0);
       expect(v.shapeSaving.boxLength).toBeCloseTo(v.totalLength + v.shapeSaving.savedLength, 2);

@@ -155,6 +155,7 @@ export class PrintPreviewService {
           height: p.height,
           rotated: p.rotated,
           rotation: rotationOf(p),
+          ...(p.label ? { label: p.label } : {}),
           };
         }),
       })),

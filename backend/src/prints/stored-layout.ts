@@ -12,6 +12,8 @@ export interface StoredPlacement {
   rotated: boolean;
   /** Clockwise turn; absent in layouts stored before true-shape nesting (then rotated = 90). */
   rotation?: 0 | 90 | 180 | 270;
+  /** The order label's reserved space, inches (copies printed with order labels only). */
+  label?: { x: number; y: number; width: number; height: number };
 }
 
 /** A placement's clockwise turn, also for layouts stored before `rotation` existed. */
@@ -39,7 +41,17 @@ export function storedLayout(l: LayoutResult): StoredLayout {
       length: s.length,
       widthPx: s.widthPx,
       lengthPx: s.lengthPx,
-      placements: s.placements.map((p) => ({ itemId: p.designId, copy: p.copy, x: p.x, y: p.y, width: p.width, height: p.height, rotated: p.rotated, rotation: rotationOf(p) })),
+      placements: s.placements.map((p) => ({
+        itemId: p.designId,
+        copy: p.copy,
+        x: p.x,
+        y: p.y,
+        width: p.width,
+        height: p.height,
+        rotated: p.rotated,
+        rotation: rotationOf(p),
+        ...(p.label ? { label: { x: p.label.x, y: p.label.y, width: p.label.width, height: p.label.height } } : {}),
+      })),
     })),
     totalLength: l.totalLength,
     density: l.density,

@@ -204,6 +204,13 @@ export class PrintResponse {
 
 export class PrintListResponse extends PaginatedResponse(PrintDto) {}
 
+export class LabelBoxDto {
+  @ApiProperty({ description: 'Inches from the sheet top-left' }) x: number;
+  @ApiProperty() y: number;
+  @ApiProperty({ description: 'inches' }) width: number;
+  @ApiProperty() height: number;
+}
+
 export class PreviewPlacementDto {
   @ApiProperty() itemId: string;
   @ApiProperty() imageId: string;
@@ -215,6 +222,7 @@ export class PreviewPlacementDto {
   @ApiProperty() height: number;
   @ApiProperty({ description: 'Turned by 90° or 270° (width and height swapped)' }) rotated: boolean;
   @ApiProperty({ enum: [0, 90, 180, 270], description: 'Clockwise turn of the design, degrees' }) rotation: 0 | 90 | 180 | 270;
+  @ApiPropertyOptional({ type: LabelBoxDto, description: "The order label's reserved space beside the copy (prints with order labels)" }) label?: LabelBoxDto;
 }
 
 export class ShapeSavingDto {

@@ -23,6 +23,13 @@ function useWidth<T extends HTMLElement>() {
   return { ref, width };
 }
 
+/** The space an order label is printed in (the text itself is in the print files). */
+function LabelBox({ p }: { p: LayoutPlacement }) {
+  if (!p.label) return null;
+  const { x, y, width, height } = p.label;
+  return <rect data-testid="layout-label" x={x} y={y} width={width} height={height} rx={Math.min(width, height) * 0.2} fill="#fff" stroke="rgba(15,23,42,0.55)" strokeWidth={0.02} />;
+}
+
 function Design({ p, image, low }: { p: LayoutPlacement; image?: DesignImage; low: boolean }) {
   const t = placementTransform(p);
   const href = image?.previewFile?.path ?? image?.file?.path;
@@ -60,6 +67,9 @@ export function SheetDrawing({ sheet, index, images, lowDpi, maxWidthPx }: { she
       >
         {sheet.placements.map((p, i) => (
           <Design key={i} p={p} image={images.get(p.imageId)} low={lowDpi.has(p.imageId)} />
+        ))}
+        {sheet.placements.map((p, i) => (
+          <LabelBox key={`l${i}`} p={p} />
         ))}
       </svg>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
