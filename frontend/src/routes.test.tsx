@@ -32,7 +32,7 @@ describe("route table", () => {
   });
   it("gives the sidebar the spec's entries in the spec's order, Users and Completed Payments for admins only", () => {
     const entries = menuEntries();
-    expect(entries.filter((m) => !m.adminOnly).map((m) => m.label)).toEqual(["Dashboard", "Integration Orders", "Prints", "Sizes", "Images", "Integrations"]);
+    expect(entries.filter((m) => !m.adminOnly).map((m) => m.label)).toEqual(["Dashboard", "Integration Orders", "Production", "Prints", "Sizes", "Images", "Integrations"]);
     expect(entries.filter((m) => m.adminOnly).map((m) => m.label)).toEqual(["Users", "Completed Payments"]);
   });
   it("sends signed-in users away from guest pages only", () => {

@@ -4,7 +4,7 @@
 import { lazy, type ComponentType, type ReactNode } from "react";
 import {
   ApiOutlined, CreditCardOutlined, DashboardOutlined, ColumnWidthOutlined, PictureOutlined,
-  PrinterOutlined, ShoppingCartOutlined, TeamOutlined,
+  PrinterOutlined, ShoppingCartOutlined, TeamOutlined, ThunderboltOutlined,
 } from "@ant-design/icons";
 import { LandingPage } from "./pages/landing/LandingPage";
 import { SigninPage } from "./pages/auth/SigninPage";
@@ -20,6 +20,7 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 const DashboardPage = page(() => import("./pages/dashboard/DashboardPage"), "DashboardPage");
 const OrdersPage = page(() => import("./pages/orders/OrdersPage"), "OrdersPage");
 const PrintsPage = page(() => import("./pages/prints/PrintsPage"), "PrintsPage");
+const ProductionPage = page(() => import("./pages/production/ProductionPage"), "ProductionPage");
 const PrintDetailPage = page(() => import("./pages/prints/PrintDetailPage"), "PrintDetailPage");
 const ManualCreatePrintPage = page(() => import("./pages/prints/ManualCreatePrintPage"), "ManualCreatePrintPage");
 const ReviewPrintPage = page(() => import("./pages/prints/ReviewPrintPage"), "ReviewPrintPage");
@@ -90,6 +91,7 @@ const ROUTE_TABLE = [
     resource: { name: "orders", action: "list", api: { list: "/api/orders" } },
     menu: { label: "Integration Orders", icon: <ShoppingCartOutlined /> },
   },
+  { path: "/production", element: <ProductionPage />, access: "user", menu: { label: "Production", icon: <ThunderboltOutlined /> } },
   {
     path: "/prints", element: <PrintsPage />, access: "user",
     resource: { name: "print", action: "list", api: { list: "/api/print", one: "/api/print/{id}" } },

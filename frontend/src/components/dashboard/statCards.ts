@@ -2,7 +2,7 @@ import type { components } from "../../api/schema";
 
 export type Statistics = components["schemas"]["StatisticsDto"];
 
-/** The eight dashboard cards, in the product spec's order, with where each one leads. */
+/** The dashboard cards, in the product spec's order (then production's), with where each one leads. */
 export const STAT_CARDS: ReadonlyArray<{ key: keyof Statistics; label: string; to: string }> = [
   { key: "pendingPrints", label: "Pending Prints", to: "/prints?status=In Draft" },
   { key: "totalPrints", label: "Total Prints", to: "/prints" },
@@ -12,4 +12,6 @@ export const STAT_CARDS: ReadonlyArray<{ key: keyof Statistics; label: string; t
   { key: "totalOrders", label: "Total Orders", to: "/prints" },
   { key: "completedOrders", label: "Printed Orders", to: "/orders?status=Completed" },
   { key: "totalIntegrations", label: "Integrations", to: "/integrations" },
+  { key: "queuedOrders", label: "Queued Orders", to: "/production" },
+  { key: "inProductionOrders", label: "In Production", to: "/production" },
 ];

@@ -1,5 +1,5 @@
 import { Col, Row } from "antd";
-import { ApiOutlined, CheckCircleOutlined, ClockCircleOutlined, FileImageOutlined, PictureOutlined, PrinterOutlined, ShoppingCartOutlined, WalletOutlined } from "@ant-design/icons";
+import { ApiOutlined, CheckCircleOutlined, ClockCircleOutlined, FileImageOutlined, InboxOutlined, PictureOutlined, PrinterOutlined, ShoppingCartOutlined, ThunderboltOutlined, WalletOutlined } from "@ant-design/icons";
 import { useNavigate } from "react-router";
 import { api } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
@@ -18,9 +18,11 @@ const ICONS = {
   totalOrders: <FileImageOutlined />,
   completedOrders: <CheckCircleOutlined />,
   totalIntegrations: <ApiOutlined />,
+  queuedOrders: <InboxOutlined />,
+  inProductionOrders: <ThunderboltOutlined />,
 } as const;
 
-/** The eight statistics cards, kept current by print and notification events. */
+/** The statistics cards, kept current by print, notification and production events. */
 export function DashboardPage() {
   const navigate = useNavigate();
   const stats = useApiQuery(["/api/statistics"], () => api.GET("/api/statistics"), { select: (r) => r.data });
@@ -28,6 +30,7 @@ export function DashboardPage() {
   const refresh = () => void invalidateApi("/api/statistics");
   useLiveEvent("print", refresh);
   useLiveEvent("notification", refresh);
+  useLiveEvent("production", refresh);
 
   return (
     <PageShell title="Dashboard">

@@ -47,7 +47,7 @@ afterEach(() => {
 });
 
 describe("dashboard cards", () => {
-  it("are the spec's eight, in order, with its click targets", () => {
+  it("are the spec's eight, in order, then production's two, with their click targets", () => {
     expect(STAT_CARDS.map((c) => [c.label, c.to])).toEqual([
       ["Pending Prints", "/prints?status=In Draft"],
       ["Total Prints", "/prints"],
@@ -57,16 +57,18 @@ describe("dashboard cards", () => {
       ["Total Orders", "/prints"],
       ["Printed Orders", "/orders?status=Completed"],
       ["Integrations", "/integrations"],
+      ["Queued Orders", "/production"],
+      ["In Production", "/production"],
     ]);
   });
 
   it("show the numbers of GET /api/statistics and lead to their pages", async () => {
-    const stats = { pendingPrints: 3, totalPrints: 9, printedImages: 2, usedCredits: 1250, pendingOrders: 4, totalOrders: 7, completedOrders: 1, totalIntegrations: 2 };
+    const stats = { pendingPrints: 3, totalPrints: 9, printedImages: 2, usedCredits: 1250, pendingOrders: 4, totalOrders: 7, completedOrders: 1, totalIntegrations: 2, queuedOrders: 3, inProductionOrders: 1 };
     vi.stubGlobal("fetch", vi.fn(async (req: Request) => (new URL(req.url).pathname === "/api/statistics" ? json({ data: stats }) : json({}, 404))));
     mount(<DashboardPage />);
     const card = await screen.findByRole("link", { name: /^Used Credits\s*1,250$/ }, SLOW);
     expect(screen.getByRole("link", { name: /^Pending Prints\s*3$/ })).toBeInTheDocument();
-    expect(screen.getAllByTestId("stat-card")).toHaveLength(8);
+    expect(screen.getAllByTestId("stat-card")).toHaveLength(10);
     fireEvent.click(card);
     expect(screen.getByTestId("where").textContent).toBe("/profile");
     fireEvent.click(screen.getByRole("link", { name: /^Pending Prints\s*3$/ }));
