@@ -196,6 +196,14 @@ export class FakeWooCommerce {
       return void res.end(f.body);
     }
     if (url.pathname === '/wc-auth/v1/authorize') return this.authorize(url, res);
+    // For browser tests, where the store runs in another process: what the tests set on the object.
+    if (url.pathname === '/__fake/control' && req.method === 'POST') {
+      const b = (await this.body(req)) ?? {};
+      if ('refuseWrites' in b) this.refuseWrites = b.refuseWrites;
+      if ('failWritesNext' in b) this.failWritesNext = Number(b.failWritesNext) || 0;
+      return this.json(res, 200, { refuseWrites: this.refuseWrites, failWritesNext: this.failWritesNext });
+    }
+    if (url.pathname === '/__fake/received' && req.method === 'GET') return this.json(res, 200, { statusUpdates: this.statusUpdates, notes: this.notes });
     const one = /^\/wp-json\/wc\/v3\/orders\/(\d+)(\/notes)?$/.exec(url.pathname);
     if (one && (req.method === 'GET' || (req.method === 'PUT' && !one[2]) || (req.method === 'POST' && one[2]))) return this.orderRoute(req, res, url, Number(one[1]), !!one[2]);
     if (url.pathname === '/wp-json/wc/v3/orders' && req.method === 'GET') {

@@ -10,6 +10,7 @@ import { syncErrorText, useIntegrations, useRefreshIntegrations, useSyncOrders, 
 import {
   activeIntegrationId, ADDRESS_MAX, ORDER_STATUSES, reviewUrl, ShopStatusTag, StatusTag, TITLE_MAX, Truncated,
 } from "../../components/orders/orderBits";
+import { FULFILMENT_LABEL, FULFILMENT_STATUSES, FulfilmentCell } from "../../components/orders/Fulfilment";
 import { dateRangeFilters } from "../../components/prints/rules";
 import { useLiveEvent } from "../../providers/live";
 import { toRefineArgs, useUrlList } from "../../lib/urlList";
@@ -22,11 +23,12 @@ export function OrdersPage() {
   const navigate = useNavigate();
   const refreshIntegrations = useRefreshIntegrations();
   const small = !Grid.useBreakpoint().md;
-  const list = useUrlList({ filters: ["integrationId", "id", "status", "startDate", "endDate"] });
+  const list = useUrlList({ filters: ["integrationId", "id", "status", "fulfilment", "startDate", "endDate"] });
   const { integrationId: chosenIntegrationId, startDate, endDate } = list.state.filters;
   /** One order only (a print item's link to its order), shown opened. */
   const orderId = list.state.filters.id;
   const status = ORDER_STATUSES.find((s) => s === list.state.filters.status);
+  const fulfilment = FULFILMENT_STATUSES.find((s) => s === list.state.filters.fulfilment);
   const [selected, setSelected] = useState<Record<string, string[]>>({});
   const [expanded, setExpanded] = useState<string[]>(orderId ? [orderId] : []);
   useEffect(() => {
@@ -41,8 +43,9 @@ export function OrdersPage() {
   // The integration filter falls back to the only integration; a status outside the list is dropped.
   const { result, query: orders } = useResourceList("orders", {
     ...list.refine,
-    filters: toRefineArgs({ ...list.state, filters: { ...list.state.filters, integrationId, status } }).filters,
-    queryOptions: { placeholderData: keepPreviousData },
+    filters: toRefineArgs({ ...list.state, filters: { ...list.state.filters, integrationId, status, fulfilment } }).filters,
+    // While a shop is being updated, look again every few seconds until it answered.
+    queryOptions: { placeholderData: keepPreviousData, refetchInterval: (q) => ((q.state.data?.data as Order[] | undefined)?.some((o) => o.fulfilment?.status === "pending") ? 3000 : false) },
   });
   const rows = result.data ?? [];
   const total = result.total ?? 0;
@@ -102,6 +105,7 @@ export function OrdersPage() {
         <Flex vertical gap={4} align="flex-start">
           <StatusTag status={o.status} />
           <ShopStatusTag status={o.shopStatus} shop={o.integrationId.type === "Etsy" ? "Etsy" : "WooCommerce"} />
+          <FulfilmentCell order={o} />
         </Flex>
       ),
     },
@@ -169,6 +173,15 @@ export function OrdersPage() {
             value={status}
             onChange={(v?: string) => list.setFilter("status", v)}
             options={ORDER_STATUSES.map((s) => ({ value: s, label: s }))}
+          />
+          <Select
+            allowClear
+            placeholder="Fulfilment"
+            aria-label="Fulfilment"
+            style={{ width: 170 }}
+            value={fulfilment}
+            onChange={(v?: string) => list.setFilter("fulfilment", v)}
+            options={FULFILMENT_STATUSES.map((s) => ({ value: s, label: FULFILMENT_LABEL[s] }))}
           />
           <DatePicker.RangePicker
             aria-label="Date range"
