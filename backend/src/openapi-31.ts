@@ -1,3 +1,4 @@
+import { webhookDocument } from './webhooks/webhook-schemas';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
 /**
@@ -62,10 +63,13 @@ const TAGS: Record<string, string> = {
 };
 
 /**
- * Declares every tag the operations use (with a description) and the server the document
- * describes, so linters and generated clients find both.
+ * Declares every tag the operations use (with a description), the server the document
+ * describes and the webhook deliveries with their payloads, so linters, generated clients and
+ * receivers find them.
  */
 export function describeDocument(doc: OpenAPIObject, serverUrl: string): OpenAPIObject {
+  const { schemas, webhooks } = webhookDocument();
+  doc = { ...doc, webhooks, components: { ...doc.components, schemas: { ...doc.components?.schemas, ...schemas } } } as OpenAPIObject;
   const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op?.tags ?? [])));
   const tags = [...used].sort().map((name) => ({ name, description: TAGS[name] ?? `Routes of ${name.replace(/-/g, ' ')}` }));
   return { ...doc, tags, servers: [{ url: serverUrl, description: 'This installation (the app and its API share one origin; paths start with /api)' }] };

@@ -2439,7 +2439,188 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A production batch's print completed (its print.completed carries the files)
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookBatchCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "batch.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A production batch was made: a print of type Batch holding these order items
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookBatchCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.fulfilled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The order was updated in its shop (status and note, or the shipment with tracking)
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookOrderFulfilled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.synced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shop order was imported
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookOrderSynced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A credit purchase was paid
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookPaymentCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send test event (sent to one endpoint; need not be subscribed to)
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "print.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Processing was stopped; the print is back In Draft and the credits were refunded
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookPrintCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "print.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A print's sheets are ready: every file in every format
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookPrintCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "print.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Processing failed for good; the credits were refunded
+         * @description Signed with GangSheet-Signature (see docs/api.md); answer 2xx within 10 s.
+         */
+        post: operations["webhookPrintFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ApiKeyDto: {
@@ -2787,6 +2968,39 @@ export interface components {
              */
             statusCode: number;
         };
+        EventBatchCompleted: {
+            createdAt: string;
+            data: {
+                copies: number;
+                orderIds: string[];
+                printId: string;
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "batch.completed";
+        };
+        EventBatchCreated: {
+            createdAt: string;
+            data: {
+                copies: number;
+                items: number;
+                orders: number;
+                printId: string;
+                status: string;
+                trigger: string;
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "batch.created";
+        };
         EventDto: {
             /** Format: date-time */
             createdAt: string;
@@ -2807,6 +3021,121 @@ export interface components {
             data: components["schemas"]["EventDto"][];
             /** @description More events follow: ask again with after = the last id of this page */
             hasMore: boolean;
+        };
+        EventOrderFulfilled: {
+            createdAt: string;
+            data: {
+                carrier: string | null;
+                fulfilledAt: string;
+                orderId: string;
+                orderNumber: string;
+                shop: string;
+                /** @enum {string} */
+                source: "batch" | "manual";
+                trackingNumber: string | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "order.fulfilled";
+        };
+        EventOrderSynced: {
+            createdAt: string;
+            data: {
+                orderId: string;
+                printId?: string | null;
+                source: string;
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "order.synced";
+        };
+        EventPaymentCompleted: {
+            createdAt: string;
+            data: {
+                amount: string;
+                credits: number;
+                currency: string;
+                paymentId: string;
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "payment.completed";
+        };
+        EventPing: {
+            createdAt: string;
+            data: {
+                message: string;
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "ping";
+        };
+        EventPrintCancelled: {
+            createdAt: string;
+            data: {
+                creditsRefunded: boolean;
+                printId: string;
+                /** @constant */
+                status: "In Draft";
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "print.cancelled";
+        };
+        EventPrintCompleted: {
+            createdAt: string;
+            data: {
+                files: components["schemas"]["WebhookFile"][];
+                filesExpireAt: string;
+                printId: string;
+                printedAt: string;
+                /** @constant */
+                status: "Completed";
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "print.completed";
+        };
+        EventPrintFailed: {
+            createdAt: string;
+            data: {
+                creditsRefunded: boolean;
+                error: string;
+                printId: string;
+                /** @constant */
+                status: "Error";
+            };
+            /**
+             * Format: uuid
+             * @description The event id: the same on every retry and redelivery
+             */
+            id: string;
+            /** @constant */
+            type: "print.failed";
         };
         FieldError: {
             /**
@@ -3774,6 +4103,8 @@ export interface components {
         StatisticsDto: {
             /** @description Integration orders Completed (printed) */
             completedOrders: number;
+            /** @description Orders marked fulfilled in their shop (after a completed batch, or Mark shipped) */
+            fulfilledOrders: number;
             /** @description Orders with an item in a print not yet printed (In Draft or Processing) */
             inProductionOrders: number;
             /** @description Integration orders still Pending */
@@ -3987,6 +4318,27 @@ export interface components {
             /** @example https://shop.example.com/hooks/gangsheet */
             url: string;
         };
+        WebhookFile: {
+            bytes: number;
+            /** @enum {string} */
+            format: "png" | "pdf";
+            /** @description PNG only */
+            heightPx?: number;
+            lengthIn: number;
+            /** @description The same as sheet */
+            n: number;
+            /** @description PDF only */
+            pageHeightIn?: number;
+            /** @description PDF only */
+            pageWidthIn?: number;
+            previewUrl: string;
+            /** @description 1-based sheet number */
+            sheet: number;
+            /** @description GET with the same API key to download */
+            url: string;
+            /** @description PNG only */
+            widthPx?: number;
+        };
         WebhookListResponse: {
             data: components["schemas"]["WebhookDto"][];
         };
@@ -4006,8 +4358,18 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description true when this is the stored answer to an earlier request with the same Idempotency-Key (nothing was done again) */
+        IdempotentReplayed: "true";
+        /** @description Answers to an API key: requests the key may make per window (API_KEY_RATE_LIMIT) */
+        RateLimitLimit: number;
+        /** @description Answers to an API key: requests left in this window */
+        RateLimitRemaining: number;
+        /** @description Answers to an API key: seconds until the window starts again */
+        RateLimitReset: number;
         /** @description Names the request (in the server's logs too): the client's X-Request-Id when valid (1–200 of A–Z a–z 0–9 . _ : -), else a new UUID */
         RequestId: string;
+        /** @description Seconds to wait before sending again */
+        RetryAfter: number;
     };
     pathItems: never;
 }
@@ -4482,6 +4844,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4492,6 +4858,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4517,6 +4886,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4535,6 +4907,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4553,6 +4928,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4571,7 +4949,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4693,6 +5075,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4703,6 +5088,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4728,6 +5116,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4746,6 +5137,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4764,7 +5158,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,6 +5248,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4902,6 +5301,9 @@ export interface operations {
             /** @description All categories by name (default limit 999) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4912,6 +5314,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4937,6 +5342,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4955,6 +5363,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4973,7 +5384,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5008,6 +5423,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5018,6 +5437,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5043,6 +5465,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5061,6 +5486,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5079,6 +5507,9 @@ export interface operations {
             /** @description Category already exists */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5097,6 +5528,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5115,7 +5549,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,6 +5583,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5155,6 +5596,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5180,6 +5624,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5198,6 +5645,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5216,6 +5666,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5234,7 +5687,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,6 +5725,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5278,6 +5738,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5303,6 +5766,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5321,6 +5787,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5339,6 +5808,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5357,6 +5829,9 @@ export interface operations {
             /** @description Category already exists */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5375,7 +5850,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5405,6 +5884,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5415,6 +5897,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5440,6 +5925,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5458,6 +5946,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5476,6 +5967,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5494,7 +5988,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5531,6 +6029,9 @@ export interface operations {
             /** @description Live images of the signed-in user; default limit 50, default sort createdAt desc (name: asc) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5541,6 +6042,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5566,6 +6070,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5584,6 +6091,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5602,7 +6112,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5635,6 +6149,9 @@ export interface operations {
             /** @description 409 when an image is in a print that is not completed */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5645,6 +6162,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5670,6 +6190,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5688,6 +6211,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5706,6 +6232,9 @@ export interface operations {
             /** @description Image not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5724,6 +6253,9 @@ export interface operations {
             /** @description "Tiger head" is used by a print that is not completed. Remove it from the print first. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5742,7 +6274,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5774,6 +6310,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5784,6 +6323,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5809,6 +6351,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5827,6 +6372,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5845,6 +6393,9 @@ export interface operations {
             /** @description Category not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5863,7 +6414,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5904,6 +6459,10 @@ export interface operations {
             /** @description At least one file stored; `errors` names the refused files. 400 with the same body when none was stored. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5914,6 +6473,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5939,6 +6501,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5957,6 +6522,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5975,6 +6543,9 @@ export interface operations {
             /** @description Category not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5993,6 +6564,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6011,7 +6585,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6042,6 +6620,9 @@ export interface operations {
             /** @description Also answers for an image deleted from the library but kept for completed prints (deletedAt set) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6052,6 +6633,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6077,6 +6661,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6095,6 +6682,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6113,6 +6703,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6131,7 +6724,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6165,6 +6762,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6175,6 +6775,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6200,6 +6803,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6218,6 +6824,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6236,6 +6845,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6254,7 +6866,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6284,6 +6900,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6294,6 +6913,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6319,6 +6941,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6337,6 +6962,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6355,6 +6983,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6373,7 +7004,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6407,6 +7042,9 @@ export interface operations {
             /** @description The original file; owner or admin only */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6415,6 +7053,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6440,6 +7081,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6458,6 +7102,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6476,6 +7123,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6494,7 +7144,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6525,6 +7179,9 @@ export interface operations {
             /** @description WebP thumbnail (long side 512 px); 404 until the preview job has run */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6533,6 +7190,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6558,6 +7218,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6576,6 +7239,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6594,6 +7260,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6612,7 +7281,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,6 +7314,9 @@ export interface operations {
             /** @description All of the user's integrations, newest first; secrets are never returned */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6651,6 +7327,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6669,6 +7348,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6687,7 +7369,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,6 +7409,10 @@ export interface operations {
             /** @description connectUrl: send the browser there (Etsy, or WooCommerce without keys). 409 shop_already_exists */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6733,6 +7423,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6758,6 +7451,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6776,6 +7472,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6794,6 +7493,9 @@ export interface operations {
             /** @description Shop already exists. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6812,6 +7514,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6830,7 +7535,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6859,6 +7568,9 @@ export interface operations {
             /** @description The shop types and whether each can be added on this server (with the reason when not) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6869,6 +7581,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6887,6 +7602,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6905,7 +7623,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7002,6 +7724,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7012,6 +7737,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7037,6 +7765,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7055,6 +7786,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7073,6 +7807,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7091,7 +7828,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7125,6 +7866,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7135,6 +7879,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7160,6 +7907,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7178,6 +7928,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7196,6 +7949,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7214,7 +7970,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7245,6 +8005,9 @@ export interface operations {
             /** @description Also deletes the integration's synced orders */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7255,6 +8018,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7280,6 +8046,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7298,6 +8067,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7316,6 +8088,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7334,7 +8109,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,6 +8143,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7374,6 +8156,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7399,6 +8184,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7417,6 +8205,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7435,6 +8226,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7453,7 +8247,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7484,6 +8282,9 @@ export interface operations {
             /** @description 400 not_connected: "Please connect your integration to sync order" */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7494,6 +8295,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7519,6 +8323,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7537,6 +8344,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7555,6 +8365,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7573,7 +8386,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,6 +8494,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7773,6 +8591,9 @@ export interface operations {
             /** @description Newest first; default limit 10. status=unread gives the bell count in pagination.totalDocuments */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7783,6 +8604,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7808,6 +8632,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7826,6 +8653,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7844,7 +8674,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7872,6 +8706,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7882,6 +8719,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7900,6 +8740,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7918,7 +8761,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7948,6 +8795,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7958,6 +8808,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7983,6 +8836,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8001,6 +8857,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8019,6 +8878,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8037,7 +8899,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8067,6 +8933,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8077,6 +8946,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8102,6 +8974,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8120,6 +8995,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8138,6 +9016,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8156,7 +9037,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8203,6 +9088,9 @@ export interface operations {
             /** @description Newest orders first (by dateType), each with its items; status is derived from the prints holding the items */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8213,6 +9101,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8238,6 +9129,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8256,6 +9150,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8274,7 +9171,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8310,6 +9211,10 @@ export interface operations {
             /** @description 409 order_item_in_print when an item is already in a print (send allowReprint to print it again) */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8320,6 +9225,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8345,6 +9253,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8363,6 +9274,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8381,6 +9295,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8399,7 +9316,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8431,6 +9352,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8441,6 +9365,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8466,6 +9393,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8484,6 +9414,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8502,7 +9435,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8533,6 +9470,9 @@ export interface operations {
             /** @description 404 unknown order; 409 fulfilment_not_failed / fulfilment_not_requested */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8543,6 +9483,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8568,6 +9511,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8586,6 +9532,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8604,6 +9553,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8622,7 +9574,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8657,6 +9613,9 @@ export interface operations {
             /** @description 400 carrier_required (a tracking number without carrier); 404 another seller's or unknown order; 409 already_shipped (other tracking details than those sent) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8667,6 +9626,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8692,6 +9654,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8710,6 +9675,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8728,6 +9696,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8746,7 +9717,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8781,6 +9756,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8791,6 +9769,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8816,6 +9797,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8834,6 +9818,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8852,7 +9839,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8880,6 +9871,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8890,6 +9884,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8908,6 +9905,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8926,7 +9926,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8961,6 +9965,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8971,6 +9979,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8996,6 +10007,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9014,6 +10028,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9032,6 +10049,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9050,7 +10070,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9078,6 +10102,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9088,6 +10115,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9106,6 +10136,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9124,7 +10157,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9154,6 +10191,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9164,6 +10204,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9189,6 +10232,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9207,6 +10253,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9225,6 +10274,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9243,7 +10295,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9276,6 +10332,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9406,6 +10463,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9416,6 +10476,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9441,6 +10504,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9459,6 +10525,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9477,7 +10546,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9512,6 +10585,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9522,6 +10599,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9547,6 +10627,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9565,6 +10648,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9583,6 +10669,9 @@ export interface operations {
             /** @description Image not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9601,6 +10690,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9619,7 +10711,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9651,6 +10747,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9661,6 +10760,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9686,6 +10788,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9704,6 +10809,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9722,6 +10830,9 @@ export interface operations {
             /** @description Image not found */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9740,7 +10851,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9884,6 +10999,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9894,6 +11012,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9919,6 +11040,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9937,6 +11061,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9955,6 +11082,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9973,7 +11103,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10003,6 +11137,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10013,6 +11150,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10038,6 +11178,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10056,6 +11199,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10074,6 +11220,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10092,6 +11241,9 @@ export interface operations {
             /** @description A print can be deleted only when it is Completed, In Draft or Deleted. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10110,7 +11262,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10140,6 +11296,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10150,6 +11309,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10175,6 +11337,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10193,6 +11358,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10211,6 +11379,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10229,6 +11400,9 @@ export interface operations {
             /** @description This print is Completed; only a print that is Processing can be cancelled. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10247,7 +11421,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10280,6 +11458,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10290,6 +11472,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10315,6 +11500,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10333,6 +11521,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10351,6 +11542,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10369,6 +11563,9 @@ export interface operations {
             /** @description Every design or size of the print was deleted */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10387,6 +11584,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10405,7 +11605,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10437,6 +11641,9 @@ export interface operations {
             /** @description The file (files in the local folder) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10449,6 +11656,9 @@ export interface operations {
                 headers: {
                     /** @description The signed URL */
                     Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10457,6 +11667,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10482,6 +11695,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10500,6 +11716,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10518,6 +11737,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10536,6 +11758,9 @@ export interface operations {
             /** @description The files of this print have been deleted. */
             410: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10554,7 +11779,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10586,6 +11815,9 @@ export interface operations {
             /** @description The file (files in the local folder) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10598,6 +11830,9 @@ export interface operations {
                 headers: {
                     /** @description The signed URL */
                     Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10606,6 +11841,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10631,6 +11869,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10649,6 +11890,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10667,6 +11911,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10685,7 +11932,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10717,6 +11968,9 @@ export interface operations {
             /** @description The file (files in the local folder) */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10729,6 +11983,9 @@ export interface operations {
                 headers: {
                     /** @description The signed URL */
                     Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10737,6 +11994,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10762,6 +12022,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10780,6 +12043,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10798,6 +12064,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10816,7 +12085,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10846,6 +12119,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10856,6 +12132,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10881,6 +12160,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10899,6 +12181,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10917,6 +12202,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10935,6 +12223,9 @@ export interface operations {
             /** @description A print can be deleted only when it is Completed, In Draft or Deleted. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10953,7 +12244,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10983,6 +12278,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10993,6 +12291,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11018,6 +12319,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11036,6 +12340,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11054,6 +12361,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11072,7 +12382,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11106,6 +12420,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11116,6 +12433,9 @@ export interface operations {
             /** @description The layout has problems (code layout_invalid); `problems` lists them with the copies concerned */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11150,6 +12470,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11168,6 +12491,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11186,6 +12512,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11204,6 +12533,9 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11222,7 +12554,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11252,6 +12588,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11262,6 +12601,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11287,6 +12629,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11305,6 +12650,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11323,6 +12671,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11341,6 +12692,9 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11359,7 +12713,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11393,6 +12751,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11403,6 +12764,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11428,6 +12792,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11446,6 +12813,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11464,6 +12834,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11482,6 +12855,9 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11500,7 +12876,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11534,6 +12914,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11544,6 +12927,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11569,6 +12955,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11587,6 +12976,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11605,6 +12997,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11623,6 +13018,9 @@ export interface operations {
             /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11641,7 +13039,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11672,6 +13074,9 @@ export interface operations {
             /** @description The packing list */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11682,6 +13087,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11707,6 +13115,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11725,6 +13136,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11743,6 +13157,9 @@ export interface operations {
             /** @description No such print of this seller */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11753,6 +13170,9 @@ export interface operations {
             /** @description The print has no items from shop orders, or is not laid out yet (not processed) */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11763,7 +13183,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11797,6 +13221,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11807,6 +13234,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11832,6 +13262,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11850,6 +13283,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11868,6 +13304,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11886,7 +13325,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11923,6 +13366,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11933,6 +13380,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11958,6 +13408,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11976,6 +13429,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11994,6 +13450,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12012,6 +13471,9 @@ export interface operations {
             /** @description Items can be changed only while the print is In Draft or Deleted. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12030,6 +13492,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12048,7 +13513,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12085,6 +13554,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12095,6 +13568,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12120,6 +13596,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12138,6 +13617,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12156,6 +13638,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12174,6 +13659,9 @@ export interface operations {
             /** @description This print is Processing; only a print that is In Draft or Deleted can be processed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12192,6 +13680,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12210,7 +13701,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12247,6 +13742,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12257,6 +13756,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12282,6 +13784,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12300,6 +13805,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12318,6 +13826,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12336,6 +13847,9 @@ export interface operations {
             /** @description This print is Processing; only a print that is In Draft or Deleted can be processed. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12354,6 +13868,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12372,7 +13889,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12402,6 +13923,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12412,6 +13936,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12437,6 +13964,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12455,6 +13985,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12473,6 +14006,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12491,6 +14027,9 @@ export interface operations {
             /** @description The print is not Completed */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12509,6 +14048,9 @@ export interface operations {
             /** @description The files are deleted or past their retention */
             410: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12527,7 +14069,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12557,6 +14103,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12567,6 +14116,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12592,6 +14144,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12610,6 +14165,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12628,6 +14186,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12646,7 +14207,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12681,6 +14246,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12691,6 +14259,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12716,6 +14287,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12734,6 +14308,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12752,6 +14329,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12770,6 +14350,9 @@ export interface operations {
             /** @description Items can be changed only while the print is In Draft or Deleted. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12788,7 +14371,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12819,6 +14406,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12829,6 +14419,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12854,6 +14447,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12872,6 +14468,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12890,6 +14489,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12908,6 +14510,9 @@ export interface operations {
             /** @description Items can be changed only while the print is In Draft or Deleted. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12926,7 +14531,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12954,6 +14563,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12964,6 +14576,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12982,6 +14597,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13000,7 +14618,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13028,6 +14650,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13038,6 +14663,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13063,6 +14691,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13081,6 +14712,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13099,7 +14733,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13134,6 +14772,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13144,6 +14785,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13169,6 +14813,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13187,6 +14834,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13205,7 +14855,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13233,6 +14887,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13243,6 +14900,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13261,6 +14921,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13279,7 +14942,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13311,6 +14978,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13321,6 +14991,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13346,6 +15019,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13364,6 +15040,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13382,7 +15061,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13410,6 +15093,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13420,6 +15106,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13438,6 +15127,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13456,7 +15148,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13488,6 +15184,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13498,6 +15197,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13523,6 +15225,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13541,6 +15246,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13559,7 +15267,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13663,6 +15375,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13748,6 +15461,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13861,6 +15575,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13974,6 +15689,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14001,6 +15717,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14011,6 +15730,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14029,6 +15751,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14047,7 +15772,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14082,6 +15811,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14092,6 +15825,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14117,6 +15853,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14135,6 +15874,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14153,6 +15895,9 @@ export interface operations {
             /** @description A preset with this name already exists */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14171,6 +15916,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14189,7 +15937,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14219,6 +15971,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14229,6 +15984,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14254,6 +16012,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14272,6 +16033,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14290,6 +16054,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14308,7 +16075,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14342,6 +16113,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14352,6 +16126,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14377,6 +16154,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14395,6 +16175,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14413,6 +16196,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14431,7 +16217,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14461,6 +16251,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14471,6 +16264,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14496,6 +16292,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14514,6 +16313,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14532,6 +16334,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14550,7 +16355,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14578,6 +16387,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14588,6 +16400,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14606,6 +16421,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14624,7 +16442,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14656,6 +16478,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14666,6 +16491,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14691,6 +16519,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14709,6 +16540,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14727,7 +16561,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14755,6 +16593,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14765,6 +16606,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14783,6 +16627,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14801,7 +16648,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14836,6 +16687,9 @@ export interface operations {
             /** @description Default limit 10 (limit=999 for all), default sort createdAt desc */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14846,6 +16700,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14871,6 +16728,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14889,6 +16749,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14907,7 +16770,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14942,6 +16809,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14952,6 +16823,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14977,6 +16851,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14995,6 +16872,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15013,6 +16893,9 @@ export interface operations {
             /** @description Size already exists */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15031,6 +16914,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15049,7 +16935,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15079,6 +16969,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15089,6 +16982,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15114,6 +17010,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15132,6 +17031,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15150,6 +17052,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15168,7 +17073,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15202,6 +17111,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15212,6 +17124,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15237,6 +17152,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15255,6 +17173,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15273,6 +17194,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15291,6 +17215,9 @@ export interface operations {
             /** @description Size already exists */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15309,7 +17236,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15340,6 +17271,9 @@ export interface operations {
             /** @description 409 when a print uses the size */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15350,6 +17284,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15375,6 +17312,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15393,6 +17333,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15411,6 +17354,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15429,6 +17375,9 @@ export interface operations {
             /** @description "Adult front" is used by a print. */
             409: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15447,7 +17396,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15475,6 +17428,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15485,6 +17441,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15503,6 +17462,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15521,7 +17483,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15645,6 +17611,7 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16201,6 +18168,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16565,6 +18533,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16650,6 +18619,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16677,6 +18647,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16687,6 +18660,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16705,6 +18681,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16723,7 +18702,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16758,6 +18741,10 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16768,6 +18755,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16793,6 +18783,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16811,6 +18804,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16829,6 +18825,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16847,7 +18846,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16880,6 +18883,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16890,6 +18897,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16915,6 +18925,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16933,6 +18946,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16951,6 +18967,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16969,6 +18988,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16987,7 +19009,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17017,6 +19043,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17027,6 +19056,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17052,6 +19084,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17070,6 +19105,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17088,6 +19126,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17106,7 +19147,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17136,6 +19181,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17146,6 +19194,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17171,6 +19222,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17189,6 +19243,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17207,6 +19264,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17225,7 +19285,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17259,6 +19323,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17269,6 +19336,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17294,6 +19364,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17312,6 +19385,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17330,6 +19406,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17348,7 +19427,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17384,6 +19467,9 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17394,6 +19480,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17419,6 +19508,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17437,6 +19529,9 @@ export interface operations {
             /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17455,6 +19550,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17473,7 +19571,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17510,6 +19612,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17520,6 +19626,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17545,6 +19654,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17563,6 +19675,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17581,6 +19696,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17599,6 +19717,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17617,7 +19738,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17650,6 +19775,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17660,6 +19789,9 @@ export interface operations {
             /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
             400: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17685,6 +19817,9 @@ export interface operations {
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
             401: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17703,6 +19838,9 @@ export interface operations {
             /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
             403: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17721,6 +19859,9 @@ export interface operations {
             /** @description Not found, or not yours */
             404: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17739,6 +19880,9 @@ export interface operations {
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17757,7 +19901,11 @@ export interface operations {
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17771,6 +19919,204 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+        };
+    };
+    webhookBatchCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventBatchCompleted"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBatchCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventBatchCreated"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderFulfilled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventOrderFulfilled"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookOrderSynced: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventOrderSynced"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPaymentCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventPaymentCompleted"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventPing"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPrintCancelled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventPrintCancelled"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPrintCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventPrintCompleted"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPrintFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventPrintFailed"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

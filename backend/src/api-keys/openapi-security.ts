@@ -49,6 +49,14 @@ function routeAccess(app: INestApplication): Map<string, RouteFacts> {
 
 const EXAMPLE_REQUEST_ID = '3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10';
 const REQUEST_ID_HEADER = { 'Request-Id': { $ref: '#/components/headers/RequestId' } };
+/** On every answer to an API key (not to a browser session). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
+const RETRY_AFTER_HEADER = { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } };
+const REPLAYED_HEADER = { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } };
 
 const error = (description: string, example: { statusCode: number; code: string; message: string; errors?: unknown[] }) => ({
   description,
@@ -169,7 +177,16 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
     ...(doc.components.headers ?? {}),
     RequestId: {
       description: "Names the request (in the server's logs too): the client's X-Request-Id when valid (1–200 of A–Z a–z 0–9 . _ : -), else a new UUID",
+      required: true,
       schema: { type: 'string' },
+    },
+    RateLimitLimit: { description: 'Answers to an API key: requests the key may make per window (API_KEY_RATE_LIMIT)', schema: { type: 'integer', example: 600 } },
+    RateLimitRemaining: { description: 'Answers to an API key: requests left in this window', schema: { type: 'integer', example: 597 } },
+    RateLimitReset: { description: 'Answers to an API key: seconds until the window starts again', schema: { type: 'integer', example: 42 } },
+    RetryAfter: { description: 'Seconds to wait before sending again', schema: { type: 'integer', example: 12 } },
+    IdempotentReplayed: {
+      description: 'true when this is the stored answer to an earlier request with the same Idempotency-Key (nothing was done again)',
+      schema: { type: 'string', enum: ['true'] },
     },
   };
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -222,10 +239,16 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
       for (const [status, code, message] of DOCUMENTED_ERRORS[op.operationId] ?? []) add(String(status), error(message, { statusCode: status, code, message }));
       if (path.includes('{')) add('404', error('Not found, or not yours', { statusCode: 404, code: 'not_found', message: 'Not found' }));
       if (op.responses['422']) op.responses['422'] = error(op.responses['422'].description, { statusCode: 422, code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.' });
-      for (const response of Object.values(op.responses) as any[]) {
+      for (const [status, response] of Object.entries(op.responses) as Array<[string, any]>) {
         if (response.$ref) continue;
-        // Every answer names its request.
-        response.headers = { ...REQUEST_ID_HEADER, ...(response.headers ?? {}) };
+        // Every answer names its request; answers to a key say how much of its rate is left.
+        response.headers = {
+          ...REQUEST_ID_HEADER,
+          ...(!a.isPublic && !a.sessionOnly && RATE_LIMIT_HEADERS),
+          ...(status === '429' && RETRY_AFTER_HEADER),
+          ...(honoursKey && Number(status) < 400 && REPLAYED_HEADER),
+          ...(response.headers ?? {}),
+        };
         // An error a route documents itself gets the whole shape in its example.
         const json = response.content?.['application/json'];
         if (json?.schema?.$ref === '#/components/schemas/ErrorResponse' && json.example)

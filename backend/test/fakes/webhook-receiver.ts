@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { ResponseContract } from '../utils/response-contract';
 
 export interface ReceivedHook {
   path: string;
@@ -11,9 +12,13 @@ export interface ReceivedHook {
 /**
  * An integrator's webhook receiver on an ephemeral port: records every request and answers
  * with the status `respond(path, n)` gives (n = how many requests that path had before).
+ * Every body is checked against the document's `webhooks` payload schemas; `stop()` fails
+ * with what did not match.
  */
 export class WebhookReceiver {
   readonly received: ReceivedHook[] = [];
+  readonly violations: string[] = [];
+  private readonly contract = new ResponseContract();
   respond: (path: string, n: number) => number = () => 200;
   private server: Server;
   port = 0;
@@ -25,7 +30,9 @@ export class WebhookReceiver {
       req.on('end', () => {
         const path = req.url ?? '/';
         const n = this.received.filter((r) => r.path === path).length;
-        this.received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const body = Buffer.concat(chunks).toString('utf8');
+        this.received.push({ path, headers: req.headers, body, at: Date.now() });
+        this.violations.push(...this.contract.webhookProblems(body));
         res.statusCode = this.respond(path, n);
         res.end(res.statusCode < 300 ? 'ok' : 'nope');
       });
@@ -43,7 +50,8 @@ export class WebhookReceiver {
     return this.received.filter((r) => r.path === path);
   }
 
-  stop() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  async stop() {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.violations.length) throw new Error(`Webhook deliveries that break docs/openapi.json's webhooks:\n  ${[...new Set(this.violations)].join('\n  ')}`);
   }
 }

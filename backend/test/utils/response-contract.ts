@@ -10,6 +10,8 @@ interface Operation {
   statuses: Set<string>;
   /** JSON Pointer of each status's JSON body schema in the document. */
   bodies: Map<string, string>;
+  /** The headers each status declares as always present. */
+  requiredHeaders: Map<string, string[]>;
 }
 
 const pointer = (...parts: string[]) => '#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
@@ -31,7 +33,12 @@ export class ResponseContract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(doc: { paths: Record<string, Record<string, { responses?: Record<string, any> }>> } = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'))) {
+  constructor(
+    doc: { paths: Record<string, Record<string, { responses?: Record<string, any> }>>; components?: { headers?: Record<string, { required?: boolean }> } } = JSON.parse(
+      readFileSync(OPENAPI_FILE, 'utf8'),
+    ),
+  ) {
+    const header = (h: { $ref?: string; required?: boolean }) => (h.$ref ? doc.components?.headers?.[h.$ref.split('/').pop()!] : h);
     // The whole document is one schema resource, so its `#/components/...` references resolve.
     this.ajv.addSchema({ ...doc, $id: 'openapi' });
     this.operations = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -45,6 +52,9 @@ export class ResponseContract {
           Object.entries(op.responses ?? {})
             .filter(([, r]) => r?.content?.['application/json']?.schema)
             .map(([status]) => [status, pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')]),
+        ),
+        requiredHeaders: new Map(
+          Object.entries(op.responses ?? {}).map(([status, r]) => [status, Object.entries(r?.headers ?? {}).filter(([, h]) => header(h as object)?.required).map(([name]) => name)]),
         ),
       })),
     );
@@ -77,6 +87,7 @@ export class ResponseContract {
     const path = req.originalUrl.split('?')[0];
     if (!path.startsWith('/api/')) return;
     const op = this.operation(req.method, path);
+    for (const name of op?.requiredHeaders.get(String(res.statusCode)) ?? []) if (!res.getHeader(name)) this.record(req, res, `no ${name} header (declared as always present)`);
     if (!op || op.statuses.has(String(res.statusCode)) || op.statuses.has('default')) return;
     const problem = `status not declared for ${op.method} ${op.path} (declared: ${[...op.statuses].join(', ')})`;
     // Enforced for the successes a generated client types its data by; the error statuses the
@@ -119,6 +130,24 @@ export class ResponseContract {
       }
     }
     if (problems.length) this.record(req, res, `error shape: ${problems.join('; ')}`);
+  }
+
+  /**
+   * A webhook delivery's body against the document's `webhooks` entry for its event: the
+   * problems, or an empty list when it matches.
+   */
+  webhookProblems(rawBody: string): string[] {
+    const body = JSON.parse(rawBody) as { type?: string };
+    const at = pointer('webhooks', String(body.type), 'post', 'requestBody', 'content', 'application/json', 'schema');
+    let validate = this.validators.get(at);
+    try {
+      validate ??= this.ajv.compile({ $ref: `openapi${at}` });
+    } catch {
+      return [`event type ${JSON.stringify(body.type)} is not in the document's webhooks`];
+    }
+    this.validators.set(at, validate);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).slice(0, 5).map((e) => `${body.type}: ${e.instancePath || '(body)'} ${e.message}`);
   }
 
   /** Throws with every broken rule seen so far. */
