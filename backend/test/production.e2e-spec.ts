@@ -213,6 +213,8 @@ describe('Production (e2e)', () => {
     fulfil.mockRestore();
     publish.mockRestore();
     expect((await seller.agent.get('/api/statistics').expect(200)).body.data).toMatchObject({ inProductionOrders: 0 });
+    // the fulfilment feature marks both orders fulfilled in the shop; the dashboard counts them
+    await waitFor(async () => (await seller.agent.get('/api/statistics').expect(200)).body.data.fulfilledOrders === 2, 30_000, 'orders fulfilled');
   });
 
   it('auto-process without the credits: left In Draft with "needs N credits"', async () => {

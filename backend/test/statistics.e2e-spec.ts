@@ -26,7 +26,7 @@ describe('Statistics (e2e)', () => {
     const fresh = (await s.agent.get('/api/statistics').expect(200)).body.data;
     expect(fresh).toEqual({
       pendingPrints: 0, totalPrints: 0, printedImages: 0, usedCredits: 0,
-      pendingOrders: 0, totalOrders: 0, completedOrders: 0, totalIntegrations: 0, queuedOrders: 0, inProductionOrders: 0,
+      pendingOrders: 0, totalOrders: 0, completedOrders: 0, totalIntegrations: 0, queuedOrders: 0, inProductionOrders: 0, fulfilledOrders: 0,
     });
 
     // Prints: 3 drafts, 2 completed, 1 processing, 1 deleted, 1 error = 8; 1 is cancelled → 9.
@@ -68,6 +68,7 @@ describe('Statistics (e2e)', () => {
       totalIntegrations: 0,
       queuedOrders: 0,
       inProductionOrders: 0,
+      fulfilledOrders: 0,
     });
     const theirsStats = (await other.agent.get('/api/statistics').expect(200)).body.data;
     expect(theirsStats).toMatchObject({ pendingPrints: 5, totalPrints: 5, printedImages: 1, usedCredits: 0 });
@@ -110,7 +111,7 @@ describe('Statistics (e2e)', () => {
     const stats = (await s.agent.get('/api/statistics').expect(200)).body.data;
     expect(stats).toMatchObject({ pendingOrders: 2, totalOrders: 5, completedOrders: 1, totalIntegrations: 2 });
     // Production: orders 1, 2 and the partial 4 have items in no print; order 5 is in a draft.
-    expect(stats).toMatchObject({ queuedOrders: 3, inProductionOrders: 1 });
+    expect(stats).toMatchObject({ queuedOrders: 3, inProductionOrders: 1, fulfilledOrders: 0 });
     const theirs = (await other.agent.get('/api/statistics').expect(200)).body.data;
     expect(theirs).toMatchObject({ pendingOrders: 1, totalOrders: 1, completedOrders: 0, totalIntegrations: 1 });
   });

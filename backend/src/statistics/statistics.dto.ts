@@ -12,6 +12,7 @@ export class StatisticsDto {
   @ApiProperty({ description: 'Connected shops' }) totalIntegrations: number;
   @ApiProperty({ description: 'Orders with an item in the production queue (in no live print)' }) queuedOrders: number;
   @ApiProperty({ description: 'Orders with an item in a print not yet printed (In Draft or Processing)' }) inProductionOrders: number;
+  @ApiProperty({ description: 'Orders marked fulfilled in their shop (after a completed batch, or Mark shipped)' }) fulfilledOrders: number;
 }
 
 export class StatisticsResponse {

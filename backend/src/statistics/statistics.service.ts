@@ -36,6 +36,7 @@ export class StatisticsService {
       ...orderCounts,
       queuedOrders: production.queued,
       inProductionOrders: production.inProduction,
+      fulfilledOrders: production.fulfilled,
     };
   }
 

@@ -14,4 +14,5 @@ export const STAT_CARDS: ReadonlyArray<{ key: keyof Statistics; label: string; t
   { key: "totalIntegrations", label: "Integrations", to: "/integrations" },
   { key: "queuedOrders", label: "Queued Orders", to: "/production" },
   { key: "inProductionOrders", label: "In Production", to: "/production" },
+  { key: "fulfilledOrders", label: "Fulfilled Orders", to: "/orders" },
 ];

@@ -1,5 +1,5 @@
 import { Col, Row } from "antd";
-import { ApiOutlined, CheckCircleOutlined, ClockCircleOutlined, FileImageOutlined, InboxOutlined, PictureOutlined, PrinterOutlined, ShoppingCartOutlined, ThunderboltOutlined, WalletOutlined } from "@ant-design/icons";
+import { ApiOutlined, CarOutlined, CheckCircleOutlined, ClockCircleOutlined, FileImageOutlined, InboxOutlined, PictureOutlined, PrinterOutlined, ShoppingCartOutlined, ThunderboltOutlined, WalletOutlined } from "@ant-design/icons";
 import { useNavigate } from "react-router";
 import { api } from "../../api/client";
 import { PageShell } from "../../components/common/PageShell";
@@ -20,6 +20,7 @@ const ICONS = {
   totalIntegrations: <ApiOutlined />,
   queuedOrders: <InboxOutlined />,
   inProductionOrders: <ThunderboltOutlined />,
+  fulfilledOrders: <CarOutlined />,
 } as const;
 
 /** The statistics cards, kept current by print, notification and production events. */
@@ -30,6 +31,7 @@ export function DashboardPage() {
   const refresh = () => void invalidateApi("/api/statistics");
   useLiveEvent("print", refresh);
   useLiveEvent("notification", refresh);
+  useLiveEvent("production", refresh);
   useLiveEvent("production", refresh);
 
   return (

@@ -47,7 +47,7 @@ afterEach(() => {
 });
 
 describe("dashboard cards", () => {
-  it("are the spec's eight, in order, then production's two, with their click targets", () => {
+  it("are the spec's eight, in order, then production's three, with their click targets", () => {
     expect(STAT_CARDS.map((c) => [c.label, c.to])).toEqual([
       ["Pending Prints", "/prints?status=In Draft"],
       ["Total Prints", "/prints"],
@@ -59,16 +59,17 @@ describe("dashboard cards", () => {
       ["Integrations", "/integrations"],
       ["Queued Orders", "/production"],
       ["In Production", "/production"],
+      ["Fulfilled Orders", "/orders"],
     ]);
   });
 
   it("show the numbers of GET /api/statistics and lead to their pages", async () => {
-    const stats = { pendingPrints: 3, totalPrints: 9, printedImages: 2, usedCredits: 1250, pendingOrders: 4, totalOrders: 7, completedOrders: 1, totalIntegrations: 2, queuedOrders: 3, inProductionOrders: 1 };
+    const stats = { pendingPrints: 3, totalPrints: 9, printedImages: 2, usedCredits: 1250, pendingOrders: 4, totalOrders: 7, completedOrders: 1, totalIntegrations: 2, queuedOrders: 3, inProductionOrders: 1, fulfilledOrders: 2 };
     vi.stubGlobal("fetch", vi.fn(async (req: Request) => (new URL(req.url).pathname === "/api/statistics" ? json({ data: stats }) : json({}, 404))));
     mount(<DashboardPage />);
     const card = await screen.findByRole("link", { name: /^Used Credits\s*1,250$/ }, SLOW);
     expect(screen.getByRole("link", { name: /^Pending Prints\s*3$/ })).toBeInTheDocument();
-    expect(screen.getAllByTestId("stat-card")).toHaveLength(10);
+    expect(screen.getAllByTestId("stat-card")).toHaveLength(11);
     fireEvent.click(card);
     expect(screen.getByTestId("where").textContent).toBe("/profile");
     fireEvent.click(screen.getByRole("link", { name: /^Pending Prints\s*3$/ }));
