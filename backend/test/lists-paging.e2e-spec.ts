@@ -117,6 +117,39 @@ describe('Lists page over parents (e2e)', () => {
     expect((await s.agent.get('/api/images').expect(200)).body.pagination.totalDocuments).toBe(2);
   });
 
+  it('GET /api/images by cursor: startingAfter walks every sort without gaps or repeats, even while images are added', async () => {
+    const s = await signUpAndLogin(t, 'cursorwalker');
+    const uid = s.user._id;
+    // Same timestamps and scores on purpose: the id must break the ties.
+    await db.query(
+      `INSERT INTO images (user_id, name, original_name, file_key, mime, bytes, width, height, status, score, created_at, updated_at)
+       SELECT $1, 'img ' || lpad(g::text, 2, '0'), 'x.png', 'k' || g, 'image/png', 1, 10, 10, 'ready', (g % 3)::numeric, '2026-01-01T00:00:00Z'::timestamptz + ((g % 4) || ' microseconds')::interval, now()
+       FROM generate_series(1, 23) g`,
+      [uid],
+    );
+    for (const sort of ['sortBy=createdAt', 'sortBy=name', 'sortBy=score&sort=asc', 'sortBy=usedInPrint']) {
+      const all = (await s.agent.get(`/api/images?${sort}&limit=100`).expect(200)).body;
+      expect(all).toMatchObject({ hasMore: false, pagination: { totalDocuments: 23 } });
+      const walked: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = (await s.agent.get(`/api/images?${sort}&limit=5${after ? `&startingAfter=${after}` : ''}`).expect(200)).body;
+        walked.push(...page.data.map((d: any) => d._id));
+        if (!page.hasMore) break;
+        after = page.data.at(-1)._id;
+        // a new upload between two pages moves no one: the walk stays exact
+        if (walked.length === 10) await db.query(`INSERT INTO images (user_id, name, original_name, file_key, mime, bytes, width, height, status, created_at, updated_at) VALUES ($1, 'aaa new', 'n.png', 'kn', 'image/png', 1, 10, 10, 'ready', '2025-01-01', now())`, [uid]);
+      }
+      const expected = all.data.map((d: any) => d._id);
+      expect([sort, walked.filter((id) => expected.includes(id))]).toEqual([sort, expected]);
+      await db.query(`DELETE FROM images WHERE user_id = $1 AND name = 'aaa new'`, [uid]);
+    }
+    const other = await signUpAndLogin(t, 'cursorother');
+    const theirs = (await s.agent.get('/api/images?limit=1').expect(200)).body.data[0]._id;
+    expect((await other.agent.get(`/api/images?startingAfter=${theirs}`).expect(400)).body.code).toBe('invalid_cursor');
+    expect((await s.agent.get('/api/images?startingAfter=nope').expect(400)).body.code).toBe('validation_failed');
+  });
+
   it('GET /api/orders: orders with 1 and 12 items page by order', async () => {
     const s = await signUpAndLogin(t, 'manyorders');
     const [{ id: integrationId }] = await db.query(
@@ -126,8 +159,8 @@ describe('Lists page over parents (e2e)', () => {
     const orderIds: string[] = [];
     for (let n = 0; n < 5; n++) {
       const [{ id }] = await db.query(
-        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, integration_order_created_date)
-         VALUES ($1, $2, $3, $3, 'processing', now() - ($4 || ' hours')::interval) RETURNING id`,
+        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, integration_order_created_date)
+         VALUES ($1, $2, $3, $3, 'processing', '{"name": "Buyer", "email": null, "phone": null, "address": null, "country": "US"}', now() - ($4 || ' hours')::interval) RETURNING id`,
         [s.user._id, integrationId, String(100 + n), n],
       );
       orderIds.push(id);

@@ -3241,6 +3241,8 @@ export interface components {
         };
         ImageListResponse: {
             data: components["schemas"]["ImageDto"][];
+            /** @description More items follow this page: ask again with startingAfter = the last _id of data */
+            hasMore: boolean;
             pagination: components["schemas"]["PaginationDto"];
         };
         ImagePreviewFileDto: {
@@ -6017,6 +6019,8 @@ export interface operations {
                 sort?: "asc" | "desc";
                 sortBy?: "name" | "createdAt" | "score" | "usedInPrint";
                 search?: string;
+                /** @description The _id of the last item you have: the answer starts after it, in the same order (page is then ignored) */
+                startingAfter?: string;
                 /** @description A category id, or 'none' for images without a category */
                 imageCategory?: string;
             };

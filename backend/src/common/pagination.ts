@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { BadRequestException } from '@nestjs/common';
+import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import { PaginationDto } from './responses';
 
 export const MAX_PAGE = 1_000_000;
@@ -41,6 +42,31 @@ export class ListQueryDto {
   @MaxLength(200)
   search?: string;
 }
+
+/**
+ * Cursor paging beside `page`: `startingAfter` (an item id from the previous answer) and
+ * `limit`. Unlike a page number it neither skips nor repeats items when rows are added or
+ * removed between two requests, and it costs the same however deep the list is read.
+ */
+export class CursorQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'The _id of the last item you have: the answer starts after it, in the same order (page is then ignored)' })
+  @IsOptional()
+  @IsUUID('all', { message: 'startingAfter must be an id from this list' })
+  startingAfter?: string;
+}
+
+/**
+ * The WHERE condition of a keyset page: rows after the cursor row's `(sort, id)` in the list's
+ * order, read in SQL so no precision is lost (timestamps have microseconds). `sortExpr` is the
+ * ORDER BY expression over `alias`, ordered with `alias.id` in `dir`; `:cursor` is the id.
+ */
+export function afterCursor(table: string, alias: string, sortExpr: string, dir: 'ASC' | 'DESC'): string {
+  const cursorExpr = sortExpr.replace(new RegExp(`\\b${alias}\\.`, 'g'), 'cur.');
+  return `(${sortExpr}, ${alias}.id) ${dir === 'DESC' ? '<' : '>'} (SELECT ${cursorExpr}, cur.id FROM ${table} cur WHERE cur.id = :cursor)`;
+}
+
+export const invalidCursor = () =>
+  new BadRequestException({ message: 'startingAfter is not an item of this list: start again without it.', code: 'invalid_cursor' });
 
 export interface Paginated<T> {
   data: T[];

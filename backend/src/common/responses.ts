@@ -28,3 +28,11 @@ export function PaginatedResponse<T>(item: Type<T>) {
   }
   return Paginated;
 }
+
+/** A list that can also be paged by cursor (`startingAfter`): the page answer plus `hasMore`. */
+export function CursorPaginatedResponse<T>(item: Type<T>) {
+  class CursorPaginated extends PaginatedResponse(item) {
+    @ApiProperty({ description: 'More items follow this page: ask again with startingAfter = the last _id of data' }) hasMore: boolean;
+  }
+  return CursorPaginated;
+}

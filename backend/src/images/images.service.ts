@@ -2,7 +2,7 @@ import { ConflictException, Inject, Injectable, Logger, NotFoundException, OnMod
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
-import { likePattern, paginate } from '../common/pagination';
+import { afterCursor, invalidCursor, likePattern, paginate } from '../common/pagination';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
@@ -78,23 +78,22 @@ export class ImagesService implements OnModuleInit {
       params.categoryId = q.imageCategory;
     }
     const condition = where.join(' AND ');
+    if (q.startingAfter && !(await this.images.exists({ where: { _id: q.startingAfter, userId } }))) throw invalidCursor();
+    const listed = this.images
+      .createQueryBuilder('i')
+      .leftJoin('i.category', 'c')
+      .select(LIST_COLUMNS)
+      .where(condition, params)
+      // id breaks ties so pages never overlap; same direction keeps one index scan
+      .orderBy(SORT_COLUMNS[sortBy], dir)
+      .addOrderBy('i.id', dir)
+      .limit(limit + 1);
+    if (q.startingAfter) listed.andWhere(afterCursor('images', 'i', SORT_COLUMNS[sortBy], dir), { cursor: q.startingAfter });
+    else listed.offset((page - 1) * limit);
     // plain rows, mapped by image-list-row.ts (no entity hydration)
-    const [rows, count] = await Promise.all([
-      this.images
-        .createQueryBuilder('i')
-        .leftJoin('i.category', 'c')
-        .select(LIST_COLUMNS)
-        .where(condition, params)
-        // id breaks ties so pages never overlap; same direction keeps one index scan
-        .orderBy(SORT_COLUMNS[sortBy], dir)
-        .addOrderBy('i.id', dir)
-        .offset((page - 1) * limit)
-        .limit(limit)
-        .getRawMany<ImageListRow>(),
-      this.count(userId, q, condition, params),
-    ]);
+    const [rows, count] = await Promise.all([listed.getRawMany<ImageListRow>(), this.count(userId, q, condition, params)]);
     const capped = !!params.search && count > SEARCH_COUNT_CAP;
-    return paginate(rows.map(imageDtoFromRow), capped ? SEARCH_COUNT_CAP : count, limit, capped);
+    return { ...paginate(rows.slice(0, limit).map(imageDtoFromRow), capped ? SEARCH_COUNT_CAP : count, limit, capped), hasMore: rows.length > limit };
   }
 
   /**

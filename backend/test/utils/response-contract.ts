@@ -138,16 +138,17 @@ export class ResponseContract {
    */
   webhookProblems(rawBody: string): string[] {
     const body = JSON.parse(rawBody) as { type?: string };
-    const at = pointer('webhooks', String(body.type), 'post', 'requestBody', 'content', 'application/json', 'schema');
+    const type = String(body.type);
+    const at = pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema');
     let validate = this.validators.get(at);
     try {
       validate ??= this.ajv.compile({ $ref: `openapi${at}` });
     } catch {
-      return [`event type ${JSON.stringify(body.type)} is not in the document's webhooks`];
+      return [`event type ${JSON.stringify(type)} is not in the document's webhooks`];
     }
     this.validators.set(at, validate);
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${body.type}: ${e.instancePath || '(body)'} ${e.message}`);
+    return (validate.errors ?? []).slice(0, 5).map((e) => `${type}: ${e.instancePath || '(body)'} ${e.message}`);
   }
 
   /** Throws with every broken rule seen so far. */

@@ -18,8 +18,8 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { ListQueryDto } from '../../common/pagination';
-import { PaginatedResponse } from '../../common/responses';
+import { CursorQueryDto } from '../../common/pagination';
+import { CursorPaginatedResponse } from '../../common/responses';
 import { Image, ImageStatus } from '../entities/image.entity';
 import { ImageCategory } from '../entities/image-category.entity';
 
@@ -100,7 +100,7 @@ export class ImageResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class ImageListResponse extends PaginatedResponse(ImageDto) {}
+export class ImageListResponse extends CursorPaginatedResponse(ImageDto) {}
 
 export class UploadErrorDto {
   @ApiProperty({ description: 'The file name as uploaded' }) name: string;
@@ -216,7 +216,7 @@ export class BulkDeleteImagesDto {
 export const IMAGE_SORT_KEYS = ['name', 'createdAt', 'score', 'usedInPrint'] as const;
 export type ImageSortKey = (typeof IMAGE_SORT_KEYS)[number];
 
-export class ImageListQueryDto extends ListQueryDto {
+export class ImageListQueryDto extends CursorQueryDto {
   @ApiPropertyOptional({ enum: IMAGE_SORT_KEYS, default: 'createdAt' })
   @IsOptional()
   @IsIn(IMAGE_SORT_KEYS, { message: `sortBy must be one of ${IMAGE_SORT_KEYS.join(', ')}` })
