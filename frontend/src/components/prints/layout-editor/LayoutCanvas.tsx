@@ -5,7 +5,7 @@ import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState }
 import { Group, Image as KImage, Layer, Line, Rect, Stage, Text } from "react-konva";
 import type Konva from "konva";
 import type { DesignImage } from "../../../api/types";
-import { footprint, shownLength, snap, tooCloseAny, type EditorCopy, type EditorSettings } from "./editorModel";
+import { footprint, labelBox, shownLength, snap, tooCloseAny, type EditorCopy, type EditorSettings } from "./editorModel";
 
 const SHEET_SPACING_IN = 1.5;
 const RED = "#dc2626";
@@ -187,6 +187,7 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
           const crop = el && t ? { x: t.left * k, y: t.top * k, width: t.width * k, height: t.height * k } : undefined;
           const place = c.rotation === 90 ? { x: f.width, y: 0 } : c.rotation === 180 ? { x: f.width, y: f.height } : c.rotation === 270 ? { x: 0, y: f.height } : { x: 0, y: 0 };
           const gap = settings.gap;
+          const lb = labelBox(c);
           return (
             <Group
               key={c.key}
@@ -244,6 +245,7 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
             >
               {gap > 0 && <Rect x={-gap / 2} y={-gap / 2} width={f.width + gap} height={f.height + gap} fill={bad ? "rgba(220,38,38,0.10)" : "rgba(99,102,241,0.07)"} listening={false} />}
               <Rect width={f.width} height={f.height} fill="rgba(148,163,184,0.12)" />
+              {lb && <Rect name="label" x={lb.x} y={lb.y} width={lb.width} height={lb.height} fill="#fff" stroke="rgba(15,23,42,0.55)" strokeWidth={1} strokeScaleEnabled={false} dash={[3, 2]} listening={false} />}
               {el && <KImage image={el} crop={crop} x={place.x} y={place.y} width={c.w} height={c.h} rotation={c.rotation} listening={false} perfectDrawEnabled={false} />}
               {bad && <Rect width={f.width} height={f.height} fill="rgba(220,38,38,0.28)" listening={false} />}
               <Rect

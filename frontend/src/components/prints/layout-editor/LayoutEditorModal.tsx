@@ -170,6 +170,8 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
       const pinnedKeys = new Map(copies.filter((c) => c.pinned).map((c) => [c.itemId, [] as string[]]));
       for (const c of copies.filter((v) => v.pinned)) pinnedKeys.get(c.itemId)!.push(c.key);
       const counter = new Map<string, number>();
+      // an item's order label space is the same for all its copies
+      const labelOf = new Map(copies.filter((c) => c.label).map((c) => [c.itemId, c.label]));
       const next: EditorCopy[] = res.copies.map((p) => {
         const turned = p.rotation % 180 !== 0;
         let key = `${p.itemId}#${p.copy}`;
@@ -179,7 +181,7 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
           counter.set(p.itemId, i + 1);
           key = list[i] ?? key;
         }
-        return { key, itemId: p.itemId, imageId: p.imageId, copy: p.copy, sheet: p.sheet, x: p.x, y: p.y, w: turned ? p.height : p.width, h: turned ? p.width : p.height, rotation: p.rotation, pinned: p.pinned };
+        return { key, itemId: p.itemId, imageId: p.imageId, copy: p.copy, sheet: p.sheet, x: p.x, y: p.y, w: turned ? p.height : p.width, h: turned ? p.width : p.height, rotation: p.rotation, pinned: p.pinned, label: labelOf.get(p.itemId) };
       });
       // keys must be unique: the engine's numbers for the unpinned, the kept keys for the pinned
       const seen = new Set<string>();

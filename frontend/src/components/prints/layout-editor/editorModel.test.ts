@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findProblems, footprint, rotated, toApiCopies, type EditorCopy, type EditorSettings } from "./editorModel";
+import { findProblems, footprint, labelBox, rotated, toApiCopies, uprightLabel, type EditorCopy, type EditorSettings } from "./editorModel";
 
 const s: EditorSettings = { width: 10, maxLength: 20, gap: 0.25, margin: 0.25, dpi: 100, rotate: true, nesting: "box" };
 const copy = (key: string, x: number, y: number, extra: Partial<EditorCopy> = {}): EditorCopy => ({
@@ -34,5 +34,21 @@ describe("layout editor model", () => {
       { itemId: "b", copy: 0, sheet: 0, x: 1, y: 3, rotation: 0, pinned: false },
       { itemId: "a", copy: 1, sheet: 0, x: 4, y: 1, rotation: 0, pinned: true },
     ]);
+  });
+
+  it("keeps an order label's space below the art as the copy turns", () => {
+    // a 2 x 1 in copy with a 1 x 0.12 in label 0.04 in below it, placed turned by 90° (label on its left)
+    const label = uprightLabel({ x: 5, y: 1, width: 1, height: 2, rotation: 90, label: { x: 4.84, y: 1.5, width: 0.12, height: 1 } });
+    expect(label).toEqual({ w: 1, h: 0.12, offset: expect.closeTo(0.04, 6) });
+    const c = copy("a#0", 5, 1, { rotation: 90, label });
+    expect(labelBox(c)).toEqual({ x: expect.closeTo(-0.16, 6), y: 0.5, width: 0.12, height: 1 });
+    expect(labelBox({ ...c, rotation: 0 })).toEqual({ x: 0.5, y: expect.closeTo(1.04, 6), width: 1, height: 0.12 });
+    expect(labelBox({ ...c, rotation: 180 })).toEqual({ x: 0.5, y: expect.closeTo(-0.16, 6), width: 1, height: 0.12 });
+    expect(labelBox({ ...c, rotation: 270 })).toEqual({ x: expect.closeTo(1.04, 6), y: 0.5, width: 0.12, height: 1 });
+    expect(labelBox(copy("b#0", 0, 0))).toBeNull();
+    // the label's space keeps the gap too: a copy 0.3 in below the art sits on the label
+    const up = { ...c, rotation: 0 as const, x: 1, y: 1 };
+    expect(findProblems([up, copy("a#1", 1, 2.3)], s).size).toBe(2);
+    expect(findProblems([up, copy("a#1", 1, 2.45)], s).size).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // checks the server makes (docs/prints.md "Edited layout"), so problems show in red at once.
 // For "box" prints the gap check here is the server's exactly (boxes in whole pixels); for
 // "shape" prints the ink decides, and the editor asks the server (POST …/layout/check).
-import type { Layout, Rotation, SheetSettings } from "../../../api/types";
+import type { Layout, LayoutPlacement, Rotation, SheetSettings } from "../../../api/types";
 
 export interface EditorCopy {
   /** `${itemId}#${n}`: stable while editing (new copies get fresh numbers). */
@@ -20,6 +20,41 @@ export interface EditorCopy {
   h: number;
   rotation: Rotation;
   pinned: boolean;
+  /** The order label's space, in the design's upright frame (prints with order labels). */
+  label?: EditorLabel;
+}
+
+/** An order label's space below the upright art: its size and the distance from the art, inches. */
+export interface EditorLabel {
+  w: number;
+  h: number;
+  offset: number;
+}
+
+/** A placement's label space in the upright frame (the layout reports it as turned with the copy). */
+export function uprightLabel(p: Pick<LayoutPlacement, "x" | "y" | "width" | "height" | "rotation" | "label">): EditorLabel | undefined {
+  const l = p.label;
+  if (!l) return undefined;
+  const turned = p.rotation % 180 !== 0;
+  const offset = p.rotation === 0 ? l.y - (p.y + p.height) : p.rotation === 90 ? p.x - (l.x + l.width) : p.rotation === 180 ? p.y - (l.y + l.height) : l.x - (p.x + p.width);
+  return { w: turned ? l.height : l.width, h: turned ? l.width : l.height, offset: Math.max(0, offset) };
+}
+
+/** Where a copy's label space lies, relative to its art's top-left as placed (turned with the copy), inches. */
+export function labelBox(c: Pick<EditorCopy, "w" | "h" | "rotation" | "label">) {
+  const l = c.label;
+  if (!l) return null;
+  const along = (c.w - l.w) / 2;
+  switch (c.rotation) {
+    case 90:
+      return { x: -(l.offset + l.h), y: along, width: l.h, height: l.w };
+    case 180:
+      return { x: along, y: -(l.offset + l.h), width: l.w, height: l.h };
+    case 270:
+      return { x: c.h + l.offset, y: along, width: l.h, height: l.w };
+    default:
+      return { x: along, y: c.h + l.offset, width: l.w, height: l.h };
+  }
 }
 
 /** The sheet settings a layout depends on (not the output formats). */
@@ -56,6 +91,7 @@ export function copiesFromLayout(layout: Pick<Layout, "sheets">): EditorCopy[] {
         h: turned ? p.width : p.height,
         rotation: p.rotation,
         pinned: p.pinned,
+        label: uprightLabel(p),
       };
     }),
   );
@@ -63,13 +99,19 @@ export function copiesFromLayout(layout: Pick<Layout, "sheets">): EditorCopy[] {
 
 const px = (v: number, dpi: number) => Math.round(v * dpi);
 
-/** The copy's box in whole pixels, as the server checks it. */
+/** The copy's box in whole pixels with its order label's space, as the server checks it. */
 function pixelBox(c: EditorCopy, dpi: number) {
   const f = footprint(c);
   const w = px(c.w, dpi);
   const h = px(c.h, dpi);
   const turned = c.rotation % 180 !== 0;
-  return { x: px(f.x, dpi), y: px(f.y, dpi), w: turned ? h : w, h: turned ? w : h };
+  const art = { x: px(f.x, dpi), y: px(f.y, dpi), w: turned ? h : w, h: turned ? w : h };
+  const lb = labelBox(c);
+  if (!lb) return art;
+  const l = { x: art.x + Math.floor(lb.x * dpi), y: art.y + Math.floor(lb.y * dpi), w: Math.max(1, px(lb.width, dpi)), h: Math.max(1, px(lb.height, dpi)) };
+  const x0 = Math.min(art.x, l.x);
+  const y0 = Math.min(art.y, l.y);
+  return { x: x0, y: y0, w: Math.max(art.x + art.w, l.x + l.w) - x0, h: Math.max(art.y + art.h, l.y + l.h) - y0 };
 }
 
 /**
