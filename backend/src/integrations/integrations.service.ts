@@ -15,6 +15,9 @@ import { SecretBox } from './secret-box';
 /** What the shop clients return and throw, for the order sync (orders/). */
 export { ShopError } from './clients/shop-client';
 export type { ShopOrder, ShopOrderItem, SyncWindow } from './clients/shop-client';
+/** The shop clients, for fulfilment (orders/) to tell which shop it is writing to. */
+export { EtsyClient } from './clients/etsy.client';
+export { WooCommerceClient } from './clients/woocommerce.client';
 
 export const MSG = {
   notFound: 'Integration not found',

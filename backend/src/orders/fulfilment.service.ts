@@ -2,11 +2,8 @@ import { BadRequestException, ConflictException, Inject, Injectable, Logger, Not
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { returned } from '../common/sql';
-import { EtsyClient } from '../integrations/clients/etsy.client';
-import { ShopError } from '../integrations/clients/shop-client';
-import { WooCommerceClient } from '../integrations/clients/woocommerce.client';
-import { DEFAULT_WOO_FULFILMENT_STATUS, Integration, IntegrationType } from '../integrations/entities/integration.entity';
-import { IntegrationsService } from '../integrations/integrations.service';
+import { DEFAULT_WOO_FULFILMENT_STATUS, Integration } from '../integrations/entities/integration.entity';
+import { EtsyClient, IntegrationsService, ShopError, WooCommerceClient } from '../integrations/integrations.service';
 import { printReadSql } from '../prints/print-read-model';
 import { OutboxService } from '../queue/outbox.service';
 import { JOB_RUNNER } from '../queue/queue.tokens';
@@ -126,7 +123,7 @@ export class FulfilmentService implements OnModuleInit {
       const orders: Array<{ id: string }> = await m.query(
         `SELECT o.id FROM orders o
           WHERE o.user_id = $1
-            AND EXISTS (SELECT 1 FROM order_items oi JOIN print_items pi ON pi.order_item_id = oi.id WHERE oi.order_id = o.id AND pi.print_id = $2)
+            AND EXISTS (SELECT 1 FROM order_items oi WHERE oi.order_id = o.id AND ${printReadSql.orderItemPrintIds('oi.id')} @> ARRAY[$2::text])
             AND NOT EXISTS (SELECT 1 FROM order_items oi WHERE oi.order_id = o.id AND NOT ${printReadSql.orderItemPrinted('oi.id')})`,
         [userId, printId],
       );
@@ -325,9 +322,9 @@ export class FulfilmentService implements OnModuleInit {
 }
 
 /** The reference in our note that lets a retry recognise it among the order's notes. */
-const noteRef = (orderId: string) => `[ref ${orderId}]`;
+export const noteRef = (orderId: string) => `[ref ${orderId}]`;
 
-function wooNote(f: FulfilmentRow, orderId: string): string {
+export function wooNote(f: Pick<FulfilmentRow, 'source' | 'carrier' | 'tracking_number'>, orderId: string): string {
   const how = f.carrier || f.tracking_number ? ` Shipped${f.carrier ? ` with ${f.carrier}` : ''}${f.tracking_number ? `, tracking number ${f.tracking_number}` : ''}.` : '';
   const why = f.source === 'batch' ? 'Printed and marked fulfilled by GangSheet Studio.' : 'Marked shipped in GangSheet Studio.';
   return `${why}${how} ${noteRef(orderId)}`;

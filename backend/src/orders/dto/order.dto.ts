@@ -25,7 +25,7 @@ export class ShipOrderDto {
   @Transform(trimmed)
   @IsString({ message: 'trackingNumber must be text' })
   @MaxLength(100, { message: 'trackingNumber must be at most 100 characters' })
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9 ._\/-]*$/, { message: 'trackingNumber may contain only letters, digits, spaces and . _ / -' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9 ._/-]*$/, { message: 'trackingNumber may contain only letters, digits, spaces and . _ / -' })
   trackingNumber?: string;
 }
 
