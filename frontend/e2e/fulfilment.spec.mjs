@@ -13,7 +13,7 @@ test("fulfilment: Mark shipped sends status and note to the shop; a refusal show
   try {
     const user = await createUser();
     await login(user.email, user.password);
-    await syncedShop(api, woo);
+    const shopId = await syncedShop(api, woo);
     const audit = axeAudit(page, "fulfilment");
 
     await page.goto("/orders");
@@ -37,6 +37,17 @@ test("fulfilment: Mark shipped sends status and note to the shop; a refusal show
     if (JSON.stringify(got.statusUpdates) !== JSON.stringify([{ orderId: 1057, status: "completed" }])) throw new Error(`status updates ${JSON.stringify(got.statusUpdates)}`);
     if (got.notes.length !== 1 || !got.notes[0].note.includes("Shipped with DHL, tracking number JD014600006281230704")) throw new Error(`notes ${JSON.stringify(got.notes)}`);
 
+    // the status a shipped order gets is the shop connection's setting
+    await page.goto("/integrations");
+    await page.getByRole("button", { name: "Edit Woo shop" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Integration" });
+    const setting = edit.getByLabel("Order status when shipped");
+    await waitFor(async () => (await setting.inputValue()) === "completed", { what: "the default status in the form" });
+    await setting.fill("shipped");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await waitFor(async () => (await api("GET", `/integrations/${shopId}`)).body.data.fulfilmentStatus === "shipped", { what: "the saved status" });
+    await page.goto("/orders");
+
     // the shop refuses: its message on the order, and Retry
     await control(woo, { refuseWrites: { status: 400, code: "woocommerce_rest_invalid_order", message: "Order is on hold by the payment plugin." } });
     const second = page.getByTestId("fulfilment-1058");
@@ -57,6 +68,8 @@ test("fulfilment: Mark shipped sends status and note to the shop; a refusal show
     await second.getByRole("button", { name: "Retry: order #1058" }).click();
     await page.goto("/orders?fulfilment=fulfilled");
     await page.getByTestId("fulfilment-1058").getByText("Fulfilled").waitFor({ timeout: 20_000 });
+    const after = await received(woo);
+    if (JSON.stringify(after.statusUpdates.filter((u) => u.orderId === 1058)) !== JSON.stringify([{ orderId: 1058, status: "shipped" }])) throw new Error(`status updates ${JSON.stringify(after.statusUpdates)}`);
     await audit.assertClean();
 
     // phone width: the orders (cards) and the action fit

@@ -12,6 +12,7 @@ interface Values {
   baseUrl?: string;
   consumerKey?: string;
   consumerSecret?: string;
+  fulfilmentStatus?: string;
 }
 
 const toBody = (v: Values): IntegrationBody => ({
@@ -25,6 +26,7 @@ const toBody = (v: Values): IntegrationBody => ({
           { key: "consumerSecret", value: v.consumerSecret ?? "" },
         ]
       : [],
+  ...(v.type === "WordPress" && v.fulfilmentStatus?.trim() ? { fulfilmentStatus: v.fulfilmentStatus.trim() } : {}),
 });
 
 function Fields({ editing }: { editing?: Integration }) {
@@ -57,6 +59,14 @@ function Fields({ editing }: { editing?: Integration }) {
           <Form.Item name="consumerSecret" label="Consumer secret" extra={editing ? "Stored encrypted; leave empty to keep it." : "Shown once by WooCommerce next to the consumer key."}>
             <Input.Password placeholder="cs_…" autoComplete="new-password" />
           </Form.Item>
+          <Form.Item
+            name="fulfilmentStatus"
+            label="Order status when shipped"
+            extra="What Mark shipped (or a completed batch) sets in WooCommerce: completed, or a status your shop knows such as shipped."
+            rules={[{ pattern: /^\s*[A-Za-z0-9_-]{1,40}\s*$/, message: "A WooCommerce order status such as completed (letters, digits, - and _)" }]}
+          >
+            <Input placeholder="completed" autoComplete="off" maxLength={40} />
+          </Form.Item>
         </>
       )}
       {type === "Etsy" && !unavailable && <Alert type="info" showIcon message="After saving you will be sent to Etsy to allow access to your shop's orders." />}
@@ -87,8 +97,8 @@ function useIntegrationForm(param: ModalParam, record: Integration | undefined, 
     saving: save.isPending,
     name: param,
     initialValues: editing
-      ? record && { name: record.name, type: record.type, baseUrl: key("baseUrl"), consumerKey: key("consumerKey") }
-      : { type: "WordPress" },
+      ? record && { name: record.name, type: record.type, baseUrl: key("baseUrl"), consumerKey: key("consumerKey"), fulfilmentStatus: record.fulfilmentStatus ?? undefined }
+      : { type: "WordPress", fulfilmentStatus: "completed" },
     onFinish: (v) =>
       save.mutate(
         { id: editing ? record!._id : undefined, body: toBody(v) },

@@ -65,6 +65,11 @@ export function FulfilmentCell({ order }: { order: Order }) {
           {f.trackingNumber ? ` · ${f.carrier ?? ""} ${f.trackingNumber}` : f.carrier ? ` · ${f.carrier}` : ""}
         </Typography.Text>
       )}
+      {f.status === "pending" && f.error && (
+        <Typography.Text type="secondary" style={{ fontSize: 12, maxWidth: 220 }}>
+          Trying again: {f.error}
+        </Typography.Text>
+      )}
       {f.status === "failed" && (
         <>
           <Typography.Text type="danger" style={{ fontSize: 12, maxWidth: 220 }} role="alert">
