@@ -141,12 +141,21 @@ describe('Webhooks (e2e)', () => {
     const size = await addSize(t, s.user._id, 'Adult', 2);
     // The job waits for the image to be ready, so the print stays Processing until cancelled.
     await db.query(`UPDATE images SET status = 'processing' WHERE id = $1`, [image._id]);
-    const print = await http().post('/api/print').set(s.auth).send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201);
+    const print = await http()
+      .post('/api/print')
+      .set(s.auth)
+      .send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }], externalId: 'po-77', metadata: { customer: 'Acme' } })
+      .expect(201);
     await http().post(`/api/print/${print.body.data._id}/process`).set(s.auth).send({}).expect(201);
     await http().post(`/api/print/${print.body.data._id}/cancel`).set(s.auth).expect(200);
     const events = (await http().get('/api/events').set(s.auth).expect(200)).body.data;
     expect(events).toEqual([
-      { id: expect.any(String), type: 'print.cancelled', createdAt: expect.any(String), data: { printId: print.body.data._id, status: 'In Draft', creditsRefunded: true } },
+      {
+        id: expect.any(String),
+        type: 'print.cancelled',
+        createdAt: expect.any(String),
+        data: { printId: print.body.data._id, status: 'In Draft', creditsRefunded: true, externalId: 'po-77', metadata: { customer: 'Acme' } },
+      },
     ]);
     expect((await http().get('/api/profile').set(s.auth).expect(200)).body.data.credit.availableCredits).toBe(5);
   });

@@ -2800,6 +2800,21 @@ export interface components {
             width?: number;
         };
         CreatePrintDto: {
+            /**
+             * @description Your own reference (an order number…): unique among your prints; GET /api/print?externalId= finds it
+             * @example order-5012
+             */
+            externalId?: string;
+            /**
+             * @description Up to 20 string pairs of yours (keys 1–40 characters, values up to 500), returned with the print and in its webhook events
+             * @example {
+             *       "batch": "B-77",
+             *       "channel": "shopify"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
             printItems: components["schemas"]["PrintItemInput"][];
         };
         CreateUserDto: {
@@ -3090,6 +3105,12 @@ export interface components {
             createdAt: string;
             data: {
                 creditsRefunded: boolean;
+                /** @description Your reference, as given when the print was created */
+                externalId: string | null;
+                /** @description Your string pairs, as given when the print was created */
+                metadata: {
+                    [key: string]: string;
+                };
                 printId: string;
                 /** @constant */
                 status: "In Draft";
@@ -3105,8 +3126,14 @@ export interface components {
         EventPrintCompleted: {
             createdAt: string;
             data: {
+                /** @description Your reference, as given when the print was created */
+                externalId: string | null;
                 files: components["schemas"]["WebhookFile"][];
                 filesExpireAt: string;
+                /** @description Your string pairs, as given when the print was created */
+                metadata: {
+                    [key: string]: string;
+                };
                 printId: string;
                 printedAt: string;
                 /** @constant */
@@ -3125,6 +3152,12 @@ export interface components {
             data: {
                 creditsRefunded: boolean;
                 error: string;
+                /** @description Your reference, as given when the print was created */
+                externalId: string | null;
+                /** @description Your string pairs, as given when the print was created */
+                metadata: {
+                    [key: string]: string;
+                };
                 printId: string;
                 /** @constant */
                 status: "Error";
@@ -3622,6 +3655,8 @@ export interface components {
             /** @description Credits: the sum of the quantities (charged when processing starts) */
             creditCost: number;
             error: string | null;
+            /** @description Your own reference, as given when the print was created */
+            externalId: string | null;
             /** @description One entry per sheet and format (every PNG, then every PDF); empty until Completed and after the files are deleted */
             fileId: components["schemas"]["PrintFileDto"][];
             /** Format: date-time */
@@ -3631,6 +3666,10 @@ export interface components {
              * @description When the sheet files are (or were) deleted by retention
              */
             filesExpireAt: string | null;
+            /** @description Your string pairs, as given when the print was created */
+            metadata: {
+                [key: string]: string;
+            };
             printItems: components["schemas"]["PrintItemDto"][];
             /** Format: date-time */
             printedAt: string | null;
@@ -10451,6 +10490,8 @@ export interface operations {
                 sort?: "asc" | "desc";
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
+                /** @description Only the print with this externalId of yours */
+                externalId?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
                 type?: "Manual" | "Etsy" | "WooCommerce" | "Batch";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
@@ -10691,6 +10732,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description You already have a print with externalId "order-5012": 3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10. */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "external_id_taken",
+                     *       "message": "You already have a print with externalId \"order-5012\": 3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -10884,6 +10946,8 @@ export interface operations {
                 sort?: "asc" | "desc";
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
+                /** @description Only the print with this externalId of yours */
+                externalId?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
                 type?: "Manual" | "Etsy" | "WooCommerce" | "Batch";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
@@ -13158,7 +13222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description No such print of this seller */
+            /** @description Not found, or not yours */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13168,10 +13232,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 404
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The print has no items from shop orders, or is not laid out yet (not processed) */
+            /** @description The print has no items from shop orders (no_order_items), or is not laid out yet: not processed (not_laid_out) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13181,6 +13253,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "no_order_items",
+                     *       "message": "This print has no items from shop orders, so there is nothing to pack by order.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };

@@ -92,7 +92,10 @@ const DOCUMENTED_ERRORS: Record<string, Array<[number, string, string]>> = {
     [404, 'not_found', 'Image not found'],
     [409, 'image_in_draft_print', '"Tiger head" is used by a print that is not completed. Remove it from the print first.'],
   ],
-  createPrint: [[404, 'not_found', 'Image not found']],
+  createPrint: [
+    [404, 'not_found', 'Image not found'],
+    [409, 'external_id_taken', 'You already have a print with externalId "order-5012": 3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10.'],
+  ],
   previewDraftPrint: [[404, 'not_found', 'Image not found']],
   addPrintItem: [NOT_EDITABLE],
   updatePrintItem: [NOT_EDITABLE],

@@ -45,14 +45,27 @@ export class PrintDraftsService {
   ) {}
 
   async create(userId: string, dto: CreatePrintDto | { printItems: OrderPrintItemInput[] }, type = PrintType.Manual): Promise<Print> {
-    const id = await this.db.transaction(async (m) => {
-      await checkOwnership(m, userId, dto.printItems);
-      const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [] }));
-      for (const item of dto.printItems) await this.addOrMerge(m, print._id, item);
-      return print._id;
-    });
+    const refs = 'externalId' in dto || 'metadata' in dto ? { externalId: (dto as CreatePrintDto).externalId ?? null, metadata: (dto as CreatePrintDto).metadata ?? {} } : {};
+    const id = await this.db
+      .transaction(async (m) => {
+        await checkOwnership(m, userId, dto.printItems);
+        const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [], ...refs }));
+        for (const item of dto.printItems) await this.addOrMerge(m, print._id, item);
+        return print._id;
+      })
+      .catch(async (e) => {
+        const err = e as { constraint?: string; driverError?: { constraint?: string } };
+        if (refs.externalId && (err.constraint ?? err.driverError?.constraint) === 'prints_user_external_id') throw await this.externalIdTaken(userId, refs.externalId);
+        throw e;
+      });
     this.realtime.emit(userId, 'print', { printId: id, status: 'In Draft' });
     return this.prints.find(userId, id);
+  }
+
+  /** The 409 of a second print with an externalId the seller used already: it names the first. */
+  private async externalIdTaken(userId: string, externalId: string): Promise<ConflictException> {
+    const first = await this.db.getRepository(Print).findOne({ where: { userId, externalId }, select: { _id: true } });
+    return new ConflictException({ message: `You already have a print with externalId "${externalId}": ${first?._id ?? 'deleted meanwhile'}.`, code: 'external_id_taken' });
   }
 
   /**

@@ -12,6 +12,7 @@ import { PrintJobRepository } from './print-job.repository';
 import { endAttemptWithRefund, printFolder } from './print-lifecycle';
 import { PrintMail } from './print-mail';
 import { printName } from './prints.rules';
+import { printRefs } from './print-refs';
 
 /**
  * A print attempt that failed for good: the print becomes Error with a message the seller can
@@ -60,7 +61,8 @@ export class PrintFailureService {
     const ended = await this.prints.transaction(async (m) => {
       const e = await endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` });
       if (!e?.userId) return null;
-      const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', { printId, status: 'Error', error: text, creditsRefunded: true } satisfies WebhookEventData['print.failed']);
+      const data: WebhookEventData['print.failed'] = { printId, status: 'Error', error: text, creditsRefunded: true, ...(await printRefs(m, printId)) };
+      const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', data);
       const key = `print.failed:${printId}:${attempt}`;
       const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `${printName(printId)} could not be processed: ${text}`, attachmentId: printId, dedupeKey: key });
       const mail = await this.mail.failed(m, e.userId, printId, key, text);

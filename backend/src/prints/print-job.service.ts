@@ -28,6 +28,7 @@ import { layoutPlan, layoutWithPlan } from './print-layout';
 import { printFolder, ProcessJobData } from './print-lifecycle';
 import { PrintMail } from './print-mail';
 import { toFileDtos } from './print.mapper';
+import { PrintRefs, printRefs } from './print-refs';
 import { MSG, printName } from './prints.rules';
 import { StoredLayout, storedLayout } from './stored-layout';
 
@@ -277,7 +278,7 @@ export class PrintJobService {
       for (let i = 0; i < moves.length; i += MOVES_AT_ONCE) await Promise.all(moves.slice(i, i + MOVES_AT_ONCE).map(([from, to]) => this.storage.move(from, to)));
       const printedAt = await this.prints.complete(m, print._id, files, layout);
       await this.images.addPrintedCopies(m, copies);
-      const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', this.completedEvent(print._id, printedAt, files));
+      const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', { ...this.completedEvent(print._id, printedAt, files), ...(await printRefs(m, print._id)) });
       // one key per attempt: the bell and the mail are each written once however often this runs
       const key = `print.completed:${print._id}:${attempt}`;
       const notification = await this.notifications.record(m, print.userId, {
@@ -316,7 +317,7 @@ export class PrintJobService {
     }
   }
 
-  private completedEvent(printId: string, printedAt: Date, files: PrintSheetFile[]): WebhookEventData['print.completed'] {
+  private completedEvent(printId: string, printedAt: Date, files: PrintSheetFile[]): Omit<WebhookEventData['print.completed'], keyof PrintRefs> {
     return {
       printId,
       status: 'Completed',

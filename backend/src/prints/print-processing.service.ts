@@ -20,6 +20,7 @@ import { PrintCancellations } from './print-cancellations';
 import { chargeReference, endAttemptWithRefund, printJobId, processJob } from './print-lifecycle';
 import { assertStatus, itemProblem, MSG, PROCESSABLE } from './prints.rules';
 import { PrintsService } from './prints.service';
+import { printRefs } from './print-refs';
 import { WebhookEventData } from '../webhooks/webhook-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
 
@@ -165,7 +166,7 @@ export class PrintProcessingService {
     const ended = await this.db.transaction(async (m) => {
       const e = await endAttemptWithRefund(m, this.credits, { printId, userId, status: PrintStatus.InDraft, error: null, note: 'Refund: processing cancelled' });
       if (!e) return null;
-      const data: WebhookEventData['print.cancelled'] = { printId, status: 'In Draft', creditsRefunded: true };
+      const data: WebhookEventData['print.cancelled'] = { printId, status: 'In Draft', creditsRefunded: true, ...(await printRefs(m, printId)) };
       return { ...e, deliveries: await this.webhooks.record(m, userId, 'print.cancelled', data) };
     });
     if (!ended) throw new ConflictException({ message: MSG.notCancellable(print.status), code: 'invalid_status' });

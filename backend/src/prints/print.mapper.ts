@@ -80,5 +80,7 @@ export function toPrintDto(p: Print, retentionDays: number): PrintDto {
     filesDeletedAt: p.filesDeletedAt,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
+    externalId: p.externalId ?? null,
+    metadata: p.metadata ?? {},
   };
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
 import { ApiSheetFile, sendSheetFile } from './send-sheet-file';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
@@ -182,16 +182,12 @@ export class PrintsController {
   })
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'The packing list', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } })
-  @ApiNotFoundResponse({ description: 'No such print of this seller', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } })
   @ApiConflictResponse({
-    description: 'The print has no items from shop orders, or is not laid out yet (not processed)',
+    description: 'The print has no items from shop orders (no_order_items), or is not laid out yet: not processed (not_laid_out)',
     content: {
       'application/json': {
         schema: { $ref: '#/components/schemas/ErrorResponse' },
-        examples: {
-          no_order_items: { value: { statusCode: 409, message: PACKING_MSG.noOrders, code: 'no_order_items' } },
-          not_laid_out: { value: { statusCode: 409, message: PACKING_MSG.notLaidOut, code: 'not_laid_out' } },
-        },
+        example: { statusCode: 409, message: PACKING_MSG.noOrders, code: 'no_order_items' },
       },
     },
   })

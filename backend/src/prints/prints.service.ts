@@ -55,6 +55,7 @@ export class PrintsService {
       .where('p.userId = :userId', { userId });
     if (q.status) filtered.andWhere('p.status = :status', { status: q.status });
     if (q.type) filtered.andWhere('p.type = :type', { type: q.type });
+    if (q.externalId) filtered.andWhere('p.externalId = :externalId', { externalId: q.externalId });
     const dateCol = q.dateType === 'printedAt' ? 'p.printedAt' : 'p.createdAt';
     if (q.startDate) filtered.andWhere(`${dateCol} >= :start`, { start: dayStart(q.startDate) });
     if (q.endDate) filtered.andWhere(`${dateCol} < :end`, { end: dayEnd(q.endDate) });
@@ -70,7 +71,7 @@ export class PrintsService {
         .offset((page - 1) * limit)
         .limit(limit)
         .getRawMany<{ id: string }>(),
-      q.startDate || q.endDate ? filtered.clone().select('count(*)::int', 'n').getRawOne<{ n: number }>().then((r) => r?.n ?? 0) : this.countFromCounters(userId, q),
+      q.startDate || q.endDate || q.externalId ? filtered.clone().select('count(*)::int', 'n').getRawOne<{ n: number }>().then((r) => r?.n ?? 0) : this.countFromCounters(userId, q),
     ]);
     const prints = await this.withItems(ids.map((r) => r.id));
     return paginate(prints.map((p) => this.dto(p)), total, limit);
@@ -94,7 +95,7 @@ export class PrintsService {
     if (!ids.length) return [];
     const [prints, items] = await Promise.all([
       this.db.query(
-        `SELECT id, user_id, type, status, attempt, credit_cost, settings, files, files_deleted_at, error, printed_at, created_at, updated_at
+        `SELECT id, user_id, type, status, attempt, credit_cost, settings, files, files_deleted_at, error, printed_at, created_at, updated_at, external_id, metadata
            FROM prints WHERE id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR user_id = $2)`,
         [ids, ownerId],
       ),
@@ -194,6 +195,8 @@ interface PrintRow {
   printed_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  external_id: string | null;
+  metadata: Record<string, string>;
 }
 
 interface ItemRow extends OrderLineRow {
@@ -231,6 +234,8 @@ function printFromRow(r: PrintRow): Print {
     printedAt: r.printed_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    externalId: r.external_id,
+    metadata: r.metadata,
     items: [],
   });
 }

@@ -28,10 +28,16 @@ export interface WebhookFile {
   pageHeightIn?: number;
 }
 
+/** The print's externalId and metadata, as the integrator gave them when creating it. */
+export interface IntegratorRefs {
+  externalId: string | null;
+  metadata: Record<string, string>;
+}
+
 export interface WebhookEventData {
-  'print.completed': { printId: string; status: 'Completed'; printedAt: string; filesExpireAt: string; files: WebhookFile[] };
-  'print.failed': { printId: string; status: 'Error'; error: string; creditsRefunded: boolean };
-  'print.cancelled': { printId: string; status: 'In Draft'; creditsRefunded: boolean };
+  'print.completed': { printId: string; status: 'Completed'; printedAt: string; filesExpireAt: string; files: WebhookFile[] } & IntegratorRefs;
+  'print.failed': { printId: string; status: 'Error'; error: string; creditsRefunded: boolean } & IntegratorRefs;
+  'print.cancelled': { printId: string; status: 'In Draft'; creditsRefunded: boolean } & IntegratorRefs;
   'payment.completed': { paymentId: string; credits: number; amount: string; currency: string };
   'order.synced': { orderId: string; source: string; printId?: string | null };
   /** The order was updated in its shop (status and note, or the shipment with tracking). */

@@ -31,18 +31,24 @@ const WEBHOOK_FILE = obj(
   ['widthPx', 'heightPx', 'pageWidthIn', 'pageHeightIn'],
 );
 
+/** A print's externalId and metadata, in its events. */
+const REFS = {
+  externalId: { type: ['string', 'null'], description: 'Your reference, as given when the print was created' },
+  metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'Your string pairs, as given when the print was created' },
+};
+
 const EVENT_DATA: Record<WebhookEvent | typeof PING_EVENT, { summary: string; data: Schema }> = {
   'print.completed': {
     summary: "A print's sheets are ready: every file in every format",
-    data: obj({ printId: str(), status: { const: 'Completed' }, printedAt: str(), filesExpireAt: str(), files: { type: 'array', items: { $ref: '#/components/schemas/WebhookFile' } } }),
+    data: obj({ printId: str(), status: { const: 'Completed' }, printedAt: str(), filesExpireAt: str(), files: { type: 'array', items: { $ref: '#/components/schemas/WebhookFile' } }, ...REFS }),
   },
   'print.failed': {
     summary: 'Processing failed for good; the credits were refunded',
-    data: obj({ printId: str(), status: { const: 'Error' }, error: str(), creditsRefunded: { type: 'boolean' } }),
+    data: obj({ printId: str(), status: { const: 'Error' }, error: str(), creditsRefunded: { type: 'boolean' }, ...REFS }),
   },
   'print.cancelled': {
     summary: 'Processing was stopped; the print is back In Draft and the credits were refunded',
-    data: obj({ printId: str(), status: { const: 'In Draft' }, creditsRefunded: { type: 'boolean' } }),
+    data: obj({ printId: str(), status: { const: 'In Draft' }, creditsRefunded: { type: 'boolean' }, ...REFS }),
   },
   'payment.completed': {
     summary: 'A credit purchase was paid',

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsInt, IsNotEmpty, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsStringMap } from '../../common/string-map.validator';
 import { ListQueryDto } from '../../common/pagination';
 import { SheetSettingsDto, SheetSettingsInput } from '../../sheet-settings/dto/sheet-settings.dto';
 import { PRINT_FILE_FORMATS, PrintFileFormat } from '../../sheet-settings/entities/sheet-settings.entity';
@@ -36,6 +37,17 @@ export class CreatePrintDto {
   @ValidateNested({ each: true })
   @Type(() => PrintItemInput)
   printItems: PrintItemInput[];
+
+  @ApiPropertyOptional({ maxLength: 200, example: 'order-5012', description: 'Your own reference (an order number…): unique among your prints; GET /api/print?externalId= finds it' })
+  @IsOptional()
+  @IsString({ message: 'externalId must be text' })
+  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'externalId must be 1–200 visible ASCII characters without spaces' })
+  externalId?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 20, example: { channel: 'shopify', batch: 'B-77' }, description: 'Up to 20 string pairs of yours (keys 1–40 characters, values up to 500), returned with the print and in its webhook events' })
+  @IsOptional()
+  @IsStringMap({ maxKeys: 20, maxKeyLength: 40, maxValueLength: 500 })
+  metadata?: Record<string, string>;
 }
 
 /** Any subset; a changed image/size that equals another item's merges into it. */
@@ -86,6 +98,12 @@ export class PreviewDraftDto extends ProcessPrintDto {
 export const PRINT_SORT_KEYS = ['createdAt', 'printedAt', 'status', 'type', 'updatedAt'] as const;
 
 export class PrintListQueryDto extends ListQueryDto {
+  @ApiPropertyOptional({ description: 'Only the print with this externalId of yours' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  externalId?: string;
+
   @ApiPropertyOptional({ enum: PRINT_SORT_KEYS, default: 'createdAt' })
   @IsOptional()
   @IsIn(PRINT_SORT_KEYS, { message: `sortBy must be one of ${PRINT_SORT_KEYS.join(', ')}` })
@@ -195,6 +213,8 @@ export class PrintDto {
   @ApiProperty({ nullable: true, type: Date }) filesDeletedAt: Date | null;
   @ApiProperty() createdAt: Date;
   @ApiProperty() updatedAt: Date;
+  @ApiProperty({ type: String, nullable: true, description: 'Your own reference, as given when the print was created' }) externalId: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'Your string pairs, as given when the print was created' }) metadata: Record<string, string>;
 }
 
 export class PrintResponse {

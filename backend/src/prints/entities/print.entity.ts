@@ -110,4 +110,12 @@ export class Print {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /** The integrator's own reference: unique per seller when given. */
+  @Column({ name: 'external_id', type: 'varchar', length: 200, nullable: true })
+  externalId: string | null;
+
+  /** The integrator's string pairs (at most 20), returned with the print and its events. */
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, string>;
 }
