@@ -4,7 +4,8 @@
  * by "Batch now" into 22 in sheets with true-shape nesting, order labels and auto-process,
  * and rendered. Reports, in one run:
  *   - the film of the batches against each order laid out on its own sheet (what a seller
- *     without batching prints) and against the area bound (trimmed designs, no gaps);
+ *     without batching prints) and against the ink-area bound (BATCH_BOUND_ONLY=1 prints
+ *     only the bound, without the app);
  *   - the film spent on labels (each batch laid out again without them, same engine);
  *   - the time from "Batch now" to every file ready;
  *   - the exactly-once check: every order item in exactly one Completed batch.
@@ -19,7 +20,7 @@ import { labelSpace, orderLabelText } from '../src/gangsheet';
 import { Rng } from '../src/gangsheet/pack/rng';
 import { LayoutDesign, layoutSheets } from '../src/gangsheet/pack/layout';
 import { FakeWooCommerce, wooOrder } from '../test/fakes/woocommerce.fake';
-import { artworkPng, KINDS, makeArtwork } from './artwork';
+import { Artwork, artworkPng, grownInkArea, KINDS, makeArtwork } from './artwork';
 import { BENCH_SELLER, loginBenchSeller, ORIGIN, startBenchApp } from './bench-app';
 
 const env = (k: string, d: number) => Number(process.env[k] ?? d);
@@ -36,10 +37,13 @@ const SHEET = { width: 22, maxLength: SHEET_LENGTH, gap: 0.25, margin: 0.25, dpi
 async function main() {
   const rng = new Rng(31);
   const woo = await new FakeWooCommerce().start();
+  const arts: Artwork[] = [];
   for (let d = 0; d < DESIGNS; d++) {
     const art = makeArtwork(KINDS[d % KINDS.length], rng, 600);
+    arts.push(art);
     woo.files.set(`/wp-content/uploads/designs/art-${d}.png`, { type: 'image/png', body: await artworkPng(art) });
   }
+  const lines: Array<{ d: number; width: number; quantity: number }> = [];
   const now = Date.now();
   let itemNo = 0;
   woo.orders = Array.from({ length: ORDERS }, (_, k) => {
@@ -52,10 +56,27 @@ async function main() {
         const [size] = SIZES[rng.int(SIZES.length)];
         const d = rng.int(DESIGNS);
         itemNo++;
-        return { id: 100_000 + itemNo, name: `Transfer ${d} - ${size}`, sku: `ART-${d}`, size, quantity: rng.int(4) === 0 ? 2 : 1, upload: `${woo.baseUrl}/wp-content/uploads/designs/art-${d}.png` };
+        const quantity = rng.int(4) === 0 ? 2 : 1;
+        lines.push({ d, width: SIZES.find(([n]) => n === size)![1], quantity });
+        return { id: 100_000 + itemNo, name: `Transfer ${d} - ${size}`, sku: `ART-${d}`, size, quantity, upload: `${woo.baseUrl}/wp-content/uploads/designs/art-${d}.png` };
       }),
     });
   });
+  // The ink-area bound: copies keeping the gap have disjoint inks grown by half of it, all on
+  // film as wide as the sheet between its margins plus the gap (see grownInkArea).
+  const grown = new Map<string, number>();
+  let inkArea = 0;
+  for (const l of lines) {
+    const key = `${l.d}:${l.width}`;
+    if (!grown.has(key)) grown.set(key, await grownInkArea(arts[l.d], l.width, SHEET.gap / 2));
+    inkArea += l.quantity * grown.get(key)!;
+  }
+  const inkBound = inkArea / (SHEET.width - 2 * SHEET.margin + SHEET.gap) - SHEET.gap;
+  if (process.env.BATCH_BOUND_ONLY) {
+    console.log(`ink-area bound of ${lines.reduce((a, l) => a + l.quantity, 0)} copies: ${inkBound.toFixed(0)} in`);
+    await woo.stop();
+    return;
+  }
   const { app, base, close } = await startBenchApp('gs_bench_batch', {
     SHOPS_ALLOW_PRIVATE_URLS: 'true',
     ORDER_SYNC_INTERVAL_MINUTES: '0',
@@ -150,7 +171,7 @@ async function main() {
       relaidWithout += film(b.map((r) => design(r, false)));
     }
     const printedArea = rows.reduce((a, r) => a + r.quantity * r.width * ((r.width * r.h) / r.w), 0);
-    const bound = printedArea / SHEET.width;
+    const boxBound = printedArea / SHEET.width;
 
     const inch = (v: number) => `${v.toFixed(0).padStart(6)} in`;
     const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0).padStart(4)} %`;
@@ -160,7 +181,8 @@ async function main() {
     console.log(`| batched (rendered files, labels on) | ${inch(batchedFilm)} | 100 % |`);
     console.log(`| each order on its own sheet, labels on | ${inch(ownLabelled)} | ${pct(ownLabelled, batchedFilm)} |`);
     console.log(`| each order on its own sheet, no labels | ${inch(ownFilm)} | ${pct(ownFilm, batchedFilm)} |`);
-    console.log(`| area bound (trimmed designs, no gaps) | ${inch(bound)} | ${pct(bound, batchedFilm)} |`);
+    console.log(`| ink-area bound (inks grown by half the gap, no labels) | ${inch(inkBound)} | ${pct(inkBound, batchedFilm)} |`);
+    console.log(`| trimmed boxes' area / film width (rectangles' bound; true shape goes below it) | ${inch(boxBound)} | ${pct(boxBound, batchedFilm)} |`);
     console.log(`| labels: batches laid out again with / without | ${inch(relaidWith)} / ${inch(relaidWithout).trim()} | +${(((relaidWith - relaidWithout) / relaidWithout) * 100).toFixed(1)} % |`);
     console.log('');
     console.log(`batches: ${made.length} (${made.map((b) => b.copies).join(', ')} copies), sheets: ${sheets}, orders: ${orders.length}`);
