@@ -55,6 +55,19 @@ describe('Lists page over parents (e2e)', () => {
     it('GET /api/print: every page holds `limit` prints with all their items; the total is the number of prints', async () => {
       const newestFirst = [...created].reverse().map((c) => c.id);
       for (const limit of [1, 2, 3, 10]) expect(await walk(seller.agent, '/api/print', limit, 5)).toEqual(newestFirst);
+      // by cursor, in every sort (printedAt is null on these drafts: they sort last, by id)
+      for (const sort of ['', '&sortBy=printedAt', '&sortBy=printedAt&sort=asc', '&sortBy=status&sort=asc', '&sortBy=updatedAt']) {
+        const expected = (await seller.agent.get(`/api/print?limit=10${sort}`).expect(200)).body.data.map((p: any) => p._id);
+        const walked: string[] = [];
+        let after = '';
+        for (;;) {
+          const page = (await seller.agent.get(`/api/print?limit=2${sort}${after}`).expect(200)).body;
+          walked.push(...page.data.map((p: any) => p._id));
+          if (!page.hasMore) break;
+          after = `&startingAfter=${page.data.at(-1)._id}`;
+        }
+        expect([sort, walked]).toEqual([sort, expected]);
+      }
       const all = (await seller.agent.get('/api/print?limit=10').expect(200)).body.data;
       expect(all.map((p: any) => p.printItems.length)).toEqual([...created].reverse().map((c) => c.items));
       // ascending order is the same set reversed

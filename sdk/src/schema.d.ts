@@ -3760,6 +3760,8 @@ export interface components {
         };
         PrintListResponse: {
             data: components["schemas"]["PrintDto"][];
+            /** @description More items follow this page: ask again with startingAfter = the last _id of data */
+            hasMore: boolean;
             pagination: components["schemas"]["PaginationDto"];
         };
         PrintPreviewDto: {
@@ -10490,6 +10492,8 @@ export interface operations {
                 sort?: "asc" | "desc";
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
+                /** @description The _id of the last item you have: the answer starts after it, in the same order (page is then ignored) */
+                startingAfter?: string;
                 /** @description Only the print with this externalId of yours */
                 externalId?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
@@ -10946,6 +10950,8 @@ export interface operations {
                 sort?: "asc" | "desc";
                 sortBy?: "createdAt" | "printedAt" | "status" | "type" | "updatedAt";
                 search?: string;
+                /** @description The _id of the last item you have: the answer starts after it, in the same order (page is then ignored) */
+                startingAfter?: string;
                 /** @description Only the print with this externalId of yours */
                 externalId?: string;
                 status?: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";

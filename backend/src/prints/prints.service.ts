@@ -1,7 +1,7 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { paginate } from '../common/pagination';
+import { afterCursor, invalidCursor, paginate } from '../common/pagination';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { User } from '../users/entities/user.entity';
@@ -12,6 +12,15 @@ import { PrintItem, PrintItemOrderLine } from './entities/print-item.entity';
 import { Print, PrintStatus, PrintType } from './entities/print.entity';
 import { toPrintDto } from './print.mapper';
 import { MSG } from './prints.rules';
+
+/**
+ * The list's order as SQL over the columns, for the cursor's keyset: a missing printedAt sorts
+ * last either way (NULLS LAST), which is what -infinity descending and infinity ascending do.
+ */
+function cursorSort(sortBy: string, dir: 'ASC' | 'DESC'): string {
+  if (sortBy === 'printedAt') return `coalesce(p.printed_at, '${dir === 'DESC' ? '-infinity' : 'infinity'}'::timestamptz)`;
+  return { status: 'p.status', type: 'p.type', updatedAt: 'p.updated_at' }[sortBy] ?? 'p.created_at';
+}
 
 const SORT_COLUMNS: Record<string, string> = {
   createdAt: 'p.createdAt',
@@ -60,21 +69,24 @@ export class PrintsService {
     if (q.startDate) filtered.andWhere(`${dateCol} >= :start`, { start: dayStart(q.startDate) });
     if (q.endDate) filtered.andWhere(`${dateCol} < :end`, { end: dayEnd(q.endDate) });
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
-    const [ids, total] = await Promise.all([
-      filtered
-        .clone()
-        .select('p._id', 'id')
-        // NULLS LAST only where there are nulls: on a NOT NULL column PostgreSQL would still
-        // sort every print instead of reading the (user_id, created_at, id) index backwards.
-        .orderBy(SORT_COLUMNS[q.sortBy ?? 'createdAt'], dir, q.sortBy === 'printedAt' ? 'NULLS LAST' : undefined)
-        .addOrderBy('p._id', dir)
-        .offset((page - 1) * limit)
-        .limit(limit)
-        .getRawMany<{ id: string }>(),
+    const sortBy = q.sortBy ?? 'createdAt';
+    if (q.startingAfter && !(await this.db.getRepository(Print).exists({ where: { _id: q.startingAfter, userId } }))) throw invalidCursor();
+    const listed = filtered
+      .clone()
+      .select('p._id', 'id')
+      // NULLS LAST only where there are nulls: on a NOT NULL column PostgreSQL would still
+      // sort every print instead of reading the (user_id, created_at, id) index backwards.
+      .orderBy(SORT_COLUMNS[sortBy], dir, sortBy === 'printedAt' ? 'NULLS LAST' : undefined)
+      .addOrderBy('p._id', dir)
+      .limit(limit + 1);
+    if (q.startingAfter) listed.andWhere(afterCursor('prints', 'p', cursorSort(sortBy, dir), dir), { cursor: q.startingAfter });
+    else listed.offset((page - 1) * limit);
+    const [rows, total] = await Promise.all([
+      listed.getRawMany<{ id: string }>(),
       q.startDate || q.endDate || q.externalId ? filtered.clone().select('count(*)::int', 'n').getRawOne<{ n: number }>().then((r) => r?.n ?? 0) : this.countFromCounters(userId, q),
     ]);
-    const prints = await this.withItems(ids.map((r) => r.id));
-    return paginate(prints.map((p) => this.dto(p)), total, limit);
+    const prints = await this.withItems(rows.slice(0, limit).map((r) => r.id));
+    return { ...paginate(prints.map((p) => this.dto(p)), total, limit), hasMore: rows.length > limit };
   }
 
   private async countFromCounters(userId: string, q: PrintListQueryDto): Promise<number> {

@@ -2,10 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDateString, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { IsStringMap } from '../../common/string-map.validator';
-import { ListQueryDto } from '../../common/pagination';
+import { CursorQueryDto } from '../../common/pagination';
 import { SheetSettingsDto, SheetSettingsInput } from '../../sheet-settings/dto/sheet-settings.dto';
 import { PRINT_FILE_FORMATS, PrintFileFormat } from '../../sheet-settings/entities/sheet-settings.entity';
-import { PaginatedResponse } from '../../common/responses';
+import { CursorPaginatedResponse } from '../../common/responses';
 import { PrintStatus, PrintType } from '../entities/print.entity';
 
 export const MAX_QUANTITY = 10_000;
@@ -97,7 +97,7 @@ export class PreviewDraftDto extends ProcessPrintDto {
 
 export const PRINT_SORT_KEYS = ['createdAt', 'printedAt', 'status', 'type', 'updatedAt'] as const;
 
-export class PrintListQueryDto extends ListQueryDto {
+export class PrintListQueryDto extends CursorQueryDto {
   @ApiPropertyOptional({ description: 'Only the print with this externalId of yours' })
   @IsOptional()
   @IsString()
@@ -222,7 +222,7 @@ export class PrintResponse {
   @ApiPropertyOptional() message?: string;
 }
 
-export class PrintListResponse extends PaginatedResponse(PrintDto) {}
+export class PrintListResponse extends CursorPaginatedResponse(PrintDto) {}
 
 export class LabelBoxDto {
   @ApiProperty({ description: 'Inches from the sheet top-left' }) x: number;

@@ -32,7 +32,6 @@ export function DashboardPage() {
   useLiveEvent("print", refresh);
   useLiveEvent("notification", refresh);
   useLiveEvent("production", refresh);
-  useLiveEvent("production", refresh);
 
   return (
     <PageShell title="Dashboard">
