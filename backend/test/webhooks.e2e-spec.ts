@@ -86,7 +86,7 @@ describe('Webhooks (e2e)', () => {
 
   it('print.completed lists every file by format with a working URL (PDF only; PNG + PDF); the events list has the same event', async () => {
     const s = await integrator('formats', 10);
-    const ep = await endpoint(s.auth, '/formats');
+    await endpoint(s.auth, '/formats');
     const image = await addDesign(t, s.user._id);
     const size = await addSize(t, s.user._id, 'Adult', 2);
     const completed = async (formats: string[]) => {
