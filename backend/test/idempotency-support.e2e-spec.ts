@@ -33,6 +33,8 @@ describe('Idempotency-Key support (e2e)', () => {
     'AuthController.verifyCaptcha',
     'ImagesController.bulkDeleteImages',
     'OrdersController.reviewOrderItems',
+    'OrdersController.shipOrder', // idempotent by itself: the same shipment again changes nothing, another one is a 409
+    'OrdersController.retryFulfilment', // only a failed fulfilment is retried: a second call is a 409
     'PrintsController.previewDraftPrint',
     'PrintsController.previewPrint',
     'PrintsController.cancelPrint',

@@ -20,7 +20,8 @@ describe('Duplicate a print (e2e)', () => {
         .send({ printItems: [{ imageId: a._id, sizeId: size._id, quantity: 3 }, { imageId: b._id, sizeId: size._id, quantity: 2 }, { imageId: c._id, sizeId: size._id, quantity: 1 }] })
         .expect(201)
     ).body.data;
-    const settings = { width: 22, dpi: 300, gap: 0.25 };
+    // the settings processing stores: all of them, resolved (not the engine defaults: a reprint keeps what was used)
+    const settings = { width: 20, maxLength: 120, gap: 0.3, margin: 0.2, dpi: 300, rotate: false, nesting: 'box', formats: ['png', 'pdf'] };
     const db = t.app.get(DataSource);
     await db.query(`UPDATE prints SET status = 'Completed', printed_at = now(), settings = $2, type = 'Etsy' WHERE id = $1`, [created._id, JSON.stringify(settings)]);
 

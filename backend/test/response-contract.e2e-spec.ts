@@ -40,11 +40,14 @@ describe('the response contract', () => {
   it("checks webhook bodies against the document's webhooks", () => {
     const c = new ResponseContract();
     const envelope = (type: string, data: unknown) => JSON.stringify({ id: '6f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10', type, createdAt: '2026-01-01T00:00:00Z', data });
-    expect(c.webhookProblems(envelope('print.cancelled', { printId: 'p', status: 'In Draft', creditsRefunded: true }))).toEqual([]);
+    const refs = { externalId: null, metadata: {} };
+    expect(c.webhookProblems(envelope('print.cancelled', { printId: 'p', status: 'In Draft', creditsRefunded: true, ...refs }))).toEqual([]);
     expect(c.webhookProblems(envelope('print.cancelled', { printId: 'p', status: 'Cancelled' })).join('\n')).toMatch(/creditsRefunded|status/);
     const file = { format: 'pdf', sheet: 1, n: 1, url: 'u', previewUrl: 'p', bytes: 10, lengthIn: 3 };
-    expect(c.webhookProblems(envelope('print.completed', { printId: 'p', status: 'Completed', printedAt: 'x', filesExpireAt: 'y', files: [file] }))).toEqual([]);
-    expect(c.webhookProblems(envelope('print.completed', { printId: 'p', status: 'Completed', printedAt: 'x', filesExpireAt: 'y', files: [{ ...file, format: 'tiff' }] }))).not.toEqual([]);
+    expect(c.webhookProblems(envelope('print.completed', { printId: 'p', status: 'Completed', printedAt: 'x', filesExpireAt: 'y', files: [file], ...refs }))).toEqual([]);
+    expect(c.webhookProblems(envelope('print.completed', { printId: 'p', status: 'Completed', printedAt: 'x', filesExpireAt: 'y', files: [{ ...file, format: 'tiff' }], ...refs }))).toEqual([
+      "print.completed: /data/files/0/format must be equal to one of the allowed values",
+    ]);
     expect(c.webhookProblems(envelope('print.exploded', {}))).toEqual(['event type "print.exploded" is not in the document\'s webhooks']);
   });
 });

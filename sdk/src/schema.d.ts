@@ -1634,7 +1634,7 @@ export interface paths {
          * @description Example:
          *
          *     ```sh
-         *     curl -X POST -H "Authorization: Bearer $KEY" $GS/api/production/batches
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H "Idempotency-Key: $(uuidgen)" $GS/api/production/batches
          *     ```
          */
         post: operations["batchNow"];
@@ -14732,7 +14732,10 @@ export interface operations {
     batchNow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID). The same key with the same request within 24 h answers the first response again (header Idempotent-Replayed: true) instead of acting twice. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14740,6 +14743,7 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -14748,34 +14752,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BatchNowResponse"];
-                };
-            };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported) */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "validation_failed",
-                     *       "errors": [
-                     *         {
-                     *           "code": "required",
-                     *           "field": "name",
-                     *           "message": "Name is required"
-                     *         }
-                     *       ],
-                     *       "message": "Name is required",
-                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
-                     *       "statusCode": 400
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
@@ -14815,6 +14791,27 @@ export interface operations {
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
+            422: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "This Idempotency-Key was already used for a different request. Use a new key for a new request.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 422
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];

@@ -73,7 +73,7 @@ export class ImagesService implements OnModuleInit {
     }
     if (q.imageCategory === 'none') where.push('i.category_id IS NULL');
     else if (q.imageCategory) {
-      if (!isUuid(q.imageCategory)) return paginate<ImageDto>([], 0, limit);
+      if (!isUuid(q.imageCategory)) return { ...paginate<ImageDto>([], 0, limit), hasMore: false };
       where.push('i.category_id = :categoryId');
       params.categoryId = q.imageCategory;
     }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/commo
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../auth/auth.decorators';
 import { User } from '../users/entities/user.entity';
+import { Idempotent } from '../idempotency/idempotency.decorators';
 import { BatchListResponse, BatchNowResponse, ProductionQueueQueryDto, ProductionQueueResponse, ProductionSettingsInput, ProductionSettingsResponse } from './dto/production.dto';
 import { ProductionService } from './production.service';
 
@@ -39,6 +40,7 @@ export class ProductionController {
   }
 
   @Post('batches')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({ summary: 'Batch now: every ready item into batches (Batch prints), processed when auto-process is on and the credits suffice' })
   @ApiOkResponse({ type: BatchNowResponse })
