@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { addDesign, addSize, binary, setCredits, waitDone } from './prints.fixtures';
+import { binary, orderLinePrint, waitDone } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 /**
@@ -14,13 +13,11 @@ import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/crea
 describe('Prints: packing list (e2e)', () => {
   let t: TestApp;
   let admin: any;
-  let db: DataSource;
   let work: string;
 
   beforeAll(async () => {
     t = await createTestApp();
     admin = await adminAgent(t);
-    db = t.app.get(DataSource);
     work = mkdtempSync(join(tmpdir(), 'gs-packing-e2e-'));
   });
   afterAll(async () => {
@@ -30,28 +27,7 @@ describe('Prints: packing list (e2e)', () => {
 
   const download = (agent: any, path: string) => agent.get(path).buffer(true).parse(binary);
 
-  /** A seller with a print of two orders' lines: 5012 (2 copies, Vienna) and 77 (1 copy, Berlin). */
-  async function orderPrint(name: string) {
-    const s = await signUpAndLogin(t, name);
-    await setCredits(t, admin, s.user._id, 50);
-    const image = await addDesign(t, s.user._id, { name: `${name}-art`, width: 400, height: 300, border: 20 });
-    const size = await addSize(t, s.user._id, 'Badge', 1);
-    const [{ id: integrationId }] = await db.query(`INSERT INTO integrations (user_id, name, type, connected) VALUES ($1, 'Shop', 'WordPress', true) RETURNING id`, [s.user._id]);
-    const orderItem = async (number: string, quantity: number, buyer: string, country: string) => {
-      const [{ id: orderId }] = await db.query(
-        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, integration_order_created_date)
-         VALUES ($1, $2, $3, $3, 'processing', $4, now()) RETURNING id`,
-        [s.user._id, integrationId, number, JSON.stringify({ name: buyer, email: null, phone: null, address: null, country })],
-      );
-      const [{ id }] = await db.query(`INSERT INTO order_items (order_id, user_id, external_id, title, quantity) VALUES ($1, $2, $3, 'Badge shirt', $4) RETURNING id`, [orderId, s.user._id, `${number}-1`, quantity]);
-      return id as string;
-    };
-    const lines = [await orderItem('5012', 2, 'Lena Maier', 'AT'), await orderItem('77', 1, 'Jonas Krüger', 'DE')];
-    const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201)).body.data;
-    await db.query(`UPDATE print_items SET order_item_id = $2 WHERE print_id = $1`, [p._id, lines[0]]);
-    await db.query(`INSERT INTO print_items (print_id, image_id, size_id, quantity, order_item_id) VALUES ($1, $2, $3, 1, $4)`, [p._id, image._id, size._id, lines[1]]);
-    return { ...s, image, size, printId: p._id as string };
-  }
+  const orderPrint = (name: string) => orderLinePrint(t, admin, name);
 
   it('a processed print from orders: sheet map and order table, as a PDF', async () => {
     const s = await orderPrint('packing');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
-import { addDesign, addSize, binary, setCredits, waitDone } from './prints.fixtures';
+import { binary, orderLinePrint, waitDone } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 /**
@@ -31,29 +31,7 @@ describe('Prints: order labels (e2e)', () => {
 
   const download = (agent: any, path: string) => agent.get(path).buffer(true).parse(binary);
 
-  /** A seller with a design, a size, and a print of two order lines (order 5012: 2 copies; order 77: 1 copy). */
-  async function orderPrint(name: string) {
-    const s = await signUpAndLogin(t, name);
-    await setCredits(t, admin, s.user._id, 50);
-    const image = await addDesign(t, s.user._id, { name: `${name}-art`, width: 400, height: 300, border: 20 });
-    const size = await addSize(t, s.user._id, 'Badge', 1);
-    const [{ id: integrationId }] = await db.query(`INSERT INTO integrations (user_id, name, type, connected) VALUES ($1, 'Shop', 'WordPress', true) RETURNING id`, [s.user._id]);
-    const orderItem = async (number: string, quantity: number) => {
-      const [{ id: orderId }] = await db.query(
-        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, integration_order_created_date)
-         VALUES ($1, $2, $3, $3, 'processing', $4, now()) RETURNING id`,
-        [s.user._id, integrationId, number, JSON.stringify({ name: `Buyer ${number}`, email: null, phone: null, address: null, country: 'AT' })],
-      );
-      const [{ id }] = await db.query(`INSERT INTO order_items (order_id, user_id, external_id, title, quantity) VALUES ($1, $2, $3, 'Badge shirt', $4) RETURNING id`, [orderId, s.user._id, `${number}-1`, quantity]);
-      return id as string;
-    };
-    const lines = [await orderItem('5012', 2), await orderItem('77', 1)];
-    const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201)).body.data;
-    // the two order lines of the same design and size: two print items (as "Create print" from orders makes them)
-    await db.query(`UPDATE print_items SET order_item_id = $2 WHERE print_id = $1`, [p._id, lines[0]]);
-    await db.query(`INSERT INTO print_items (print_id, image_id, size_id, quantity, order_item_id) VALUES ($1, $2, $3, 1, $4)`, [p._id, image._id, size._id, lines[1]]);
-    return { ...s, printId: p._id as string };
-  }
+  const orderPrint = (name: string) => orderLinePrint(t, admin, name);
 
   async function processed(s: { agent: any; printId: string }, settings: object) {
     await s.agent.post(`/api/print/${s.printId}/process`).send({ settings: { width: 4, maxLength: 20, dpi: 150, formats: ['png', 'pdf'], ...settings } }).expect(201);

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Image, ImageStatus } from '../src/images/entities/image.entity';
 import { Size } from '../src/sizes/entities/size.entity';
 import { StorageService } from '../src/storage/storage.service';
-import { TestApp } from './utils/create-test-app';
+import { signUpAndLogin, TestApp } from './utils/create-test-app';
 
 /**
  * Until the images API lands, designs are stored the way it stores them: the file through
@@ -93,4 +93,32 @@ export async function cancelWhileRendering(agent: any, q: Bull.Queue, printId: s
     const j = await q.getJob(jobId);
     return j && (await j.getState()) === 'completed' ? j : null;
   }, 30_000, 'the job to end');
+}
+
+/**
+ * A seller (50 credits) with a draft print of two shop order lines of one design and size,
+ * as "Create print" from orders makes it (one print item per order line): order 5012, 2
+ * copies, Lena Maier in AT; order 77, 1 copy, Jonas Krüger in DE.
+ */
+export async function orderLinePrint(t: TestApp, admin: any, name: string) {
+  const db = t.app.get(DataSource);
+  const s = await signUpAndLogin(t, name);
+  await setCredits(t, admin, s.user._id, 50);
+  const image = await addDesign(t, s.user._id, { name: `${name}-art`, width: 400, height: 300, border: 20 });
+  const size = await addSize(t, s.user._id, 'Badge', 1);
+  const [{ id: integrationId }] = await db.query(`INSERT INTO integrations (user_id, name, type, connected) VALUES ($1, 'Shop', 'WordPress', true) RETURNING id`, [s.user._id]);
+  const orderLine = async (number: string, quantity: number, buyer: string, country: string) => {
+    const [{ id: orderId }] = await db.query(
+      `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, integration_order_created_date)
+       VALUES ($1, $2, $3, $3, 'processing', $4, now()) RETURNING id`,
+      [s.user._id, integrationId, number, JSON.stringify({ name: buyer, email: null, phone: null, address: null, country })],
+    );
+    const [{ id }] = await db.query(`INSERT INTO order_items (order_id, user_id, external_id, title, quantity) VALUES ($1, $2, $3, 'Badge shirt', $4) RETURNING id`, [orderId, s.user._id, `${number}-1`, quantity]);
+    return id as string;
+  };
+  const lines = [await orderLine('5012', 2, 'Lena Maier', 'AT'), await orderLine('77', 1, 'Jonas Krüger', 'DE')];
+  const p = (await s.agent.post('/api/print').send({ printItems: [{ imageId: image._id, sizeId: size._id, quantity: 2 }] }).expect(201)).body.data;
+  await db.query(`UPDATE print_items SET order_item_id = $2 WHERE print_id = $1`, [p._id, lines[0]]);
+  await db.query(`INSERT INTO print_items (print_id, image_id, size_id, quantity, order_item_id) VALUES ($1, $2, $3, 1, $4)`, [p._id, image._id, size._id, lines[1]]);
+  return { ...s, image, size, printId: p._id as string };
 }
