@@ -189,6 +189,58 @@ describe('Lists page over parents (e2e)', () => {
     expect(page.map((o: any) => o.orderItems.length)).toEqual([12, 1, 12, 1, 12]);
   });
 
+  it('GET /api/orders by cursor: startingAfter walks every sort (each dateType, both directions) without gaps or repeats, even while orders arrive', async () => {
+    const s = await signUpAndLogin(t, 'ordercursor');
+    const [{ id: integrationId }] = await db.query(`INSERT INTO integrations (user_id, name, type, connected) VALUES ($1, 'Shop', 'WordPress', true) RETURNING id`, [s.user._id]);
+    const buyer = JSON.stringify({ name: 'Buyer', email: null, phone: null, address: null, country: 'US' });
+    // Equal dates on purpose (to the microsecond): the id must break the ties.
+    const at = (col: string, mod: number) => `'2026-01-01T00:00:00Z'::timestamptz + ((g % ${mod}) || ' microseconds')::interval AS ${col}`;
+    await db.query(
+      `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, integration_order_created_date, created_at, updated_at)
+       SELECT $1, $2, 'o' || g, 'o' || g, 'processing', $3, d.a, d.b, d.c
+         FROM generate_series(1, 17) g, LATERAL (SELECT ${at('a', 3)}, ${at('b', 4)}, ${at('c', 5)}) d`,
+      [s.user._id, integrationId, buyer],
+    );
+    const arrive = (n: number, when: string) =>
+      db.query(
+        `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, integration_order_created_date, created_at, updated_at)
+         VALUES ($1, $2, $3, $3, 'processing', $5, $4, $4, $4)`,
+        [s.user._id, integrationId, `new${n}`, when, buyer],
+      );
+    const sorts = ['', 'sort=asc', 'dateType=createdAt', 'dateType=createdAt&sort=asc', 'dateType=updatedAt', 'dateType=updatedAt&sort=asc'];
+    for (const sort of sorts) {
+      const all = (await s.agent.get(`/api/orders?${sort}&limit=100`).expect(200)).body;
+      expect(all).toMatchObject({ hasMore: false, pagination: { totalDocuments: 17 } });
+      const walked: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = (await s.agent.get(`/api/orders?${sort}&limit=4${after ? `&startingAfter=${after}` : ''}`).expect(200)).body;
+        expect(page.data.length).toBeLessThanOrEqual(4);
+        walked.push(...page.data.map((o: any) => o._id));
+        if (!page.hasMore) break;
+        after = page.data.at(-1)._id;
+        // orders synced between two pages, at either end of every sort, move no one
+        if (walked.length === 8) await Promise.all([arrive(1, '2030-01-01'), arrive(2, '2020-01-01')]);
+      }
+      const expected = all.data.map((o: any) => o._id);
+      expect([sort, walked.filter((id) => expected.includes(id))]).toEqual([sort, expected]);
+      expect(walked.length).toBe(new Set(walked).size);
+      await db.query(`DELETE FROM orders WHERE user_id = $1 AND external_id LIKE 'new%'`, [s.user._id]);
+    }
+    // a filter applies to the cursor's pages too
+    const [{ id: otherShop }] = await db.query(`INSERT INTO integrations (user_id, name, type, connected) VALUES ($1, 'Other', 'WordPress', true) RETURNING id`, [s.user._id]);
+    await db.query(`UPDATE orders SET integration_id = $2 WHERE user_id = $1 AND external_id IN ('o1', 'o2', 'o3')`, [s.user._id, otherShop]);
+    const first = (await s.agent.get(`/api/orders?integrationId=${integrationId}&limit=10`).expect(200)).body;
+    expect(first).toMatchObject({ hasMore: true, pagination: { totalDocuments: 14 } });
+    const rest = (await s.agent.get(`/api/orders?integrationId=${integrationId}&limit=10&startingAfter=${first.data.at(-1)._id}`).expect(200)).body;
+    expect(rest.hasMore).toBe(false);
+    expect(rest.data).toHaveLength(4);
+    // another seller's order, or no id at all, is not a cursor
+    const other = await signUpAndLogin(t, 'ordercursorother');
+    expect((await other.agent.get(`/api/orders?startingAfter=${first.data[0]._id}`).expect(400)).body.code).toBe('invalid_cursor');
+    expect((await s.agent.get('/api/orders?startingAfter=nope').expect(400)).body.code).toBe('validation_failed');
+  });
+
   it('GET /api/completedTransfers (admin, payments joined to users) and GET /api/users page by parent', async () => {
     const admin = await adminAgent(t);
     const users = await db.query(`SELECT id FROM users ORDER BY created_at`);

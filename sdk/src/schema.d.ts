@@ -3534,6 +3534,8 @@ export interface components {
         };
         OrderListResponse: {
             data: components["schemas"]["OrderDto"][];
+            /** @description More items follow this page: ask again with startingAfter = the last _id of data */
+            hasMore: boolean;
             pagination: components["schemas"]["PaginationDto"];
         };
         OrderPrintResponse: {
@@ -9111,6 +9113,8 @@ export interface operations {
                 sort?: "asc" | "desc";
                 sortBy?: string;
                 search?: string;
+                /** @description The _id of the last item you have: the answer starts after it, in the same order (page is then ignored) */
+                startingAfter?: string;
                 /** @description Only this order (its _id): where a print item links to its order */
                 id?: string;
                 integrationId?: string;
@@ -9130,7 +9134,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest orders first (by dateType), each with its items; status is derived from the prints holding the items */
+            /** @description Newest orders first by the dateType date (sort=asc: oldest first), each with its items; status is derived from the prints holding the items. Paged by page, or by cursor: startingAfter = the last _id while hasMore */
             200: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

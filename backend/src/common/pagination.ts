@@ -58,11 +58,12 @@ export class CursorQueryDto extends ListQueryDto {
 /**
  * The WHERE condition of a keyset page: rows after the cursor row's `(sort, id)` in the list's
  * order, read in SQL so no precision is lost (timestamps have microseconds). `sortExpr` is the
- * ORDER BY expression over `alias`, ordered with `alias.id` in `dir`; `:cursor` is the id.
+ * ORDER BY expression over `alias`, ordered with `alias.id` in `dir`; `param` is the id's
+ * placeholder (`:cursor` for a query builder, `$n` in plain SQL).
  */
-export function afterCursor(table: string, alias: string, sortExpr: string, dir: 'ASC' | 'DESC'): string {
+export function afterCursor(table: string, alias: string, sortExpr: string, dir: 'ASC' | 'DESC', param = ':cursor'): string {
   const cursorExpr = sortExpr.replace(new RegExp(`\\b${alias}\\.`, 'g'), 'cur.');
-  return `(${sortExpr}, ${alias}.id) ${dir === 'DESC' ? '<' : '>'} (SELECT ${cursorExpr}, cur.id FROM ${table} cur WHERE cur.id = :cursor)`;
+  return `(${sortExpr}, ${alias}.id) ${dir === 'DESC' ? '<' : '>'} (SELECT ${cursorExpr}, cur.id FROM ${table} cur WHERE cur.id = ${param})`;
 }
 
 export const invalidCursor = () =>

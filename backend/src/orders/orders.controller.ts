@@ -23,7 +23,11 @@ export class OrdersController {
   ) {}
 
   @Get('orders')
-  @ApiOkResponse({ type: OrderListResponse, description: 'Newest orders first (by dateType), each with its items; status is derived from the prints holding the items' })
+  @ApiOkResponse({
+    type: OrderListResponse,
+    description:
+      'Newest orders first by the dateType date (sort=asc: oldest first), each with its items; status is derived from the prints holding the items. Paged by page, or by cursor: startingAfter = the last _id while hasMore',
+  })
   listOrders(@CurrentUser() user: User, @Query() q: OrderListQueryDto) {
     return this.orders.list(user._id, q);
   }

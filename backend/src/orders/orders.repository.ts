@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { afterCursor } from '../common/pagination';
 import { returned } from '../common/sql';
 import { ShopOrder } from '../integrations/integrations.service';
 import { IntegrationType } from '../integrations/entities/integration.entity';
@@ -67,6 +68,8 @@ export interface OrderPageQuery {
   sort: 'asc' | 'desc';
   page: number;
   limit: number;
+  /** An order id: the page starts after it in this order (page is then ignored). */
+  startingAfter?: string;
 }
 
 const DATE_COLUMNS: Record<OrderDateColumn, string> = { integrationOrderCreatedDate: 'o.integration_order_created_date', createdAt: 'o.created_at', updatedAt: 'o.updated_at' };
@@ -80,7 +83,10 @@ const DATE_COLUMNS: Record<OrderDateColumn, string> = { integrationOrderCreatedD
 export class OrdersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** A page of a seller's orders and the number of orders matching the filter. */
+  /**
+   * A page of a seller's orders (one row past `limit` when more follow) and the number of
+   * orders matching the filter. By cursor, the rows after that order's (date, id).
+   */
   async page(q: OrderPageQuery): Promise<{ rows: OrderRow[]; total: number }> {
     const where = ['o.user_id = $1'];
     const params: unknown[] = [q.userId];
@@ -98,19 +104,27 @@ export class OrdersRepository {
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
     const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id
                   LEFT JOIN order_fulfilments f ON f.order_id = o.id WHERE ${where.join(' AND ')}`;
+    // The date columns are NOT NULL, so the keyset needs no NULLS LAST.
+    const after = q.startingAfter ? ` AND ${afterCursor('orders', 'o', col, dir, `$${params.length + 1}`)}` : '';
     const [rows, [{ n }]] = await Promise.all([
       this.db.query(
         `SELECT o.id, o.number, o.shop_status, o.buyer_info, o.total_amount, o.currency, o.integration_order_created_date,
                 os.status, i.id AS integration_id, i.type AS integration_type, i.name AS integration_name,
                 f.status AS f_status, f.source AS f_source, f.carrier AS f_carrier, f.tracking_number AS f_tracking_number,
                 f.error AS f_error, f.requested_at AS f_requested_at, f.fulfilled_at AS f_fulfilled_at
-           ${from}
-          ORDER BY ${col} ${dir}, o.id ${dir} LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
-        params,
+           ${from}${after}
+          ORDER BY ${col} ${dir}, o.id ${dir} LIMIT ${q.limit + 1}${after ? '' : ` OFFSET ${(q.page - 1) * q.limit}`}`,
+        after ? [...params, q.startingAfter] : params,
       ),
       this.db.query(`SELECT count(*)::int AS n ${from}`, params),
     ]);
     return { rows, total: n };
+  }
+
+  /** Whether the order is the seller's (a cursor must be one of their orders). */
+  async owns(userId: string, orderId: string): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM orders WHERE id = $1 AND user_id = $2`, [orderId, userId]);
+    return rows.length > 0;
   }
 
   /** The seller's items of these orders, newest order first. */

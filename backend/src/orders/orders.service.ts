@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { paginate } from '../common/pagination';
+import { invalidCursor, paginate } from '../common/pagination';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { ImageListQueryDto } from '../images/dto/image.dto';
@@ -84,7 +84,8 @@ export class OrdersService {
 
   async list(userId: string, q: OrderListQueryDto) {
     const limit = q.limit ?? 10;
-    const { rows, total } = await this.repo.page({
+    if (q.startingAfter && !(await this.repo.owns(userId, q.startingAfter))) throw invalidCursor();
+    const { rows: read, total } = await this.repo.page({
       userId,
       id: q.id,
       integrationId: q.integrationId,
@@ -96,7 +97,9 @@ export class OrdersService {
       sort: q.sort === 'asc' ? 'asc' : 'desc',
       page: q.page ?? 1,
       limit,
+      startingAfter: q.startingAfter,
     });
+    const rows = read.slice(0, limit);
     const items = await this.repo.itemsOfOrders(userId, rows.map((r) => r.id));
     const byOrder = new Map<string, OrderItemDto[]>();
     for (const it of items) byOrder.set(it.order_id, [...(byOrder.get(it.order_id) ?? []), toItemDto(it)]);
@@ -112,7 +115,7 @@ export class OrdersService {
       orderItems: byOrder.get(r.id) ?? [],
       fulfilment: fulfilmentOf(r),
     }));
-    return paginate(data, total, limit);
+    return { ...paginate(data, total, limit), hasMore: read.length > limit };
   }
 
   /** For the dashboard: computed by the database (ORDER_COUNTS_SQL: the status rule, in one pass). */

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsDateString, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { ListQueryDto } from '../../common/pagination';
-import { PaginatedResponse } from '../../common/responses';
+import { CursorQueryDto } from '../../common/pagination';
+import { CursorPaginatedResponse } from '../../common/responses';
 import { IntegrationType } from '../../integrations/entities/integration.entity';
 import { OrderStatus } from '../entities/order.entity';
 
@@ -45,7 +45,7 @@ export class FulfilmentResponse {
   @ApiProperty() message: string;
 }
 
-export class OrderListQueryDto extends ListQueryDto {
+export class OrderListQueryDto extends CursorQueryDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only this order (its _id): where a print item links to its order' })
   @IsOptional()
   @Transform(({ value }) => (value === '' ? undefined : value))
@@ -143,7 +143,7 @@ export class OrderDto {
   @ApiProperty({ type: OrderFulfilmentDto, description: 'Fulfilment back to the shop (Mark shipped, or a completed batch)' }) fulfilment: OrderFulfilmentDto;
 }
 
-export class OrderListResponse extends PaginatedResponse(OrderDto) {}
+export class OrderListResponse extends CursorPaginatedResponse(OrderDto) {}
 
 export class OrderItemIdsDto {
   @ApiProperty({ type: [String], format: 'uuid' })
