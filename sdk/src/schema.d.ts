@@ -4399,7 +4399,44 @@ export interface components {
             user_id: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description The database is saturated (busy): retry shortly */
+        Busy: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "busy",
+                 *       "message": "The server is busy. Please try again in a moment.",
+                 *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                 *       "statusCode": 503
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description An unexpected failure (internal_error): what went wrong is in the server's log under the request id, never in the answer */
+        InternalError: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "internal_error",
+                 *       "message": "An error occurred",
+                 *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                 *       "statusCode": 500
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -4474,6 +4511,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createApiKey: {
@@ -4559,6 +4598,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteApiKey: {
@@ -4660,6 +4701,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     revokeApiKey: {
@@ -4761,6 +4804,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     config: {
@@ -4781,6 +4826,8 @@ export interface operations {
                     "application/json": components["schemas"]["AuthConfigResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     pendingBankTransfers: {
@@ -4869,6 +4916,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     buyCredits: {
@@ -4900,7 +4949,7 @@ export interface operations {
                     "application/json": components["schemas"]["BuyCreditsResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4970,6 +5019,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -5013,6 +5083,29 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider did not answer; nothing was charged (provider_unavailable) */
+            502: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "provider_unavailable",
+                     *       "message": "The payment provider could not be reached. Please try again.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 502
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            503: components["responses"]["Busy"];
         };
     };
     completedTransfers: {
@@ -5101,6 +5194,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listEvents: {
@@ -5222,6 +5317,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     forgotPassword: {
@@ -5308,6 +5405,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     health: {
@@ -5319,12 +5418,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description All up: status ok, and the database, queue and storage checks */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The database, the queue or the storage is down (service_unavailable); The database is saturated (busy) */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
             };
         };
     };
@@ -5448,6 +5567,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createImageCategory: {
@@ -5479,7 +5600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImageCategoryResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5549,7 +5670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Category already exists */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); Category already exists (category_exists) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5561,8 +5682,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "category_exists",
-                     *       "message": "Category already exists",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -5613,6 +5734,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getImageCategory: {
@@ -5751,6 +5874,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateImageCategory: {
@@ -5914,6 +6039,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteImageCategory: {
@@ -6052,6 +6179,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listImages: {
@@ -6178,6 +6307,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     bulkDeleteImages: {
@@ -6340,6 +6471,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     bulkUpdateImages: {
@@ -6480,6 +6613,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     uploadImages: {
@@ -6517,7 +6652,7 @@ export interface operations {
                     "application/json": components["schemas"]["UploadResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6608,6 +6743,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -6651,6 +6807,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getImage: {
@@ -6790,6 +6948,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateImage: {
@@ -6932,6 +7092,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteImage: {
@@ -7048,6 +7210,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The image is in a print that is not completed: remove it from the print first (image_in_draft_print) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "image_in_draft_print",
+                     *       "message": "\"Tiger head\" is used by a print that is not completed. Remove it from the print first.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
@@ -7070,6 +7253,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getImageFile: {
@@ -7210,6 +7395,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getImagePreview: {
@@ -7347,6 +7534,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listIntegrations: {
@@ -7435,6 +7624,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createIntegration: {
@@ -7467,7 +7658,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntegrationResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7537,7 +7728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Shop already exists. */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); Shop already exists. (shop_already_exists) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7549,8 +7740,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "shop_already_exists",
-                     *       "message": "Shop already exists.",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -7601,6 +7792,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listIntegrationTypes: {
@@ -7689,6 +7882,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     wooCallback: {
@@ -7756,6 +7951,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getIntegration: {
@@ -7894,6 +8091,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateIntegration: {
@@ -8014,6 +8213,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The shop is connected already (as another integration) (shop_already_exists) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "shop_already_exists",
+                     *       "message": "Shop already exists.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
@@ -8036,6 +8256,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteIntegration: {
@@ -8175,6 +8397,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     connectIntegration: {
@@ -8313,6 +8537,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     syncOrders: {
@@ -8452,6 +8678,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     login: {
@@ -8519,7 +8747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A cookie request from another site */
+            /** @description A cookie request from another site; Please verify your email before logging in. We have sent you a new verification link. (email_not_verified) */
             403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8556,6 +8784,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     logout: {
@@ -8619,6 +8849,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listNotifications: {
@@ -8740,6 +8972,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     markAllNotificationsRead: {
@@ -8827,6 +9061,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteNotification: {
@@ -8965,6 +9201,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     markNotificationRead: {
@@ -9103,6 +9341,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listOrders: {
@@ -9239,6 +9479,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createOrderPrint: {
@@ -9271,7 +9513,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPrintResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9341,6 +9583,52 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description An order item is not the seller's or unknown */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "Order item not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description An item is in a print already (send allowReprint to print it again), or being added to one right now; the message names the items (order_item_in_print)
+             *
+             *     A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress)
+             */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -9384,6 +9672,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     reviewOrderItems: {
@@ -9481,6 +9771,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description An order item is not the seller's or unknown */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "Order item not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
@@ -9503,6 +9814,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     retryFulfilment: {
@@ -9599,7 +9912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not yours */
+            /** @description Another seller's or an unknown order */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9612,9 +9925,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "not_found",
-                     *       "message": "Not found",
+                     *       "message": "Order not found",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The fulfilment did not fail (fulfilment_not_failed); The order was never marked shipped (fulfilment_not_requested) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "fulfilment_not_failed",
+                     *       "message": "Only a fulfilment that the shop refused or that failed can be retried",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -9642,6 +9976,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     shipOrder: {
@@ -9742,7 +10078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found, or not yours */
+            /** @description Another seller's or an unknown order */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9755,9 +10091,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "not_found",
-                     *       "message": "Not found",
+                     *       "message": "Order not found",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Already marked shipped with other tracking details than those sent (already_shipped) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "already_shipped",
+                     *       "message": "This order was already marked shipped with tracking number 1Z999AA10123456784; the shop has it (or is getting it) as it was sent",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -9785,6 +10142,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listPayments: {
@@ -9907,6 +10266,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     bankDetails: {
@@ -9994,6 +10355,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     startBankTransfer: {
@@ -10025,7 +10388,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10095,6 +10458,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -10138,6 +10522,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     packages: {
@@ -10225,6 +10611,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getPayment: {
@@ -10363,6 +10751,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     markTransferReceived: {
@@ -10389,7 +10779,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10468,6 +10858,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -10486,6 +10894,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listPrints: {
@@ -10618,6 +11028,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createPrint: {
@@ -10649,7 +11061,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10740,7 +11152,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description You already have a print with externalId "order-5012": 3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10. */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); You already have a print with externalId "order-5012": 3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10. (external_id_taken) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10752,8 +11164,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "external_id_taken",
-                     *       "message": "You already have a print with externalId \"order-5012\": 3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10.",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -10804,6 +11216,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     previewDraftPrint: {
@@ -10944,6 +11358,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listUserPrints: {
@@ -11062,6 +11478,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getPrint: {
@@ -11200,6 +11618,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deletePrint: {
@@ -11359,6 +11779,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     cancelPrint: {
@@ -11518,6 +11940,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     duplicatePrint: {
@@ -11547,7 +11971,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11638,7 +12062,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Every design or size of the print was deleted */
+            /**
+             * @description Every design or size of the print was deleted
+             *
+             *     A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress)
+             */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11650,8 +12078,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "nothing_to_duplicate",
-                     *       "message": "Nothing to duplicate: every design or size of this print has been deleted",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -11702,6 +12130,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     downloadPrintFile: {
@@ -11833,7 +12263,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The files of this print have been deleted. */
+            /** @description The print's files have been deleted (their retention ended, or they were removed) (gone) */
             410: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -11876,6 +12306,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     downloadPrintPdf: {
@@ -12007,6 +12439,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The print's files have been deleted (their retention ended, or they were removed) (gone) */
+            410: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "gone",
+                     *       "message": "The files of this print have been deleted.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 410
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
@@ -12029,6 +12482,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     downloadPrintPreview: {
@@ -12160,6 +12615,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The print's files have been deleted (their retention ended, or they were removed) (gone) */
+            410: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "gone",
+                     *       "message": "The files of this print have been deleted.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 410
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
@@ -12182,6 +12658,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     forceDeletePrint: {
@@ -12341,6 +12819,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getLayout: {
@@ -12479,6 +12959,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     saveLayout: {
@@ -12651,6 +13133,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     discardLayout: {
@@ -12810,6 +13294,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     checkLayout: {
@@ -12973,6 +13459,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     renestLayout: {
@@ -13136,6 +13624,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     packingList: {
@@ -13296,6 +13786,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     previewPrint: {
@@ -13438,6 +13930,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     addPrintItem: {
@@ -13471,7 +13965,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13562,7 +14056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Items can be changed only while the print is In Draft or Deleted. */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); Items can be changed only while the print is In Draft or Deleted. (invalid_status) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13574,8 +14068,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "invalid_status",
-                     *       "message": "Items can be changed only while the print is In Draft or Deleted.",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -13626,6 +14120,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     proccessPrint: {
@@ -13659,7 +14155,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13750,7 +14246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description This print is Processing; only a print that is In Draft or Deleted can be processed. */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); This print is Processing; only a print that is In Draft or Deleted can be processed. (invalid_status) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13762,8 +14258,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "invalid_status",
-                     *       "message": "This print is Processing; only a print that is In Draft or Deleted can be processed.",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -13809,6 +14305,28 @@ export interface operations {
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The job queue cannot take the print now; nothing was charged; The server is short of disk space for this print; nothing was charged (insufficient_storage); The database is saturated: retry shortly (busy) */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "Processing is not available right now; your credits were not charged. Please try again.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 503
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -13847,7 +14365,7 @@ export interface operations {
                     "application/json": components["schemas"]["PrintResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13938,7 +14456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description This print is Processing; only a print that is In Draft or Deleted can be processed. */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); This print is Processing; only a print that is In Draft or Deleted can be processed. (invalid_status) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -13950,8 +14468,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "invalid_status",
-                     *       "message": "This print is Processing; only a print that is In Draft or Deleted can be processed.",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -13997,6 +14515,28 @@ export interface operations {
                      *       "message": "Too many requests with this API key. Try again in 12 s.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The job queue cannot take the print now; nothing was charged; The server is short of disk space for this print; nothing was charged (insufficient_storage); The database is saturated: retry shortly (busy) */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "Processing is not available right now; your credits were not charged. Please try again.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 503
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -14182,6 +14722,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     revokeShareLinks: {
@@ -14320,6 +14862,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updatePrintItem: {
@@ -14484,6 +15028,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deletePrintItem: {
@@ -14644,6 +15190,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     batches: {
@@ -14731,6 +15279,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     batchNow: {
@@ -14756,6 +15306,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BatchNowResponse"];
+                };
+            };
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "errors": [
+                     *         {
+                     *           "code": "required",
+                     *           "field": "name",
+                     *           "message": "Name is required"
+                     *         }
+                     *       ],
+                     *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
@@ -14795,6 +15373,27 @@ export interface operations {
                      *       "message": "This API key is read-only. Use a read-write key to make changes.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
@@ -14843,6 +15442,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     queue: {
@@ -14965,6 +15566,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getSettings: {
@@ -15052,6 +15655,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     putSettings: {
@@ -15171,6 +15776,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     profile: {
@@ -15258,6 +15865,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateProfile: {
@@ -15377,6 +15986,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     register: {
@@ -15481,6 +16092,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     resetPassword: {
@@ -15567,6 +16180,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     downloadSharedFile: {
@@ -15644,7 +16259,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The link was revoked or expired, or the files were deleted */
+            /**
+             * @description The link was revoked or expired, or the files were deleted
+             *
+             *     The print's files have been deleted (their retention ended, or they were removed) (gone)
+             */
             410: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -15654,7 +16273,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "gone",
-                     *       "message": "This share link was revoked by its owner. Ask them for a new link.",
+                     *       "message": "The files of this print have been deleted.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 410
                      *     }
@@ -15681,6 +16300,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     downloadSharedPdf: {
@@ -15758,7 +16379,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The link was revoked or expired, or the files were deleted */
+            /**
+             * @description The link was revoked or expired, or the files were deleted
+             *
+             *     The print's files have been deleted (their retention ended, or they were removed) (gone)
+             */
             410: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -15768,7 +16393,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "gone",
-                     *       "message": "This share link has expired. Ask the person who sent it for a new link.",
+                     *       "message": "The files of this print have been deleted.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 410
                      *     }
@@ -15795,6 +16420,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listSheetPresets: {
@@ -15882,6 +16509,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createSheetPreset: {
@@ -15913,7 +16542,7 @@ export interface operations {
                     "application/json": components["schemas"]["SheetPresetResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15983,7 +16612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A preset with this name already exists */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); A preset with this name already exists (preset_exists) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15995,8 +16624,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "preset_exists",
-                     *       "message": "A preset with this name already exists",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -16047,6 +16676,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getSheetPreset: {
@@ -16185,6 +16816,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateSheetPreset: {
@@ -16305,6 +16938,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Another preset has this name (preset_exists) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "preset_exists",
+                     *       "message": "A preset with this name already exists",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
             429: {
                 headers: {
@@ -16327,6 +16981,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteSheetPreset: {
@@ -16465,6 +17121,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getSheetSettings: {
@@ -16552,6 +17210,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateSheetSettings: {
@@ -16671,6 +17331,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getSheetDefaults: {
@@ -16758,6 +17420,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listSizes: {
@@ -16880,6 +17544,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createSize: {
@@ -16911,7 +17577,7 @@ export interface operations {
                     "application/json": components["schemas"]["SizeResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -16981,7 +17647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Size already exists */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); Size already exists (size_exists) */
             409: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -16993,8 +17659,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "size_exists",
-                     *       "message": "Size already exists",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -17045,6 +17711,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getSize: {
@@ -17183,6 +17851,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateSize: {
@@ -17346,6 +18016,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteSize: {
@@ -17506,6 +18178,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getStatistics: {
@@ -17593,6 +18267,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listUsers: {
@@ -17682,6 +18358,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createUser: {
@@ -17710,7 +18388,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -17771,7 +18449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Email is already registered */
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress); Email is already registered (email_taken) */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -17780,8 +18458,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "email_taken",
-                     *       "message": "Email is already registered",
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 409
                      *     }
@@ -17807,6 +18485,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getUser: {
@@ -17908,6 +18588,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateUser: {
@@ -18031,6 +18713,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteUser: {
@@ -18132,6 +18816,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateUserCredit: {
@@ -18237,6 +18923,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     grantUserCredit: {
@@ -18267,7 +18955,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -18346,6 +19034,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -18364,6 +19070,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     creditHistory: {
@@ -18468,6 +19176,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateUserStatus: {
@@ -18573,6 +19283,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     verify: {
@@ -18620,6 +19332,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description An e-mail change link whose address another account took meanwhile (email_taken) */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "email_taken",
+                     *       "message": "Email is already registered",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many attempts from this address or for this account (see Retry-After) */
             429: {
                 headers: {
@@ -18639,6 +19369,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     verifyCaptcha: {
@@ -18725,6 +19457,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listWebhooks: {
@@ -18812,6 +19546,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     createWebhook: {
@@ -18843,7 +19579,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -18913,6 +19649,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -18956,6 +19713,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     redeliverWebhook: {
@@ -18985,7 +19744,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -19076,6 +19835,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -19119,6 +19899,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     getWebhook: {
@@ -19257,6 +20039,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     deleteWebhook: {
@@ -19395,6 +20179,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     updateWebhook: {
@@ -19537,6 +20323,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     listWebhookDeliveries: {
@@ -19681,6 +20469,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     rollWebhookSecret: {
@@ -19714,7 +20504,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -19805,6 +20595,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -19848,6 +20659,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     testWebhook: {
@@ -19877,7 +20690,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponse"];
                 };
             };
-            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused) */
+            /** @description The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused), or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key) */
             400: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -19968,6 +20781,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A request with this Idempotency-Key is still being processed: retry shortly (idempotency_in_progress) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "A request with this Idempotency-Key is still being processed. Try again shortly.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The Idempotency-Key was used for a different request (code idempotency_key_reused) */
             422: {
                 headers: {
@@ -20011,6 +20845,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
         };
     };
     webhookBatchCompleted: {

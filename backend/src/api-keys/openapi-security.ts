@@ -176,6 +176,16 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
       },
     },
   };
+  // What any route may answer whatever it does: declared once, referenced by every operation.
+  doc.components.responses = {
+    ...(doc.components.responses ?? {}),
+    InternalError: error("An unexpected failure (internal_error): what went wrong is in the server's log under the request id, never in the answer", {
+      statusCode: 500,
+      code: 'internal_error',
+      message: 'An error occurred',
+    }),
+    Busy: error('The database is saturated (busy): retry shortly', { statusCode: 503, code: 'busy', message: 'The server is busy. Please try again in a moment.' }),
+  };
   doc.components.headers = {
     ...(doc.components.headers ?? {}),
     RequestId: {
@@ -212,13 +222,13 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
       const add = (status: string, value: unknown) => (op.responses[status] ??= value);
       const honoursKey = op.parameters?.some((p: any) => p.name === 'Idempotency-Key');
       const refusesKey = (method === 'post' || method === 'patch') && !honoursKey;
-      if (op.requestBody || refusesKey || op.parameters?.some((p: any) => p.in === 'query' || p.in === 'path'))
+      if (op.requestBody || refusesKey || honoursKey || op.parameters?.some((p: any) => p.in === 'query' || p.in === 'path'))
         add(
           '400',
           error(
             refusesKey
               ? 'The request is not valid (validation_failed, one entry per field in errors; a field the route does not take is refused), or it carries an Idempotency-Key, which this route does not honour (idempotency_not_supported)'
-              : 'The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused)',
+              : `The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused)${honoursKey ? ', or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key)' : ''}`,
             { statusCode: 400, code: 'validation_failed', message: 'Name is required', errors: [{ field: 'name', code: 'required', message: 'Name is required' }] },
           ),
         );
@@ -239,8 +249,15 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
       // The cross-site check refuses a cookie request from another origin on any change.
       if (method !== 'get') add('403', error('A cookie request from another site', { statusCode: 403, code: 'bad_origin', message: 'Cross-site requests are not allowed' }));
       if (a.throttled) add('429', error('Too many attempts from this address or for this account (see Retry-After)', { statusCode: 429, code: 'rate_limited', message: 'Too many attempts. Please try again later.' }));
-      for (const [status, code, message] of DOCUMENTED_ERRORS[op.operationId] ?? []) add(String(status), error(message, { statusCode: status, code, message }));
+      for (const [status, code, message] of DOCUMENTED_ERRORS[op.operationId] ?? []) {
+        // A status the route declares already (an Idempotency-Key's 409…) names this case too.
+        const declared = op.responses[String(status)];
+        if (declared && !declared.$ref && !String(declared.description).includes(code)) declared.description = `${declared.description}; ${message} (${code})`;
+        add(String(status), error(message, { statusCode: status, code, message }));
+      }
       if (path.includes('{')) add('404', error('Not found, or not yours', { statusCode: 404, code: 'not_found', message: 'Not found' }));
+      add('500', { $ref: '#/components/responses/InternalError' });
+      add('503', { $ref: '#/components/responses/Busy' });
       if (op.responses['422']) op.responses['422'] = error(op.responses['422'].description, { statusCode: 422, code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.' });
       for (const [status, response] of Object.entries(op.responses) as Array<[string, any]>) {
         if (response.$ref) continue;

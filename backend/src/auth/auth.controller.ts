@@ -9,6 +9,7 @@ import { User } from '../users/entities/user.entity';
 import { AuthService } from './auth.service';
 import { CaptchaGuard, captchaFailed, CaptchaService, RequireCaptcha } from './captcha.service';
 import { SessionService } from '../session/session.service';
+import { ApiError } from '../common/api-errors';
 import {
   AuthConfigResponse,
   CaptchaResponse,
@@ -53,6 +54,7 @@ export class AuthController {
   @UseGuards(ThrottlerGuard)
   @Get('verify')
   @ApiOkResponse({ type: VerifyResultDto })
+  @ApiError(409, 'An e-mail change link whose address another account took meanwhile', 'Email is already registered', 'email_taken')
   async verify(@Query('token') token: string) {
     if (typeof token !== 'string' || !token) throw new BadRequestException('Email verification failed');
     const { alreadyVerified, emailChanged } = await this.auth.verifyEmail(token);

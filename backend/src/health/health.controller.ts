@@ -1,9 +1,10 @@
 import { Controller, Get, Inject, OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators';
+import { ApiErrors } from '../common/api-errors';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { JOB_RUNNER } from '../queue/queue.module';
@@ -47,6 +48,11 @@ export class HealthController implements OnModuleDestroy {
   @Public()
   @Get()
   @ApiOperation({ summary: 'Database, queue and storage status; 503 when any is down' })
+  @ApiOkResponse({ description: 'All up: status ok, and the database, queue and storage checks' })
+  @ApiErrors(
+    { status: 503, when: 'The database, the queue or the storage is down', message: 'Service unavailable', code: 'service_unavailable' },
+    { status: 503, when: 'The database is saturated', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
+  )
   async health() {
     let round = this.round;
     if (!round || (round.finishedAt !== undefined && Date.now() - round.finishedAt >= HEALTH_REUSE_MS)) {

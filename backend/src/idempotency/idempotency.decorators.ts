@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
+import { ApiError } from '../common/api-errors';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /** Set by @Idempotent(): the route honours an Idempotency-Key. */
@@ -25,6 +26,7 @@ export const Idempotent = () =>
       example: '5f0c2c1e-8d7a-4b8e-9d61-2b7f4f1c9a10',
     }),
     ApiResponse({ status: 422, description: 'The Idempotency-Key was used for a different request (code idempotency_key_reused)' }),
+    ApiError(409, 'A request with this Idempotency-Key is still being processed: retry shortly', 'A request with this Idempotency-Key is still being processed. Try again shortly.', 'idempotency_in_progress'),
   );
 
 /**

@@ -19,6 +19,7 @@ import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Idempotent } from '../idempotency/idempotency.decorators';
+import { ApiError } from '../common/api-errors';
 import { currentRequestId } from '../common/request-context';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ObjectNotFoundError } from '../storage/object-store';
@@ -133,6 +134,7 @@ export class ImagesController {
 
   @Delete(':id')
   @ApiOkResponse({ type: BulkDeleteResponse })
+  @ApiError(409, 'The image is in a print that is not completed: remove it from the print first', '"Tiger head" is used by a print that is not completed. Remove it from the print first.', 'image_in_draft_print')
   async deleteImage(@CurrentUser() user: User, @Param('id', uuid) id: string) {
     const data = await this.images.bulkDelete(user._id, [id]);
     return { data, message: '1 image deleted' };

@@ -7,6 +7,7 @@ import { Role, User } from '../users/entities/user.entity';
 import { ConnectResponse, IntegrationBodyDto, IntegrationListResponse, IntegrationResponse, IntegrationTypesResponse, toIntegrationDto, WooAuthCallbackDto } from './dto/integration.dto';
 import { IntegrationsService, MSG } from './integrations.service';
 import { Idempotent, IgnoresIdempotencyKey } from '../idempotency/idempotency.decorators';
+import { ApiError } from '../common/api-errors';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException(MSG.notFound) });
 
@@ -71,6 +72,7 @@ export class IntegrationsController {
 
   @Put(':id')
   @ApiOkResponse({ type: IntegrationResponse })
+  @ApiError(409, 'The shop is connected already (as another integration)', 'Shop already exists.', 'shop_already_exists')
   async updateIntegration(@CurrentUser() user: User, @Param('id', uuid) id: string, @Body() dto: IntegrationBodyDto) {
     const { integration, connectUrl } = await this.integrations.update(user._id, id, dto);
     return { data: toIntegrationDto(integration), connectUrl, message: 'Integration updated' };

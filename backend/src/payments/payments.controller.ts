@@ -18,6 +18,7 @@ import { CheckoutService } from './checkout.service';
 import { PaymentCatalogueService } from './payment-catalogue.service';
 import { PaymentsService } from './payments.service';
 import { Idempotent } from '../idempotency/idempotency.decorators';
+import { ApiError } from '../common/api-errors';
 
 const paymentId = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Payment not found') });
 
@@ -37,6 +38,7 @@ export class PaymentsController {
   @HttpCode(200)
   @ApiOperation({ summary: "Start buying a package: a Pending payment and the provider's checkout link" })
   @ApiOkResponse({ type: BuyCreditsResponse })
+  @ApiError(502, 'The payment provider did not answer; nothing was charged', 'The payment provider could not be reached. Please try again.', 'provider_unavailable')
   async buyCredits(@CurrentUser() user: User, @Body() dto: BuyCreditsDto) {
     return { data: await this.checkout.buy(user, dto.sku) };
   }

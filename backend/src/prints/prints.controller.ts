@@ -26,6 +26,7 @@ import { PrintProcessingService } from './print-processing.service';
 import { MSG } from './prints.rules';
 import { PrintsService } from './prints.service';
 import { PACKING_MSG, PackingListService } from './packing-list.service';
+import { ApiErrors } from '../common/api-errors';
 
 /** The 409 of the layout routes: only a print that is In Draft, Deleted or Error has an editable layout. */
 const layoutNotEditable = ApiConflictResponse({
@@ -131,6 +132,11 @@ export class PrintsController {
   @Idempotent()
   @ApiOperation({ summary: 'Charge the credits and start processing (spelled as the spec; /process is the same)' })
   @ApiOkResponse({ type: PrintResponse })
+  @ApiErrors(
+    { status: 503, when: 'The job queue cannot take the print now; nothing was charged', message: 'Processing is not available right now; your credits were not charged. Please try again.' },
+    { status: 503, when: 'The server is short of disk space for this print; nothing was charged', message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' },
+    { status: 503, when: 'The database is saturated: retry shortly', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
+  )
   async proccessPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
     return this.process(user, id, dto);
   }
@@ -139,6 +145,11 @@ export class PrintsController {
   @Idempotent()
   @ApiOperation({ summary: 'Charge the credits and start processing' })
   @ApiOkResponse({ type: PrintResponse })
+  @ApiErrors(
+    { status: 503, when: 'The job queue cannot take the print now; nothing was charged', message: 'Processing is not available right now; your credits were not charged. Please try again.' },
+    { status: 503, when: 'The server is short of disk space for this print; nothing was charged', message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' },
+    { status: 503, when: 'The database is saturated: retry shortly', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
+  )
   async processPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
     return this.process(user, id, dto);
   }

@@ -3,6 +3,7 @@ import { ApiFoundResponse, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
 import { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { SheetFile } from './print-files.service';
+import { ApiError } from '../common/api-errors';
 
 /**
  * Answers a sheet download: a redirect (302) to the signed URL of a bucket's file, so the API
@@ -40,4 +41,5 @@ export const ApiSheetFile = (contentType: string) =>
       description: 'Files in an S3-compatible bucket: Location is a signed URL of the file that expires within STORAGE_SIGNED_URL_SECONDS (follow it, e.g. curl -L)',
       headers: { Location: { description: 'The signed URL', schema: { type: 'string', format: 'uri' } } },
     }),
+    ApiError(410, "The print's files have been deleted (their retention ended, or they were removed)", 'The files of this print have been deleted.', 'gone'),
   );

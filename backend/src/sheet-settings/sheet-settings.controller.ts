@@ -15,6 +15,7 @@ import {
 import { DEFAULT_SHEET_SETTINGS, SheetPreset } from './entities/sheet-settings.entity';
 import { pickSettings, SheetSettingsService } from './sheet-settings.service';
 import { Idempotent } from '../idempotency/idempotency.decorators';
+import { ApiError } from '../common/api-errors';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => new NotFoundException('Sheet preset not found') });
 
@@ -67,6 +68,7 @@ export class SheetSettingsController {
 
   @Put('sheet-presets/:id')
   @ApiOkResponse({ type: SheetPresetResponse })
+  @ApiError(409, 'Another preset has this name', 'A preset with this name already exists', 'preset_exists')
   async updateSheetPreset(@CurrentUser() user: User, @Param('id', uuid) id: string, @Body() dto: UpdatePresetDto) {
     return { data: toPresetDto(await this.sheets.updatePreset(user._id, id, dto)), message: 'Preset updated' };
   }
