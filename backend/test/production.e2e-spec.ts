@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { FakeWooCommerce, wooOrder } from './fakes/woocommerce.fake';
 import { addDesign, addSize, setCredits, waitDone, waitFor } from './prints.fixtures';
@@ -46,7 +47,9 @@ describe('Production (e2e)', () => {
   });
 
   /** Adds orders to the fake shop (each `items` a list of [sku, size, quantity]) and syncs them. */
-  const addOrders = async (orders: Array<{ items: Array<[string, string, number]>; ageHours?: number; upload?: string; rush?: boolean }>) => {
+  const addOrders = async (
+    orders: Array<{ items: Array<[string, string, number]>; ageHours?: number; upload?: string; rush?: boolean; shipping?: { title: string; id: string }; meta?: Array<{ key: string; value: unknown }> }>,
+  ) => {
     const ids: number[] = [];
     for (const o of orders) {
       const id = nextId++;
@@ -55,6 +58,8 @@ describe('Production (e2e)', () => {
         id,
         created: new Date(Date.now() - (o.ageHours ?? 1) * HOUR),
         items: o.items.map(([sku, size, quantity], k) => ({ id: id * 10 + k, name: `${sku} tee`, sku, size, quantity, ...(o.upload && k === 0 ? { upload: o.upload } : {}) })),
+        shipping: o.shipping,
+        meta: o.meta,
       });
       if (o.rush) for (const li of w.line_items) li.meta_data.push({ id: 9, key: 'Shipping', value: 'Express', display_key: 'Shipping', display_value: 'Express' });
       woo.orders.push(w);
@@ -99,6 +104,7 @@ describe('Production (e2e)', () => {
     expect(byOrder(download)[0]).toMatchObject({ designToDownload: true, reason: null });
     expect(q.summary).toMatchObject({ readyItems: 4, readyCopies: 7, blockedItems: 3, blockedCopies: 3, readyOrders: 3 });
     expect(q.summary.estimatedLengthIn).toBeGreaterThan(0);
+    expect(q.summary.unmeasuredItems).toBe(1); // the design still to download is not in the estimate
     expect((await queue(seller.agent, 'status=blocked&limit=2')).pagination).toEqual({ totalDocuments: 3, totalPages: 2 });
     expect((await queue(seller.agent, 'status=ready&limit=200')).data.every((i: any) => i.reason === null)).toBe(true);
     await seller.agent.get('/api/production/queue?status=nope').expect(400);
@@ -275,5 +281,42 @@ describe('Production (e2e)', () => {
     const sizes = await db.query(`SELECT copies FROM production_batches ORDER BY created_at DESC LIMIT ${made}`);
     expect(sizes.every((s: any) => s.copies <= 40)).toBe(true);
     await seller.agent.put('/api/production/settings').send({ triggers: { cutoffs: [], minLengthIn: null } }).expect(200);
+  });
+
+  it('rush by shipping method or shop tag: stored at sync, such orders are batched first when the copy limit cuts the batch', async () => {
+    await seller.agent.put('/api/production/settings').send({ rush: { tags: ['VIP'], shippingMethods: ['express'] }, maxCopiesPerBatch: 3, autoProcess: false }).expect(200);
+    // a design still to download only: the film is not known yet (null, not 0)
+    woo.files.set('/wp-content/uploads/product_addons_uploads/rush/art.png', {
+      type: 'image/png',
+      body: await sharp({ create: { width: 300, height: 300, channels: 4, background: '#22aa44' } }).png().toBuffer(),
+    });
+    const [later] = await addOrders([{ items: [['', 'A3', 1]], ageHours: 0.5, upload: `${woo.baseUrl}/wp-content/uploads/product_addons_uploads/rush/art.png` }]);
+    expect((await queue(seller.agent, 'status=ready')).summary).toMatchObject({ readyItems: 1, unmeasuredItems: 1, estimatedLengthIn: null });
+    const [old, byShipping, byTag] = await addOrders([
+      { items: [['RED', 'A3', 3]], ageHours: 50 },
+      { items: [['BLUE', 'A3', 3]], ageHours: 2, shipping: { title: 'Express', id: 'flat_rate' } },
+      { items: [['RED', 'A3', 2], ['BLUE', 'A3', 1]], ageHours: 1, meta: [{ key: 'order_tag', value: 'vip' }] },
+    ]);
+    const stored = await db.query(`SELECT number, shipping_methods, shop_tags FROM orders WHERE integration_id = $1 AND number = ANY($2::text[]) ORDER BY number`, [wooId, [old, byShipping, byTag]]);
+    expect(stored).toEqual([
+      { number: old, shipping_methods: ['Flat rate', 'flat_rate'], shop_tags: [] },
+      { number: byShipping, shipping_methods: ['Express', 'flat_rate'], shop_tags: [] },
+      { number: byTag, shipping_methods: ['Flat rate', 'flat_rate'], shop_tags: ['order_tag', 'vip'] },
+    ]);
+    const q = await queue(seller.agent, 'status=ready');
+    expect(q.data.map((i: any) => i.orderNumber)).toEqual([byShipping, byTag, byTag, old, later]);
+    expect(q.data[0]).toMatchObject({ rush: true, shipping: 'Express' });
+    expect(q.data[3]).toMatchObject({ rush: false, shipping: 'Flat rate' });
+    // three copies per batch at most: the rush orders make the first batches, oldest first
+    const made = (await seller.agent.post('/api/production/batches').expect(200)).body.data;
+    expect(made).toHaveLength(4);
+    const batches = await db.query(
+      `SELECT b.print_id, array_agg(DISTINCT o.number) AS orders FROM production_batches b
+         JOIN print_items pi ON pi.print_id = b.print_id JOIN order_items oi ON oi.id = pi.order_item_id JOIN orders o ON o.id = oi.order_id
+        WHERE b.print_id = ANY($1::uuid[]) GROUP BY b.print_id, b.created_at ORDER BY b.created_at`,
+      [made.map((b: any) => b.printId)],
+    );
+    expect(batches.map((b: any) => b.orders)).toEqual([[byShipping], [byTag], [old], [later]]);
+    await seller.agent.put('/api/production/settings').send({ rush: { tags: ['express'], shippingMethods: [] }, maxCopiesPerBatch: 1000 }).expect(200);
   });
 });

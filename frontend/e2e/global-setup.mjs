@@ -112,6 +112,10 @@ export default async function globalSetup(config) {
         BANK_IBAN: "DE89370400440532013000",
         // shops.spec.mjs runs a fake WooCommerce store on 127.0.0.1
         SHOPS_ALLOW_PRIVATE_URLS: "true",
+        // production-done.spec.mjs moves production batching's clock through this file (absent:
+        // the real time), and a short tick lets a passed cut-off batch within seconds
+        E2E_PRODUCTION_CLOCK_FILE: join(dataDir, "production-clock-offset-ms"),
+        PRODUCTION_TICK_SECONDS: "3",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -135,6 +139,7 @@ export default async function globalSetup(config) {
       E2E_ADMIN_PASSWORD: adminCreds.password,
       E2E_REDIS_URL: REDIS_URL,
       E2E_QUEUE_PREFIX: id,
+      E2E_PRODUCTION_CLOCK_FILE: join(dataDir, "production-clock-offset-ms"),
     });
   } catch (err) {
     await teardown();

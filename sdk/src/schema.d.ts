@@ -185,7 +185,7 @@ export interface paths {
         };
         /**
          * Your events, oldest first: exactly what your webhooks are sent, with the same ids
-         * @description For a receiver catching up after downtime: page with after = the id of the last event you processed until hasMore is false. Events are kept for 30 days, whether or not a webhook endpoint listened to them; test pings are not events.
+         * @description For a receiver catching up after downtime: page with after = the id of the last event you processed until hasMore is false. Events are kept for 30 days, whether or not a webhook endpoint listened to them; test pings are not events. A test key lists the events of test mode (livemode false), a session or a live key the live ones.
          *
          *     Example:
          *
@@ -2631,10 +2631,15 @@ export interface components {
             expiresAt: string | null;
             /** Format: date-time */
             lastUsedAt: string | null;
+            /**
+             * @description live, or test: free watermarked prints, test webhooks only
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /** @example Shop backend */
             name: string;
             /**
-             * @description The first characters of the secret, to recognise the key
+             * @description The first characters of the secret, to recognise the key (gsk_test_ and 8 more for a test key)
              * @example gsk_3fQk9aZt
              */
             prefix: string;
@@ -2762,6 +2767,12 @@ export interface components {
              * @example 2027-01-01T00:00:00.000Z
              */
             expiresAt?: string | null;
+            /**
+             * @description test: a gsk_test_… key. Its prints cost no credits and their sheets carry a TEST watermark, its events go to test webhooks only, and it cannot buy credits or touch shops (see docs/api.md "Test keys")
+             * @default live
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /** @example Shop backend */
             name: string;
             /**
@@ -2837,6 +2848,11 @@ export interface components {
              *     ]
              */
             events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed")[];
+            /**
+             * @description live: events of live activity; test: events of test mode only (test prints). Default: the mode of the request (test with a test key, else live). Cannot be changed later.
+             * @enum {string}
+             */
+            mode?: "live" | "test";
             /** @example https://shop.example.com/hooks/gangsheet */
             url: string;
         };
@@ -2848,10 +2864,15 @@ export interface components {
             expiresAt: string | null;
             /** Format: date-time */
             lastUsedAt: string | null;
+            /**
+             * @description live, or test: free watermarked prints, test webhooks only
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /** @example Shop backend */
             name: string;
             /**
-             * @description The first characters of the secret, to recognise the key
+             * @description The first characters of the secret, to recognise the key (gsk_test_ and 8 more for a test key)
              * @example gsk_3fQk9aZt
              */
             prefix: string;
@@ -2879,6 +2900,11 @@ export interface components {
             createdAt: string;
             description: string;
             events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed")[];
+            /**
+             * @description live: receives live events; test: only the events of test mode
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description After a secret roll: the replaced secret also signs deliveries until then
@@ -2995,6 +3021,8 @@ export interface components {
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "batch.completed";
         };
@@ -3013,6 +3041,8 @@ export interface components {
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "batch.created";
         };
@@ -3028,6 +3058,8 @@ export interface components {
              * @description The event id: the "id" of every webhook delivery of this event
              */
             id: string;
+            /** @description false for an event of test mode: what a test key lists; true for the live ones a session or live key lists */
+            livemode: boolean;
             /** @enum {string} */
             type: "print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed";
         };
@@ -3054,6 +3086,8 @@ export interface components {
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "order.fulfilled";
         };
@@ -3069,6 +3103,8 @@ export interface components {
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "order.synced";
         };
@@ -3085,6 +3121,8 @@ export interface components {
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "payment.completed";
         };
@@ -3098,6 +3136,8 @@ export interface components {
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "ping";
         };
@@ -3114,12 +3154,16 @@ export interface components {
                 printId: string;
                 /** @constant */
                 status: "In Draft";
+                /** @description A test print (made with a test key): the event is sent to test endpoints only */
+                test: boolean;
             };
             /**
              * Format: uuid
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "print.cancelled";
         };
@@ -3138,12 +3182,16 @@ export interface components {
                 printedAt: string;
                 /** @constant */
                 status: "Completed";
+                /** @description A test print (made with a test key): the event is sent to test endpoints only */
+                test: boolean;
             };
             /**
              * Format: uuid
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "print.completed";
         };
@@ -3161,12 +3209,16 @@ export interface components {
                 printId: string;
                 /** @constant */
                 status: "Error";
+                /** @description A test print (made with a test key): the event is sent to test endpoints only */
+                test: boolean;
             };
             /**
              * Format: uuid
              * @description The event id: the same on every retry and redelivery
              */
             id: string;
+            /** @description false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint's mode */
+            livemode: boolean;
             /** @constant */
             type: "print.failed";
         };
@@ -3654,7 +3706,7 @@ export interface components {
             _id: string;
             /** Format: date-time */
             createdAt: string;
-            /** @description Credits: the sum of the quantities (charged when processing starts) */
+            /** @description Credits: the sum of the quantities (charged when processing starts); 0 for a test print */
             creditCost: number;
             error: string | null;
             /** @description Your own reference, as given when the print was created */
@@ -3679,6 +3731,8 @@ export interface components {
             settings: components["schemas"]["SheetSettingsDto"] | null;
             /** @enum {string} */
             status: "In Draft" | "Processing" | "Completed" | "Deleted" | "Cancelled" | "Error";
+            /** @description Made with a test API key: free, its sheets watermarked TEST, its events sent to test webhooks only (docs/api.md "Test keys") */
+            test: boolean;
             /** @enum {string} */
             type: "Manual" | "Etsy" | "WooCommerce" | "Batch";
             /** Format: date-time */
@@ -3821,9 +3875,9 @@ export interface components {
             summary: components["schemas"]["QueueSummaryDto"];
         };
         ProductionRushDto: {
-            /** @description Shipping method names that make an order rush (matched like tags) */
+            /** @description An order is rush when its shop shipping method (name or id, e.g. 'Express' or 'flat_rate'), or an option of one of its items, is one of these (case-insensitive) */
             shippingMethods?: string[];
-            /** @description An order is rush when one of its items has an option named or valued like one of these (case-insensitive) */
+            /** @description An order is rush when one of its shop tags, or an option of one of its items (name or value), is one of these (case-insensitive) */
             tags?: string[];
         };
         ProductionRushOut: {
@@ -3913,7 +3967,10 @@ export interface components {
             previewUrl: string | null;
             /** @description Why the item cannot be batched; null: ready */
             reason: string | null;
+            /** @description Rush order (the rules' rush tags or shipping methods): batched first */
             rush: boolean;
+            /** @description The order's shipping method as the shop named it */
+            shipping: string | null;
             shop: string;
             shopType: string;
             /** @description The size option as the shop sent it */
@@ -3927,13 +3984,15 @@ export interface components {
         QueueSummaryDto: {
             blockedCopies: number;
             blockedItems: number;
-            /** @description Film the ready items with a known design would take at the density of the rules, inches */
-            estimatedLengthIn: number;
+            /** @description Film the ready items with a measured design would take at the density of the rules, inches; null when ready items exist and none is measured yet (designs still to download) */
+            estimatedLengthIn: number | null;
             oldestReadyAt: string | null;
             readyCopies: number;
             readyItems: number;
             /** @description Orders with a ready item */
             readyOrders: number;
+            /** @description Ready items whose design is not measured yet (to download when batched): not in estimatedLengthIn */
+            unmeasuredItems: number;
         };
         RegisterDto: {
             /** @description Captcha response token, when not verified through /verify-captcha first */
@@ -4353,6 +4412,11 @@ export interface components {
             createdAt: string;
             description: string;
             events: ("print.completed" | "print.failed" | "print.cancelled" | "payment.completed" | "order.synced" | "order.fulfilled" | "batch.created" | "batch.completed")[];
+            /**
+             * @description live: receives live events; test: only the events of test mode
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description After a secret roll: the replaced secret also signs deliveries until then
@@ -4998,7 +5062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5010,8 +5074,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -7707,7 +7771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7719,8 +7783,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -8171,7 +8235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8183,8 +8247,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -8333,7 +8397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8345,8 +8409,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -8473,7 +8537,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8485,8 +8549,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "forbidden",
-                     *       "message": "You are not authorized to view this page",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -8614,7 +8678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not allowed for this user (admin routes), or an API key on a session-only route */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8626,8 +8690,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "forbidden",
-                     *       "message": "You are not authorized to view this page",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -9562,7 +9626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9574,8 +9638,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -9750,7 +9814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9762,8 +9826,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -9891,7 +9955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -9903,8 +9967,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -10057,7 +10121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10069,8 +10133,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -10437,7 +10501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -10449,8 +10513,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -15357,7 +15421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15369,8 +15433,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }
@@ -15733,7 +15797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            /** @description A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -15745,8 +15809,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "read_only_key",
-                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "code": "test_mode_not_supported",
+                     *       "message": "Test keys cannot buy credits or work with shops, orders and production. Use a live key for this.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 403
                      *     }

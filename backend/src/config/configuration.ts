@@ -113,6 +113,8 @@ export interface AppConfig {
     syncIntervalMs: number;
     /** How often production batching evaluates the sellers with automatic batching (0: never). */
     productionTickMs: number;
+    /** Browser tests only: the file whose number (ms) moves production batching's clock (production/clock.ts). */
+    e2eClockFile?: string;
     firstSyncDays: number;
     maxRetryWaitMs: number;
     requestTimeoutMs: number;
@@ -215,6 +217,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
+  }
+  if (e.NODE_ENV === 'production' && e.E2E_PRODUCTION_CLOCK_FILE) {
+    throw new ConfigError('Invalid configuration:\n  E2E_PRODUCTION_CLOCK_FILE: browser tests only, refused when NODE_ENV=production');
   }
   if (e.CAPTCHA_PROVIDER !== 'none' && (!e.CAPTCHA_SITE_KEY || !e.CAPTCHA_SECRET)) {
     throw new ConfigError(
@@ -341,6 +346,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       etsy: { keystring: e.ETSY_KEYSTRING, sharedSecret: e.ETSY_SHARED_SECRET, apiUrl: e.ETSY_API_URL.replace(/\/$/, ''), connectUrl: e.ETSY_CONNECT_URL },
       syncIntervalMs: Math.round(e.ORDER_SYNC_INTERVAL_MINUTES * 60_000),
       productionTickMs: Math.round(e.PRODUCTION_TICK_SECONDS * 1000),
+      e2eClockFile: e.E2E_PRODUCTION_CLOCK_FILE,
       firstSyncDays: e.ORDER_SYNC_FIRST_DAYS,
       maxRetryWaitMs: Math.round(e.ORDER_SYNC_MAX_RETRY_WAIT_SECONDS * 1000),
       requestTimeoutMs: e.SHOP_REQUEST_TIMEOUT_MS,

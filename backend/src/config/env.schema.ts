@@ -113,6 +113,8 @@ export const envSchema = z.object({
   ORDER_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
   /** Production batching: how often auto-batching sellers are evaluated (cut-offs are met within this). 0: off. */
   PRODUCTION_TICK_SECONDS: z.coerce.number().min(0).default(60),
+  /** Browser tests only (refused with NODE_ENV=production): a file holding milliseconds added to production batching's clock. */
+  E2E_PRODUCTION_CLOCK_FILE: z.string().min(1).optional(),
   ORDER_SYNC_FIRST_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   ORDER_SYNC_MAX_RETRY_WAIT_SECONDS: z.coerce.number().min(0).default(60),
   SHOP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),

@@ -203,6 +203,8 @@ export class OrdersRepository {
       currency: o.currency,
       created: o.createdAt.toISOString(),
       updated: o.updatedAt?.toISOString() ?? null,
+      shipping_methods: o.shippingMethods ?? [],
+      shop_tags: o.tags ?? [],
     }));
     const items = unique.flatMap((o) =>
       [...new Map(o.items.map((it) => [it.externalId, it])).values()].map((it) => ({
@@ -220,12 +222,15 @@ export class OrdersRepository {
     return this.db.transaction(async (m) => {
       const rows = returned<{ id: string; inserted: boolean }>(await m.query(
         `INSERT INTO orders (user_id, integration_id, external_id, number, shop_status, buyer_info, total_amount, currency,
-                             integration_order_created_date, integration_order_updated_date)
-         SELECT $1, $2, x.external_id, x.number, x.shop_status, x.buyer_info, x.total_amount, x.currency, x.created, x.updated
+                             integration_order_created_date, integration_order_updated_date, shipping_methods, shop_tags)
+         SELECT $1, $2, x.external_id, x.number, x.shop_status, x.buyer_info, x.total_amount, x.currency, x.created, x.updated,
+                ARRAY(SELECT jsonb_array_elements_text(x.shipping_methods)), ARRAY(SELECT jsonb_array_elements_text(x.shop_tags))
            FROM jsonb_to_recordset($3::jsonb) AS x(external_id text, number text, shop_status text, buyer_info jsonb,
-                                                   total_amount numeric, currency text, created timestamptz, updated timestamptz)
+                                                   total_amount numeric, currency text, created timestamptz, updated timestamptz,
+                                                   shipping_methods jsonb, shop_tags jsonb)
          ON CONFLICT (integration_id, external_id) DO UPDATE SET
            number = EXCLUDED.number, shop_status = EXCLUDED.shop_status, buyer_info = EXCLUDED.buyer_info,
+           shipping_methods = EXCLUDED.shipping_methods, shop_tags = EXCLUDED.shop_tags,
            total_amount = EXCLUDED.total_amount, currency = EXCLUDED.currency,
            integration_order_created_date = EXCLUDED.integration_order_created_date,
            integration_order_updated_date = EXCLUDED.integration_order_updated_date, updated_at = now()

@@ -117,7 +117,7 @@ export function positions(sheets: readonly PackingSheet[]) {
     const order = [...s.placements].sort((a, b) => a.y - b.y || a.x - b.x);
     order.forEach((p, i) => number.set(`${p.itemId}#${p.copy}`, { sheet: s.n, pos: i + 1 }));
   }
-  const ranks = readingRanks(sheets.flatMap((s) => s.placements.map((p) => ({ sheet: s.n, designId: p.itemId, copy: p.copy, x: p.x, y: p.y }))));
+  const ranks = readingRanks(sheets.flatMap((s) => s.placements.map((p) => ({ sheet: s.n, designId: p.itemId, copy: p.copy, x: p.x, y: p.y, height: p.height }))));
   const byItem = new Map<string, { sheet: number; pos: number; rank: number }[]>();
   for (const [key, at] of number) {
     const itemId = key.slice(0, key.lastIndexOf('#'));

@@ -1,4 +1,4 @@
-import { latestCutoff, nextCutoff, takeBatch, zonedInstant } from './production-rules';
+import { DEFAULT_RULES, isRush, latestCutoff, nextCutoff, ProductionRules, rushTerms, takeBatch, zonedInstant } from './production-rules';
 
 describe('production rules', () => {
   it('cut-offs are wall-clock times in the seller time zone, across a daylight-saving change', () => {
@@ -22,5 +22,20 @@ describe('production rules', () => {
     expect(takeBatch(rows, 7).map((r) => r.id)).toEqual(['a1', 'a2', 'c1']);
     expect(takeBatch(rows, 100).map((r) => r.id)).toEqual(['a1', 'a2', 'b1', 'c1']);
     expect(takeBatch([{ id: 'x', order_id: 'X', quantity: 50 }, ...rows], 10).map((r) => r.id)).toEqual(['x']);
+  });
+
+  it('rush: a shop tag, a shipping method (name or id) or an item option, case-insensitive, whole words', () => {
+    const rules: ProductionRules = { ...DEFAULT_RULES, rush: { tags: [' Rush ', 'VIP'], shippingMethods: ['express', 'next_day', ''] } };
+    const terms = rushTerms(rules);
+    expect(terms).toEqual({ tags: ['rush', 'vip'], shipping: ['express', 'next_day'], options: ['rush', 'vip', 'express', 'next_day'] });
+    const order = (o: Partial<Parameters<typeof isRush>[1]>) => ({ tags: [], shippingMethods: [], options: [], ...o });
+    expect(isRush(terms, order({ shippingMethods: ['Flat rate', 'EXPRESS'] }))).toBe(true);
+    expect(isRush(terms, order({ shippingMethods: ['Next Day Delivery', 'next_day'] }))).toBe(true); // the method id
+    expect(isRush(terms, order({ tags: ['vip '] }))).toBe(true);
+    expect(isRush(terms, order({ options: [{ name: 'Shipping', value: 'Express' }] }))).toBe(true);
+    // a shipping method named like a tag only is not rush; partial words are not matched
+    expect(isRush(terms, order({ shippingMethods: ['Rush'] }))).toBe(false);
+    expect(isRush(terms, order({ shippingMethods: ['Express Plus'], tags: ['rushed'] }))).toBe(false);
+    expect(isRush(rushTerms(DEFAULT_RULES), order({ shippingMethods: ['Express'], tags: ['rush'] }))).toBe(false);
   });
 });

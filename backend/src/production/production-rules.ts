@@ -22,6 +22,32 @@ export const DEFAULT_RULES: ProductionRules = {
   maxCopiesPerBatch: 1000,
 };
 
+/** The rush words as matched: trimmed, lower case, no empty ones. */
+export function rushTerms(r: ProductionRules): { tags: string[]; shipping: string[]; options: string[] } {
+  const norm = (xs: string[]) => [...new Set(xs.map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const tags = norm(r.rush.tags);
+  const shipping = norm(r.rush.shippingMethods);
+  return { tags, shipping, options: [...new Set([...tags, ...shipping])] };
+}
+
+/**
+ * Whether an order is rush: one of its shop tags is a rush tag, one of its shipping methods
+ * (name or id) is a rush shipping method, or one of its items has an option whose name or
+ * value is either (shops and plugins that put the choice on the item). Case-insensitive,
+ * whole words. The queue's SQL (production.repository.ts) decides the same way.
+ */
+export function isRush(
+  terms: ReturnType<typeof rushTerms>,
+  order: { tags: string[]; shippingMethods: string[]; options: Array<{ name: string; value: string }> },
+): boolean {
+  const has = (list: string[], v: string) => list.includes(v.trim().toLowerCase());
+  return (
+    order.tags.some((t) => has(terms.tags, t)) ||
+    order.shippingMethods.some((s) => has(terms.shipping, s)) ||
+    order.options.some((o) => has(terms.options, o.name) || has(terms.options, o.value))
+  );
+}
+
 /** Batching runs by itself when any trigger is on; otherwise only "Batch now" batches. */
 export const isAuto = (r: ProductionRules) => r.triggers.minLengthIn != null || r.triggers.cutoffs.length > 0 || r.triggers.maxWaitHours != null;
 

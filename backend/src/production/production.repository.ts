@@ -6,7 +6,7 @@ import { ORDER_MSG } from '../orders/orders.service';
 import { PrintStatus, PrintType } from '../prints/entities/print.entity';
 import { printReadSql } from '../prints/print-read-model';
 import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
-import { ProductionRules } from './production-rules';
+import { ProductionRules, rushTerms } from './production-rules';
 
 /** Shop statuses of orders that are not to be produced (cancelled, refunded, failed, or done in the shop). */
 const CLOSED_SHOP_STATUSES = ['cancelled', 'canceled', 'refunded', 'failed', 'trash', 'completed', 'fully refunded'];
@@ -40,6 +40,7 @@ export interface QueueRow {
   trim_h: number | null;
   to_download: boolean;
   rush: boolean;
+  shipping: string | null;
   reason: string | null;
 }
 
@@ -50,6 +51,8 @@ export interface QueueSummaryRow {
   blocked_copies: number;
   ready_orders: number;
   area_sq_in: number;
+  /** Ready items whose design is not measured yet (still to download, or not inspected): not in area_sq_in. */
+  ready_unmeasured: number;
   oldest_ready_at: Date | null;
 }
 
@@ -69,7 +72,9 @@ export interface BatchRow {
  * (printReadSql.orderItemHeldForProduction), each with its design and size resolved by the
  * rules of orders → print (OrdersService.resolveItems): the image imported before, else the
  * design file (downloaded when batched), else an image named like the SKU; the size named like
- * the size option. $1 is the user; the sheet and rush terms follow.
+ * the size option. $1 is the user; the sheet and rush terms follow. An order is rush by the
+ * rule of production-rules.ts `isRush`: $8 its shop tags, $9 its shipping methods, $2 (both
+ * lists) its items' options.
  */
 function queueSql(extra = ''): string {
   return `
@@ -79,10 +84,14 @@ function queueSql(extra = ''): string {
            img.id AS image_id, img.name AS image_name, img.status AS image_status, img.trim_w, img.trim_h,
            sz.id AS size_id, sz.value AS size_value, dl.problem AS download_problem, fit.problem AS fit_problem,
            (img.id IS NULL AND oi.design_url IS NOT NULL AND dl.problem IS NULL) AS to_download,
-           bool_or(cardinality($2::text[]) > 0 AND EXISTS (
-             SELECT 1 FROM jsonb_array_elements(oi.attributes) a
-              WHERE lower(trim(a->>'value')) = ANY($2::text[]) OR lower(trim(a->>'name')) = ANY($2::text[])))
-             OVER (PARTITION BY oi.order_id) AS rush
+           bool_or(
+             (cardinality($2::text[]) > 0 AND EXISTS (
+               SELECT 1 FROM jsonb_array_elements(oi.attributes) a
+                WHERE lower(trim(a->>'value')) = ANY($2::text[]) OR lower(trim(a->>'name')) = ANY($2::text[])))
+             OR (cardinality($8::text[]) > 0 AND EXISTS (SELECT 1 FROM unnest(o.shop_tags) t WHERE lower(trim(t)) = ANY($8::text[])))
+             OR (cardinality($9::text[]) > 0 AND EXISTS (SELECT 1 FROM unnest(o.shipping_methods) s WHERE lower(trim(s)) = ANY($9::text[]))))
+             OVER (PARTITION BY oi.order_id) AS rush,
+           o.shipping_methods[1] AS shipping
       FROM order_items oi
       JOIN orders o ON o.id = oi.order_id
       JOIN integrations i ON i.id = o.integration_id
@@ -130,8 +139,8 @@ export class ProductionRepository {
   constructor(@InjectDataSource() readonly db: DataSource) {}
 
   private params(userId: string, rules: ProductionRules, sheet: SheetSettingsValues): unknown[] {
-    const rush = [...rules.rush.tags, ...rules.rush.shippingMethods].map((s) => s.trim().toLowerCase()).filter(Boolean);
-    return [userId, rush, CLOSED_SHOP_STATUSES, sheet.width, sheet.maxLength, sheet.margin, sheet.rotate];
+    const rush = rushTerms(rules);
+    return [userId, rush.options, CLOSED_SHOP_STATUSES, sheet.width, sheet.maxLength, sheet.margin, sheet.rotate, rush.tags, rush.shipping];
   }
 
   async queuePage(userId: string, rules: ProductionRules, sheet: SheetSettingsValues, filter: 'all' | 'ready' | 'blocked', page: number, limit: number): Promise<{ rows: QueueRow[]; total: number }> {
@@ -153,7 +162,8 @@ export class ProductionRepository {
                count(*) FILTER (WHERE reason IS NOT NULL)::int AS blocked_items,
                coalesce(sum(greatest(quantity, 0)) FILTER (WHERE reason IS NOT NULL), 0)::int AS blocked_copies,
                count(DISTINCT order_id) FILTER (WHERE reason IS NULL)::int AS ready_orders,
-               coalesce(sum(quantity * (size_value + $8::float8) * (size_value * trim_h / trim_w + $8::float8)) FILTER (WHERE reason IS NULL AND trim_w > 0), 0)::float8 AS area_sq_in,
+               coalesce(sum(quantity * (size_value + $10::float8) * (size_value * trim_h / trim_w + $10::float8)) FILTER (WHERE reason IS NULL AND trim_w > 0), 0)::float8 AS area_sq_in,
+               count(*) FILTER (WHERE reason IS NULL AND NOT coalesce(trim_w > 0, false))::int AS ready_unmeasured,
                min(ordered_at) FILTER (WHERE reason IS NULL) AS oldest_ready_at
           FROM q`),
       [...this.params(userId, rules, sheet), sheet.gap],

@@ -135,6 +135,7 @@ export class ProductionService implements OnModuleInit {
       size: r.size,
       copies: r.quantity,
       rush: !!r.rush,
+      shipping: r.shipping ?? null,
       imageId: r.image_id,
       imageName: r.image_name,
       previewUrl: r.image_id ? `/api/images/${r.image_id}/preview` : null,
@@ -151,7 +152,9 @@ export class ProductionService implements OnModuleInit {
         blockedItems: s.blocked_items,
         blockedCopies: s.blocked_copies,
         readyOrders: s.ready_orders,
-        estimatedLengthIn: Math.round((s.area_sq_in / (sheet.width * rules.triggers.density)) * 10) / 10,
+        // Nothing measured yet among the ready items: the film is not known, not 0.
+        estimatedLengthIn: s.ready_items > 0 && s.ready_unmeasured === s.ready_items ? null : Math.round((s.area_sq_in / (sheet.width * rules.triggers.density)) * 10) / 10,
+        unmeasuredItems: s.ready_unmeasured,
         oldestReadyAt: s.oldest_ready_at ? new Date(s.oldest_ready_at).toISOString() : null,
       },
     };

@@ -16,7 +16,10 @@ import { AddressInfo } from 'node:net';
  * and can be told to refuse (4xx with Etsy's `{error}` body), to fail (500) or to apply a
  * shipment and drop the connection before answering.
  */
-export function etsyReceipt(id: number, o: { created?: Date; updated?: Date; status?: string; sku?: string; size?: string; personalization?: string; quantity?: number } = {}) {
+export function etsyReceipt(
+  id: number,
+  o: { created?: Date; updated?: Date; status?: string; sku?: string; size?: string; personalization?: string; quantity?: number; shippingMethod?: string; shippingUpgrade?: string | null } = {},
+) {
   const created = Math.floor((o.created ?? new Date()).getTime() / 1000);
   const updated = Math.floor((o.updated ?? o.created ?? new Date()).getTime() / 1000);
   const gbp = (amount: number) => ({ amount, divisor: 100, currency_code: 'GBP' });
@@ -57,6 +60,9 @@ export function etsyReceipt(id: number, o: { created?: Date; updated?: Date; sta
         price: gbp(1499),
         shipping_cost: gbp(300),
         transaction_type: 'listing',
+        shipping_profile_id: 190000001,
+        shipping_method: o.shippingMethod ?? 'Standard Shipping',
+        shipping_upgrade: o.shippingUpgrade ?? null,
         variations: [
           { property_id: 100, value_id: 1234567890, formatted_name: 'Size', formatted_value: o.size ?? 'A3' },
           ...(o.personalization !== undefined ? [{ property_id: 54, value_id: null, formatted_name: 'Personalization', formatted_value: o.personalization }] : []),

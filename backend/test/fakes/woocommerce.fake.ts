@@ -13,6 +13,8 @@ import { AddressInfo } from 'node:net';
  * need read_write keys; it records every status update and note it accepts, and can be told
  * to refuse (a 4xx with WooCommerce's error body), to fail (500) or to apply a write and
  * drop the connection before answering (an accepted request whose answer was lost).
+ * Browser tests, where the store runs in another process, use /__fake/control (refusals),
+ * /__fake/received (the writes accepted) and /__fake/orders (POST: new orders).
  */
 export interface WooOrderOpts {
   id: number;
@@ -21,6 +23,10 @@ export interface WooOrderOpts {
   modified?: Date;
   items?: Array<{ id: number; name: string; sku?: string; size?: string; quantity?: number; price?: number; upload?: string }>;
   buyer?: { first: string; last: string; email?: string; phone?: string; country?: string };
+  /** The shipping line's method (default Flat rate / flat_rate). */
+  shipping?: { title: string; id: string };
+  /** Order-level meta entries (WooCommerce has no order tags; tagging plugins keep them here). */
+  meta?: Array<{ key: string; value: unknown }>;
 }
 
 const wp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, '');
@@ -42,7 +48,7 @@ export function wooOrder(o: WooOrderOpts) {
     total: (items.reduce((a, i) => a + (i.price ?? 16.805) * (i.quantity ?? 1), 0) + 4.12).toFixed(2),
     billing: { first_name: b.first, last_name: b.last, company: '', address_1: 'Bahnhofstr. 5', address_2: '', city: 'Graz', state: '', postcode: '8010', country: b.country ?? 'AT', email: b.email ?? '', phone: b.phone ?? '' },
     shipping: { first_name: b.first, last_name: b.last, company: '', address_1: 'Bahnhofstr. 5', address_2: '', city: 'Graz', state: '', postcode: '8010', country: b.country ?? 'AT', phone: '' },
-    meta_data: [],
+    meta_data: (o.meta ?? []).map((m, k) => ({ id: 500 + k, key: m.key, value: m.value })),
     line_items: items.map((i) => ({
       id: i.id,
       name: i.name,
@@ -60,6 +66,7 @@ export function wooOrder(o: WooOrderOpts) {
         { id: 3, key: '_reduced_stock', value: '2', display_key: '_reduced_stock', display_value: '2' },
       ],
     })),
+    shipping_lines: [{ id: o.id * 10 + 9, method_title: o.shipping?.title ?? 'Flat rate', method_id: o.shipping?.id ?? 'flat_rate', total: '4.12', total_tax: '0.78' }],
   };
 }
 
@@ -204,6 +211,13 @@ export class FakeWooCommerce {
       return this.json(res, 200, { refuseWrites: this.refuseWrites, failWritesNext: this.failWritesNext });
     }
     if (url.pathname === '/__fake/received' && req.method === 'GET') return this.json(res, 200, { statusUpdates: this.statusUpdates, notes: this.notes });
+    // Orders placed while a browser test runs: WooOrderOpts with `created` as ISO text.
+    if (url.pathname === '/__fake/orders' && req.method === 'POST') {
+      const list: any[] = (await this.body(req)) ?? [];
+      const added = list.map((o) => wooOrder({ ...o, created: o.created ? new Date(o.created) : undefined, modified: undefined }));
+      this.orders.push(...added);
+      return this.json(res, 200, { ids: added.map((o) => o.id) });
+    }
     const one = /^\/wp-json\/wc\/v3\/orders\/(\d+)(\/notes)?$/.exec(url.pathname);
     if (one && (req.method === 'GET' || (req.method === 'PUT' && !one[2]) || (req.method === 'POST' && one[2]))) return this.orderRoute(req, res, url, Number(one[1]), !!one[2]);
     if (url.pathname === '/wp-json/wc/v3/orders' && req.method === 'GET') {

@@ -60,6 +60,18 @@ describe('label font', () => {
     ]);
     expect([...ranks.entries()]).toEqual([['a#2', 0], ['a#1', 1], ['b#0', 0], ['a#0', 2]]);
   });
+
+  it('numbers staggered copies of a row left to right, rows from the top', () => {
+    // three copies nested in one row, each a little higher than the one to its left, and a second row
+    const ranks = readingRanks([
+      { sheet: 0, designId: 'a', copy: 0, x: 0, y: 0.5, height: 3 },
+      { sheet: 0, designId: 'a', copy: 1, x: 4, y: 0.3, height: 3 },
+      { sheet: 0, designId: 'a', copy: 2, x: 8, y: 0.1, height: 3 },
+      { sheet: 0, designId: 'a', copy: 3, x: 1, y: 3.6, height: 3 },
+      { sheet: 0, designId: 'a', copy: 4, x: 0, y: 1.7, height: 1 }, // a short copy: its own row (more than half its height below)
+    ]);
+    expect(['a#0', 'a#1', 'a#2', 'a#4', 'a#3'].map((k) => ranks.get(k))).toEqual([0, 1, 2, 3, 4]);
+  });
 });
 
 /** A disc design (so true-shape nesting has a shape to nest), `side` px, one colour. */

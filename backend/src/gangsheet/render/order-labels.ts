@@ -36,12 +36,21 @@ export function orderLabelText(orderNumber: string, index: number, count: number
 
 /**
  * Each labelled copy's rank among its design's copies, in reading order over the sheets
- * (sheet, then top to bottom, then left to right): copies of one design are interchangeable,
- * so the label "2/3" goes to the second copy a reader meets. The packing list numbers the
- * same way. Returns `designId#copy` → rank.
+ * (sheet, then row by row from the top, each row left to right): copies of one design are
+ * interchangeable, so the label "2/3" goes to the second copy a reader meets. A copy belongs
+ * to the row of the copy that starts it when its top is less than half a copy's height (the
+ * shorter of the two) below that one's, so copies nested a little higher or lower in one row
+ * still read left to right. The packing list numbers the same way. Returns `designId#copy` → rank.
  */
-export function readingRanks(placements: readonly { sheet: number; designId: string; copy: number; x: number; y: number }[]): Map<string, number> {
-  const sorted = [...placements].sort((a, b) => a.sheet - b.sheet || a.y - b.y || a.x - b.x);
+export function readingRanks(placements: readonly { sheet: number; designId: string; copy: number; x: number; y: number; height?: number }[]): Map<string, number> {
+  const byTop = [...placements].sort((a, b) => a.sheet - b.sheet || a.y - b.y || a.x - b.x);
+  const rows: (typeof byTop)[] = [];
+  for (const p of byTop) {
+    const lead = rows.at(-1)?.[0];
+    if (lead && lead.sheet === p.sheet && p.y - lead.y < Math.min(lead.height ?? 0, p.height ?? 0) / 2) rows.at(-1)!.push(p);
+    else rows.push([p]);
+  }
+  const sorted = rows.flatMap((row) => row.sort((a, b) => a.x - b.x || a.y - b.y));
   const next = new Map<string, number>();
   const out = new Map<string, number>();
   for (const p of sorted) {

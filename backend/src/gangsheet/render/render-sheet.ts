@@ -167,7 +167,7 @@ interface Job {
 function sheetLabels(sheets: readonly SheetLayout[], designs: readonly RenderDesign[]): PageLabel[][] {
   const texts = new Map(designs.filter((d) => d.labels?.length).map((d) => [d.id, d.labels!]));
   if (!texts.size) return sheets.map(() => []);
-  const ranks = readingRanks(sheets.flatMap((s) => s.placements.filter((p) => p.label && texts.has(p.designId)).map((p) => ({ sheet: s.index, designId: p.designId, copy: p.copy, x: p.px.x, y: p.px.y }))));
+  const ranks = readingRanks(sheets.flatMap((s) => s.placements.filter((p) => p.label && texts.has(p.designId)).map((p) => ({ sheet: s.index, designId: p.designId, copy: p.copy, x: p.px.x, y: p.px.y, height: p.px.height }))));
   return sheets.map((s) =>
     s.placements.flatMap((p) => {
       const text = p.label && texts.get(p.designId)?.[ranks.get(`${p.designId}#${p.copy}`) ?? -1];

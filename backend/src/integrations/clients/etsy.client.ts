@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { HttpSettings, ShopClient, ShopError, ShopOrder, shopRequest, SyncWindow } from './shop-client';
+import { HttpSettings, ShopClient, ShopError, ShopOrder, shopRequest, SyncWindow, wordsOf } from './shop-client';
 
 export interface EtsyApp {
   keystring: string;
@@ -68,6 +68,10 @@ export function mapEtsyReceipt(r: any): ShopOrder {
         attributes: vars.map((v) => ({ name: String(v.formatted_name), value: String(v.formatted_value ?? '') })),
       };
     }),
+    // The transactions' shipping method and the shipping upgrade the buyer chose ("Express");
+    // Etsy receipts carry no tags.
+    shippingMethods: wordsOf((r.transactions ?? []).flatMap((t: any) => [t?.shipping_method, t?.shipping_upgrade])),
+    tags: [],
   };
 }
 

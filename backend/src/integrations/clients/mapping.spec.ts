@@ -12,6 +12,13 @@ describe('shop order mapping', () => {
     expect(o.items[0].attributes.map((a) => a.name)).toEqual(['Size', 'Upload your photo']); // _reduced_stock is internal
   });
 
+  it('WooCommerce: the shipping lines\' method title and id; the public order meta as tags', () => {
+    const o = mapWooOrder(wooOrder({ id: 8, shipping: { title: 'Express', id: 'flexible_shipping_3' }, meta: [{ key: 'order_tag', value: 'Rush' }, { key: '_internal', value: 'x' }, { key: 'data', value: { a: 1 } }] }));
+    expect(o.shippingMethods).toEqual(['Express', 'flexible_shipping_3']);
+    expect(o.tags).toEqual(['order_tag', 'Rush', 'data']);
+    expect(mapWooOrder({ ...wooOrder({ id: 9 }), shipping_lines: undefined }).shippingMethods).toEqual([]);
+  });
+
   it('WooCommerce: other plugins nest the URL; internal keys are ignored; custom size attribute', () => {
     expect(designUrlOf([{ key: '_wcpa', value: 'https://x.example/internal.png' }, { key: 'ppom', value: { files: [{ url: 'https://x.example/a.png' }] } }])).toBe('https://x.example/a.png');
     expect(designUrlOf([{ key: 'note', value: 'no link here' }])).toBeNull();
@@ -25,6 +32,8 @@ describe('shop order mapping', () => {
     expect(o.buyerInfo).toEqual({ name: 'Jane Buyer', email: null, phone: null, address: '12 Rose Lane, Leeds, West Yorkshire, LS1 4AB', country: 'GB' });
     expect(o.items[0]).toMatchObject({ externalId: '34123456781', sku: 'STARMAP-A3', size: 'A4', quantity: 2, price: 14.99, designUrl: 'https://drive.example.com/d/abc123/design.png' });
     expect(mapEtsyReceipt(etsyReceipt(1, { personalization: 'Anna & Tom, 14.02.2020' })).items[0].designUrl).toBeNull();
+    // the transactions' shipping method and upgrade; no tags
+    expect(mapEtsyReceipt(etsyReceipt(2, { shippingMethod: 'Royal Mail', shippingUpgrade: 'Express' }))).toMatchObject({ shippingMethods: ['Royal Mail', 'Express'], tags: [] });
   });
 
   it('Retry-After in seconds or as an HTTP date', () => {

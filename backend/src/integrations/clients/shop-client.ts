@@ -12,6 +12,21 @@ export interface ShopOrder {
   createdAt: Date;
   updatedAt: Date | null;
   items: ShopOrderItem[];
+  /** The shipping methods the buyer chose (names and ids as the shop sends them); production's rush rules read them. */
+  shippingMethods?: string[];
+  /** The shop's tags of the order, where the shop has any; production's rush rules read them. */
+  tags?: string[];
+}
+
+/** Distinct non-empty trimmed strings (at most 50, 200 characters each), for an order's shipping methods and tags. */
+export function wordsOf(values: unknown[]): string[] {
+  const out = new Set<string>();
+  for (const v of values) {
+    if (typeof v !== 'string' && typeof v !== 'number') continue;
+    const s = String(v).trim().slice(0, 200);
+    if (s) out.add(s);
+  }
+  return [...out].slice(0, 50);
 }
 
 export interface ShopOrderItem {

@@ -1,4 +1,4 @@
-import { HttpSettings, ShopClient, ShopError, ShopOrder, ShopOrderItem, shopRequest, SyncWindow } from './shop-client';
+import { HttpSettings, ShopClient, ShopError, ShopOrder, ShopOrderItem, shopRequest, SyncWindow, wordsOf } from './shop-client';
 
 export interface WooKeys {
   baseUrl: string;
@@ -78,6 +78,11 @@ export function mapWooOrder(o: any): ShopOrder {
     createdAt: gmt(o.date_created_gmt) ?? gmt(o.date_created) ?? new Date(),
     updatedAt: gmt(o.date_modified_gmt) ?? gmt(o.date_modified),
     items,
+    // The shipping lines' method titles ("Express") and ids ("flat_rate").
+    shippingMethods: wordsOf((o.shipping_lines ?? []).flatMap((l: any) => [l?.method_title, l?.method_id])),
+    // WooCommerce has no order tags; plugins that tag orders keep them in the order meta, so
+    // the keys and plain values of its public (not "_"-prefixed) entries serve as tags.
+    tags: wordsOf((o.meta_data ?? []).filter((m: any) => m && !String(m.key ?? '').startsWith('_')).flatMap((m: any) => [m.key, m.value])),
   };
 }
 

@@ -45,6 +45,14 @@ export class Order {
   @Column({ type: 'varchar', length: 3 })
   currency: string;
 
+  /** The shop's shipping methods of the order (WooCommerce shipping lines' titles and ids, Etsy's shipping method and upgrade). */
+  @Column({ name: 'shipping_methods', type: 'text', array: true, default: () => "'{}'" })
+  shippingMethods: string[];
+
+  /** The shop's tags of the order, where the shop has them (WooCommerce order meta; Etsy has none). */
+  @Column({ name: 'shop_tags', type: 'text', array: true, default: () => "'{}'" })
+  shopTags: string[];
+
   @Column({ name: 'integration_order_created_date', type: 'timestamptz' })
   integrationOrderCreatedDate: Date;
 

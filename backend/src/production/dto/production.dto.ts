@@ -51,7 +51,7 @@ export class ProductionTriggersDto {
 }
 
 export class ProductionRushDto {
-  @ApiPropertyOptional({ type: [String], description: 'An order is rush when one of its items has an option named or valued like one of these (case-insensitive)' })
+  @ApiPropertyOptional({ type: [String], description: "An order is rush when one of its shop tags, or an option of one of its items (name or value), is one of these (case-insensitive)" })
   @IsOptional()
   @IsArray({ message: 'Rush tags must be a list of words' })
   @ArrayMaxSize(50, { message: 'At most 50 rush tags' })
@@ -59,7 +59,7 @@ export class ProductionRushDto {
   @MaxLength(100, { each: true, message: 'A rush tag must be at most 100 characters' })
   tags?: string[];
 
-  @ApiPropertyOptional({ type: [String], description: 'Shipping method names that make an order rush (matched like tags)' })
+  @ApiPropertyOptional({ type: [String], description: "An order is rush when its shop shipping method (name or id, e.g. 'Express' or 'flat_rate'), or an option of one of its items, is one of these (case-insensitive)" })
   @IsOptional()
   @IsArray({ message: 'Rush shipping methods must be a list of names' })
   @ArrayMaxSize(50, { message: 'At most 50 rush shipping methods' })
@@ -168,7 +168,8 @@ export class QueueItemDto {
   @ApiProperty({ nullable: true, type: String }) sku: string | null;
   @ApiProperty({ nullable: true, type: String, description: "The size option as the shop sent it" }) size: string | null;
   @ApiProperty() copies: number;
-  @ApiProperty() rush: boolean;
+  @ApiProperty({ description: "Rush order (the rules' rush tags or shipping methods): batched first" }) rush: boolean;
+  @ApiProperty({ nullable: true, type: String, description: "The order's shipping method as the shop named it" }) shipping: string | null;
   @ApiProperty({ nullable: true, type: String }) imageId: string | null;
   @ApiProperty({ nullable: true, type: String }) imageName: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'GET with the session for the thumbnail' }) previewUrl: string | null;
@@ -184,7 +185,13 @@ export class QueueSummaryDto {
   @ApiProperty() blockedItems: number;
   @ApiProperty() blockedCopies: number;
   @ApiProperty({ description: 'Orders with a ready item' }) readyOrders: number;
-  @ApiProperty({ description: 'Film the ready items with a known design would take at the density of the rules, inches' }) estimatedLengthIn: number;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'Film the ready items with a measured design would take at the density of the rules, inches; null when ready items exist and none is measured yet (designs still to download)',
+  })
+  estimatedLengthIn: number | null;
+  @ApiProperty({ description: 'Ready items whose design is not measured yet (to download when batched): not in estimatedLengthIn' }) unmeasuredItems: number;
   @ApiProperty({ nullable: true, type: String }) oldestReadyAt: string | null;
 }
 

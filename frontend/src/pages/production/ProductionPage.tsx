@@ -7,7 +7,7 @@ import { PageShell } from "../../components/common/PageShell";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { useLiveEvent } from "../../providers/live";
 import { toast } from "../../lib/toast";
-import { useBatches, useBatchNow, useProductionQueue, useProductionSettings, useRefreshProduction, type Batch, type QueueFilter, type QueueItem } from "./api";
+import { useBatches, useBatchNow, useProductionQueue, useProductionSettings, useRefreshProduction, type Batch, type QueueFilter, type QueueItem, type QueueSummary } from "./api";
 import { ProductionSettingsDrawer } from "./ProductionSettingsDrawer";
 
 const PAGE_SIZE = 20;
@@ -27,6 +27,32 @@ function triggerText(s: ReturnType<typeof useProductionSettings>["data"]) {
     s.triggers.maxWaitHours != null ? `after ${s.triggers.maxWaitHours} h of waiting` : null,
   ].filter(Boolean);
   return `Batching ${parts.join(", ")}${s.autoProcess ? "; processed automatically" : "; left as drafts"}`;
+}
+
+/**
+ * The film the ready items would take. Designs still to download are not measured yet: with
+ * none measured the film is not known ("—"), with some it is at least the estimate.
+ */
+function FilmEstimate({ summary, loading }: { summary?: QueueSummary; loading: boolean }) {
+  const unknown = summary?.estimatedLengthIn == null && !!summary?.readyItems;
+  const partial = !unknown && !!summary?.unmeasuredItems;
+  const pending = summary?.unmeasuredItems ?? 0;
+  return (
+    <Flex vertical>
+      <Statistic
+        title="Film (est.)"
+        value={unknown ? "—" : (summary?.estimatedLengthIn ?? 0)}
+        prefix={partial ? "≥" : undefined}
+        suffix={unknown ? undefined : "in"}
+        loading={loading}
+      />
+      {(unknown || partial) && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="film-hint">
+          {pending} {pending === 1 ? "design" : "designs"} still to download (measured when batched)
+        </Typography.Text>
+      )}
+    </Flex>
+  );
 }
 
 /** Production: the queue of shop order items not yet in a print, the batching rules and the latest batches. */
@@ -62,7 +88,7 @@ export function ProductionPage() {
       render: (_: unknown, i: QueueItem) => (
         <Flex vertical>
           <Typography.Text strong>#{i.orderNumber}{i.rush && <Tag color="volcano" style={{ marginLeft: 8 }}>Rush</Tag>}</Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>{i.shop}</Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>{i.shop}{i.shipping ? ` · ${i.shipping}` : ""}</Typography.Text>
         </Flex>
       ),
     },
@@ -125,7 +151,7 @@ export function ProductionPage() {
             <Col xs={12} md={6}><Statistic title="Ready items" value={summary?.readyItems ?? 0} loading={queue.isLoading} /></Col>
             <Col xs={12} md={6}><Statistic title="Ready copies" value={summary?.readyCopies ?? 0} loading={queue.isLoading} /></Col>
             <Col xs={12} md={6}><Statistic title="Blocked items" value={summary?.blockedItems ?? 0} loading={queue.isLoading} /></Col>
-            <Col xs={12} md={6}><Statistic title="Film (est.)" value={summary?.estimatedLengthIn ?? 0} suffix="in" loading={queue.isLoading} /></Col>
+            <Col xs={12} md={6}><FilmEstimate summary={summary} loading={queue.isLoading} /></Col>
           </Row>
           <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
             {triggerText(settings.data)}

@@ -6,6 +6,8 @@ import { toast } from "../../lib/toast";
 import { useSaveProductionSettings, type ProductionSettings, type ProductionSettingsInput } from "./api";
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** The preset choice "no preset": an option of its own, so the choice reads as text, not as a faint placeholder. */
+const OWN_SETTINGS = "";
 
 interface FormValues {
   presetId: string | null;
@@ -39,7 +41,7 @@ export function ProductionSettingsDrawer({ open, onClose, settings }: { open: bo
   useEffect(() => {
     if (!open || !settings) return;
     form.setFieldsValue({
-      presetId: settings.presetId,
+      presetId: settings.presetId ?? OWN_SETTINGS,
       width: settings.sheet.width ?? settings.resolvedSheet.width,
       maxLength: settings.sheet.maxLength ?? settings.resolvedSheet.maxLength,
       nesting: settings.sheet.nesting ?? settings.resolvedSheet.nesting,
@@ -58,7 +60,7 @@ export function ProductionSettingsDrawer({ open, onClose, settings }: { open: bo
 
   const submit = (v: FormValues) => {
     const body: ProductionSettingsInput = {
-      presetId: v.presetId ?? null,
+      presetId: v.presetId && v.presetId !== OWN_SETTINGS ? v.presetId : null,
       sheet: { width: v.width, maxLength: v.maxLength, nesting: v.nesting },
       triggers: { minLengthIn: v.minLengthIn ?? null, density: v.density, cutoffs: v.cutoffs ?? [], maxWaitHours: v.maxWaitHours ?? null },
       timeZone: v.timeZone,
@@ -93,7 +95,7 @@ export function ProductionSettingsDrawer({ open, onClose, settings }: { open: bo
       <Form<FormValues> form={form} layout="vertical" onFinish={submit} requiredMark={false}>
         <Typography.Title level={2} style={{ fontSize: 16 }}>Sheet</Typography.Title>
         <Form.Item name="presetId" label="Preset">
-          <Select allowClear placeholder="My sheet settings" options={(presets.data ?? []).map((p) => ({ value: p._id, label: p.name }))} />
+          <Select options={[{ value: OWN_SETTINGS, label: "My sheet settings" }, ...(presets.data ?? []).map((p) => ({ value: p._id, label: p.name }))]} />
         </Form.Item>
         <Space wrap>
           <Form.Item name="width" label="Film width (in)"><InputNumber min={1} max={120} /></Form.Item>
@@ -115,8 +117,9 @@ export function ProductionSettingsDrawer({ open, onClose, settings }: { open: bo
         <Form.Item name="maxWaitHours" label="When the oldest ready item has waited (hours)"><InputNumber min={0.25} max={720} placeholder="off" /></Form.Item>
         <Form.Item name="maxCopiesPerBatch" label="Copies per batch at most"><InputNumber min={1} max={5000} /></Form.Item>
         <Typography.Title level={2} style={{ fontSize: 16 }}>Rush orders first</Typography.Title>
-        <Form.Item name="rushTags" label="Rush tags" extra="An item option named or valued like one of these, e.g. rush, express"><Select mode="tags" open={false} suffixIcon={null} /></Form.Item>
-        <Form.Item name="rushShipping" label="Rush shipping methods" extra="e.g. Next day"><Select mode="tags" open={false} suffixIcon={null} /></Form.Item>
+        <Typography.Paragraph type="secondary">Rush orders are batched before all others. Words match whole and ignore case.</Typography.Paragraph>
+        <Form.Item name="rushTags" label="Rush tags" extra="An order tag from the shop (WooCommerce: order meta) or an item option named or valued like one of these, e.g. rush, express"><Select mode="tags" open={false} suffixIcon={null} /></Form.Item>
+        <Form.Item name="rushShipping" label="Rush shipping methods" extra="The shipping method the buyer chose, by name or id, e.g. Express, Next day, flat_rate:3"><Select mode="tags" open={false} suffixIcon={null} /></Form.Item>
         <Typography.Title level={2} style={{ fontSize: 16 }}>Batches</Typography.Title>
         <Form.Item name="autoProcess" label="Process batches automatically (uses credits)" valuePropName="checked"><Switch /></Form.Item>
         <Form.Item name="labels" label="Order labels beside every copy" valuePropName="checked"><Switch /></Form.Item>
