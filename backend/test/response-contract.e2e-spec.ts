@@ -14,7 +14,7 @@ describe('the response contract', () => {
 
   it('accepts a body that matches its schema, nullable references included', () => {
     const c = new ResponseContract();
-    expect(answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.completed', createdAt: '2026-01-01T00:00:00Z', data: {} }], hasMore: false })).toEqual([]);
+    expect(answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.completed', createdAt: '2026-01-01T00:00:00Z', livemode: true, data: {} }], hasMore: false })).toEqual([]);
     // PrintDto.settings is a nullable reference: null must validate
     const print = { _id: 'p', type: 'Manual', status: 'In Draft', settings: null };
     const before = c.violations.length;
@@ -39,8 +39,8 @@ describe('the response contract', () => {
 
   it("checks webhook bodies against the document's webhooks", () => {
     const c = new ResponseContract();
-    const envelope = (type: string, data: unknown) => JSON.stringify({ id: '6f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10', type, createdAt: '2026-01-01T00:00:00Z', data });
-    const refs = { externalId: null, metadata: {} };
+    const envelope = (type: string, data: unknown) => JSON.stringify({ id: '6f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10', type, createdAt: '2026-01-01T00:00:00Z', livemode: true, data });
+    const refs = { externalId: null, metadata: {}, test: false };
     expect(c.webhookProblems(envelope('print.cancelled', { printId: 'p', status: 'In Draft', creditsRefunded: true, ...refs }))).toEqual([]);
     expect(c.webhookProblems(envelope('print.cancelled', { printId: 'p', status: 'Cancelled' })).join('\n')).toMatch(/creditsRefunded|status/);
     const file = { format: 'pdf', sheet: 1, n: 1, url: 'u', previewUrl: 'p', bytes: 10, lengthIn: 3 };

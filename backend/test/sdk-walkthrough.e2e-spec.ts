@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { walkthrough } from '../../sdk/examples/walkthrough';
-import { createGangSheet, GangSheetError, ok, verifyWebhook } from '../../sdk/src';
+import { createGangSheet, downloadFile, GangSheetError, ok, verifyWebhook } from '../../sdk/src';
 import { WebhookReceiver } from './fakes/webhook-receiver';
 import { setCredits, waitFor } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -23,11 +27,30 @@ describe('TypeScript SDK (e2e)', () => {
     await receiver.stop();
   });
 
-  async function seller(name: string, credits: number) {
+  async function seller(name: string, credits: number, mode: 'live' | 'test' = 'live') {
     const s = await signUpAndLogin(t, name);
     if (credits) await setCredits(t, await adminAgent(t), s.user._id, credits);
-    const apiKey = (await s.agent.post('/api/api-keys').send({ name: 'sdk', scope: 'read-write' }).expect(201)).body.data.secret as string;
+    const apiKey = (await s.agent.post('/api/api-keys').send({ name: 'sdk', scope: 'read-write', mode }).expect(201)).body.data.secret as string;
     return { ...s, apiKey };
+  }
+
+  /** Opaque pixels outside the art's colour: the watermark over the art or the film. */
+  async function watermarked(png: Uint8Array): Promise<number> {
+    const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    let n = 0;
+    // the art is #d01030 on transparent film; the watermark is a translucent red of its own
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && !(data[i] === 0xd0 && data[i + 1] === 0x10 && data[i + 2] === 0x30)) n++;
+    return n;
+  }
+
+  function pdfText(pdf: Uint8Array): string {
+    const dir = mkdtempSync(join(tmpdir(), 'gs-sdk-pdf-'));
+    try {
+      writeFileSync(join(dir, 'sheet.pdf'), pdf);
+      return execFileSync('pdftotext', ['-raw', join(dir, 'sheet.pdf'), '-']).toString('utf8');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   const art = () =>
@@ -36,13 +59,36 @@ describe('TypeScript SDK (e2e)', () => {
       .png()
       .toBuffer();
 
-  it('runs the walk-through: upload, size, print, process as PNG and PDF, wait, download every file', async () => {
-    const s = await seller('sdkwalker', 10);
-    const result = await walkthrough({ baseUrl, apiKey: s.apiKey }, new Uint8Array(await art()));
+  it('runs the walk-through with a test key: upload, size, print, process as PNG and PDF, wait, download every file; 0 credits spent, files watermarked', async () => {
+    const s = await seller('sdkwalker', 10, 'test');
+    expect(s.apiKey).toMatch(/^gsk_test_/);
+    const opts = { baseUrl, apiKey: s.apiKey };
+    const result = await walkthrough(opts, new Uint8Array(await art()));
     expect(result.status).toBe('Completed');
     expect(result.files.map((f) => f.format)).toEqual(['png', 'pdf']);
     for (const f of result.files) expect(f.bytes).toBeGreaterThan(1000);
+    // a test key spends nothing: the 10 credits are all there
+    expect(result.credits).toEqual({ availableCredits: 10, usedCredits: 0 });
+    const { data: print } = await ok(createGangSheet(opts).GET('/api/print/{id}', { params: { path: { id: result.printId } } }));
+    expect(print).toMatchObject({ test: true, creditCost: 0 });
+    const png = print.fileId.find((f) => f.format === 'png')!;
+    const pdf = print.fileId.find((f) => f.format === 'pdf')!;
+    expect(await watermarked(new Uint8Array(await downloadFile(opts, png.path)))).toBeGreaterThan(1000);
+    expect(pdfText(new Uint8Array(await downloadFile(opts, pdf.path)))).toContain('TEST');
+  });
+
+  it('runs the walk-through with a live key: 4 credits spent, no watermark', async () => {
+    const s = await seller('sdklive', 10);
+    const opts = { baseUrl, apiKey: s.apiKey };
+    const result = await walkthrough(opts, new Uint8Array(await art()));
+    expect(result.status).toBe('Completed');
     expect(result.credits).toEqual({ availableCredits: 6, usedCredits: 4 });
+    const { data: print } = await ok(createGangSheet(opts).GET('/api/print/{id}', { params: { path: { id: result.printId } } }));
+    expect(print.test).toBe(false);
+    const png = print.fileId.find((f) => f.format === 'png')!;
+    const pdf = print.fileId.find((f) => f.format === 'pdf')!;
+    expect(await watermarked(new Uint8Array(await downloadFile(opts, png.path)))).toBeLessThan(50);
+    expect(pdfText(new Uint8Array(await downloadFile(opts, pdf.path)))).not.toContain('TEST');
   });
 
   it('errors carry the code, message, fields and request id; webhooks verify with verifyWebhook', async () => {

@@ -154,7 +154,8 @@ describe('Webhooks (e2e)', () => {
         id: expect.any(String),
         type: 'print.cancelled',
         createdAt: expect.any(String),
-        data: { printId: print.body.data._id, status: 'In Draft', creditsRefunded: true, externalId: 'po-77', metadata: { customer: 'Acme' } },
+        livemode: true,
+        data: { printId: print.body.data._id, status: 'In Draft', creditsRefunded: true, externalId: 'po-77', metadata: { customer: 'Acme' }, test: false },
       },
     ]);
     expect((await http().get('/api/profile').set(s.auth).expect(200)).body.data.credit.availableCredits).toBe(5);

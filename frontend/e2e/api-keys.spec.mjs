@@ -44,6 +44,19 @@ test("profile: create an API key, use it with Bearer, revoke it; add a webhook, 
   assert.equal(after.status, 401);
   assert.equal((await after.json()).message, "This API key has been revoked.");
 
+  // A test key: gsk_test_…, tagged Test in the list.
+  await keys.getByRole("button", { name: "Create key" }).click();
+  await dialog.getByLabel("Name").fill("Sandbox");
+  await dialog.getByRole("radio", { name: "Test" }).check();
+  await dialog.getByRole("button", { name: "Create" }).click();
+  const testSecret = await reveal.getByTestId("secret-value").inputValue();
+  assert.match(testSecret, /^gsk_test_[A-Za-z0-9_-]{40}$/);
+  await reveal.getByRole("button", { name: "Done" }).click();
+  const testRow = keys.locator("tr", { hasText: "Sandbox" });
+  await testRow.getByText(`${testSecret.slice(0, 17)}…`).waitFor();
+  await testRow.getByText("Test", { exact: true }).waitFor();
+  assert.equal(await row.getByText("Test", { exact: true }).count(), 0);
+
   // Webhooks: a private address is refused with the server's message; a public one is added.
   await page.locator("#webhooks").scrollIntoViewIfNeeded();
   const hooks = page.locator("#webhooks");

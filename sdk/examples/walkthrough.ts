@@ -1,5 +1,6 @@
 // The walk-through of docs/api.md with the SDK: upload → size → print → process → wait → download.
-// backend/test/sdk-walkthrough.e2e-spec.ts runs it against the real server.
+// backend/test/sdk-walkthrough.e2e-spec.ts runs it against the real server, with a test key
+// (gsk_test_…: no credits spent, the files watermarked TEST) and with a live key.
 import { randomUUID } from 'node:crypto';
 import { createGangSheet, downloadFile, ok, uploadFiles, waitForPrint, type GangSheetOptions } from '../src';
 

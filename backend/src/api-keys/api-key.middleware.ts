@@ -1,7 +1,8 @@
 import { ForbiddenException, HttpException, HttpStatus, UnauthorizedException } from '@nestjs/common';
 import { NextFunction, Request, Response } from 'express';
 import { ApiKeysService, AuthenticatedKey } from './api-keys.service';
-import { ApiKeyScope } from './entities/api-key.entity';
+import { ApiKeyMode, ApiKeyScope } from './entities/api-key.entity';
+import { LIVE_ONLY_MESSAGE, liveOnlyRoute, testModeRefusal } from './test-mode.decorators';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -55,8 +56,9 @@ export function apiKeyMiddleware(keys: ApiKeysService) {
       }
       if (key.scope === ApiKeyScope.Read && !READ_METHODS.has(req.method))
         throw new ForbiddenException({ message: 'This API key is read-only. Use a read-write key to make changes.', code: 'read_only_key' });
+      if (key.mode === ApiKeyMode.Test && liveOnlyRoute(req.method, req.path)) throw testModeRefusal(LIVE_ONLY_MESSAGE);
       req.user = key.user;
-      req.apiKey = { id: key.id, scope: key.scope };
+      req.apiKey = { id: key.id, scope: key.scope, mode: key.mode };
     })().then(() => next(), next);
   };
 }

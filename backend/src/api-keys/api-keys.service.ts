@@ -9,22 +9,25 @@ import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { Role, User, UserStatus } from '../users/entities/user.entity';
 import { CreateApiKeyDto } from './dto/api-key.dto';
-import { ApiKey, ApiKeyScope } from './entities/api-key.entity';
+import { ApiKey, ApiKeyMode, ApiKeyScope } from './entities/api-key.entity';
 import { redisClient } from '../common/redis';
 
 /**
- * Secrets look like `gsk_` + 40 base64url characters (240 random bits). The fixed prefix lets
- * secret scanners find leaked keys; the first 12 characters are kept to tell keys apart.
+ * Secrets look like `gsk_` + 40 base64url characters (240 random bits), test keys'
+ * `gsk_test_` + 40. The fixed prefix lets secret scanners find leaked keys (and people tell a
+ * test key at a glance); the prefix and the next 8 characters are kept to tell keys apart.
  */
 export const KEY_PREFIX = 'gsk_';
-const KEY_PATTERN = /^gsk_[A-Za-z0-9_-]{40}$/;
-const SHOWN_CHARS = 12;
+export const TEST_KEY_PREFIX = 'gsk_test_';
+const KEY_PATTERN = /^gsk_(test_)?[A-Za-z0-9_-]{40}$/;
+const SHOWN_RANDOM_CHARS = 8;
 
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 export interface AuthenticatedKey {
   id: string;
   scope: ApiKeyScope;
+  mode: ApiKeyMode;
   user: User;
 }
 
@@ -72,10 +75,12 @@ export class ApiKeysService implements OnModuleDestroy {
     if (expiresAt && expiresAt <= new Date()) throw new BadRequestException({ message: 'The expiry date must be in the future', code: 'invalid_expiry' });
     const count = await this.db.getRepository(ApiKey).count({ where: { userId } });
     if (count >= 50) throw new BadRequestException({ message: 'You have 50 API keys already. Revoke or delete one first.', code: 'too_many_keys' });
-    const secret = KEY_PREFIX + randomBytes(30).toString('base64url');
+    const mode = dto.mode ?? ApiKeyMode.Live;
+    const prefix = mode === ApiKeyMode.Test ? TEST_KEY_PREFIX : KEY_PREFIX;
+    const secret = prefix + randomBytes(30).toString('base64url');
     const repo = this.db.getRepository(ApiKey);
     const key = await repo.save(
-      repo.create({ userId, name: dto.name, scope: dto.scope, expiresAt, prefix: secret.slice(0, SHOWN_CHARS), secretHash: hashSecret(secret) }),
+      repo.create({ userId, name: dto.name, scope: dto.scope, mode, expiresAt, prefix: secret.slice(0, prefix.length + SHOWN_RANDOM_CHARS), secretHash: hashSecret(secret) }),
     );
     return { key: await repo.findOneByOrFail({ _id: key._id }), secret };
   }
@@ -99,8 +104,8 @@ export class ApiKeysService implements OnModuleDestroy {
    */
   async authenticate(secret: string): Promise<AuthenticatedKey> {
     if (!KEY_PATTERN.test(secret)) throw unauthorized('This is not a GangSheet Studio API key. Send "Authorization: Bearer gsk_…".');
-    const rows: Array<{ id: string; scope: ApiKeyScope; expires_at: Date | null; revoked_at: Date | null; user_id: string }> = await this.db.query(
-      `SELECT id, scope, expires_at, revoked_at, user_id FROM api_keys WHERE secret_hash = $1`,
+    const rows: Array<{ id: string; scope: ApiKeyScope; mode: ApiKeyMode; expires_at: Date | null; revoked_at: Date | null; user_id: string }> = await this.db.query(
+      `SELECT id, scope, mode, expires_at, revoked_at, user_id FROM api_keys WHERE secret_hash = $1`,
       [hashSecret(secret)],
     );
     const k = rows[0];
@@ -115,7 +120,7 @@ export class ApiKeysService implements OnModuleDestroy {
       `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [k.id],
     );
-    return { id: k.id, scope: k.scope, user: Object.assign(new User(), user, { role: Role.User }) };
+    return { id: k.id, scope: k.scope, mode: k.mode, user: Object.assign(new User(), user, { role: Role.User }) };
   }
 
   private failureKey(ip: string | undefined) {

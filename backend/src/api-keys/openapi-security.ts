@@ -6,6 +6,7 @@ import { OpenAPIObject } from '@nestjs/swagger';
 import { IS_PUBLIC, ROLES } from '../auth/auth.decorators';
 import { codeForStatus } from '../common/http-exception.filter';
 import { SESSION_ONLY } from './session-only.guard';
+import { LIVE_ONLY_MESSAGE, liveOnlyRoute, TEST_MODE_NOT_SUPPORTED } from './test-mode.decorators';
 
 export const COOKIE_SCHEME = 'cookie';
 export const KEY_SCHEME = 'api-key';
@@ -231,6 +232,15 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
               : `The request is not valid (validation_failed, one entry per field in errors; a body field the route does not take is refused)${honoursKey ? ', or its Idempotency-Key is not 1 to 255 visible characters (invalid_idempotency_key)' : ''}`,
             { statusCode: 400, code: 'validation_failed', message: 'Name is required', errors: [{ field: 'name', code: 'required', message: 'Name is required' }] },
           ),
+        );
+      if (!a.isPublic && !a.sessionOnly && liveOnlyRoute(method.toUpperCase(), path))
+        add(
+          '403',
+          error('A test key: test mode cannot buy credits or act on shops, orders and production (test_mode_not_supported); or a read-only key, or a cross-site cookie request', {
+            statusCode: 403,
+            code: TEST_MODE_NOT_SUPPORTED,
+            message: LIVE_ONLY_MESSAGE,
+          }),
         );
       if (!a.isPublic) {
         add('401', error('No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key)', { statusCode: 401, code: 'invalid_api_key', message: 'This API key has been revoked.' }));

@@ -83,6 +83,8 @@ export interface RenderRequest extends EngineCallOptions {
   onProgress?: (p: RenderProgress) => void;
   /** Folder for the render's temporary rasters (local disk, removed with the run). */
   tmpDir?: string;
+  /** Text repeated across every sheet (PNG, PDF and preview): "TEST" on a test print's sheets. */
+  watermark?: string;
 }
 
 export interface PrintEngine {
@@ -116,6 +118,7 @@ export interface SerialRenderRequest {
   store?: StoreSpec;
   maxPixels: number;
   tmpDir?: string;
+  watermark?: string;
 }
 
 /**
@@ -166,6 +169,7 @@ export const engineInProcess = {
       open: store ? async (key, contentType) => storeSink(store, key, contentType) : undefined,
       limits: { maxPixels: req.maxPixels },
       tmpDir: req.tmpDir,
+      watermark: req.watermark,
       onProgress,
     });
   },
@@ -184,7 +188,7 @@ export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1
     render: (req) =>
       pool.run(
         'engineRender',
-        [{ layout: req.layout, designs: req.designs, root: req.root, outputs: req.layout.sheets.map((_, i) => req.output(i)), store: req.store, maxPixels, tmpDir: req.tmpDir }],
+        [{ layout: req.layout, designs: req.designs, root: req.root, outputs: req.layout.sheets.map((_, i) => req.output(i)), store: req.store, maxPixels, tmpDir: req.tmpDir, watermark: req.watermark }],
         { signal: req.signal, errors, onEvent: req.onProgress },
       ),
   };

@@ -44,12 +44,13 @@ export class PrintDraftsService {
     private readonly realtime: RealtimeService,
   ) {}
 
-  async create(userId: string, dto: CreatePrintDto | { printItems: OrderPrintItemInput[] }, type = PrintType.Manual): Promise<Print> {
+  /** `test`: made in test mode (a test API key), see Print.test. */
+  async create(userId: string, dto: CreatePrintDto | { printItems: OrderPrintItemInput[] }, type = PrintType.Manual, test = false): Promise<Print> {
     const refs = 'externalId' in dto || 'metadata' in dto ? { externalId: (dto as CreatePrintDto).externalId ?? null, metadata: (dto as CreatePrintDto).metadata ?? {} } : {};
     const id = await this.db
       .transaction(async (m) => {
         await checkOwnership(m, userId, dto.printItems);
-        const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [], ...refs }));
+        const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [], test, ...refs }));
         for (const item of dto.printItems) await this.addOrMerge(m, print._id, item);
         return print._id;
       })
@@ -73,15 +74,16 @@ export class PrintDraftsService {
    * the seller's prints, whatever its status: reprints are a daily job. Items whose design
    * was deleted or whose size is gone are left out and counted; with none left it is 409.
    * Shop order links are not copied: the new draft is a reprint, and the orders' statuses
-   * keep following the print that fulfilled them.
+   * keep following the print that fulfilled them. The copy is a test print when made in test
+   * mode (`test`), whatever the original was.
    */
-  async duplicate(userId: string, printId: string): Promise<{ print: Print; leftOut: number }> {
+  async duplicate(userId: string, printId: string, test = false): Promise<{ print: Print; leftOut: number }> {
     const source = await this.prints.find(userId, printId);
     const items = source.items ?? [];
     const usable = items.filter((i) => i.imageId && i.sizeId && i.image && !i.image.deletedAt && i.size);
     if (!usable.length) throw new ConflictException({ message: MSG.nothingToDuplicate, code: 'nothing_to_duplicate' });
     const id = await this.db.transaction(async (m) => {
-      const print = await m.save(m.create(Print, { userId, type: PrintType.Manual, status: PrintStatus.InDraft, files: [], settings: source.settings }));
+      const print = await m.save(m.create(Print, { userId, type: PrintType.Manual, status: PrintStatus.InDraft, files: [], settings: source.settings, test }));
       for (const i of usable) await this.addOrMerge(m, print._id, { imageId: i.imageId!, sizeId: i.sizeId!, quantity: i.quantity });
       return print._id;
     });

@@ -61,7 +61,9 @@ export class PrintFailureService {
     const ended = await this.prints.transaction(async (m) => {
       const e = await endAttemptWithRefund(m, this.credits, { printId, attempt, status: PrintStatus.Error, error: text, note: `Refund: processing failed (${text.slice(0, 200)})` });
       if (!e?.userId) return null;
-      const data: WebhookEventData['print.failed'] = { printId, status: 'Error', error: text, creditsRefunded: true, ...(await printRefs(m, printId)) };
+      const refs = await printRefs(m, printId);
+      // a test print was never charged: nothing to refund
+      const data: WebhookEventData['print.failed'] = { printId, status: 'Error', error: text, creditsRefunded: !refs.test, ...refs };
       const deliveries = await this.webhooks.record(m, e.userId, 'print.failed', data);
       const key = `print.failed:${printId}:${attempt}`;
       const notification = await this.notifications.record(m, e.userId, { type: 'print', message: `${printName(printId)} could not be processed: ${text}`, attachmentId: printId, dedupeKey: key });

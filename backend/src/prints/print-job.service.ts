@@ -32,6 +32,9 @@ import { PrintRefs, printRefs } from './print-refs';
 import { MSG, printName } from './prints.rules';
 import { StoredLayout, storedLayout } from './stored-layout';
 
+/** The text across every sheet of a test print. */
+export const TEST_WATERMARK = 'TEST';
+
 /** Each run renders into `<attempt folder>/.run-<uuid>/` (temporary rasters in its `.tmp/`). */
 export const RUN_PREFIX = '.run-';
 const MOVES_AT_ONCE = 4;
@@ -169,6 +172,8 @@ export class PrintJobService {
           }),
           onProgress: (p) => void progress('render', 10 + Math.floor(p.percent * 0.85)),
           tmpDir,
+          // a test print's sheets are marked all over, so they cannot be used for production
+          watermark: print.test ? TEST_WATERMARK : undefined,
           signal: abort.signal,
         })
         .finally(() => inputs.release());
@@ -277,7 +282,8 @@ export class PrintJobService {
       // a few at once: on a bucket each is a server-side copy and a delete
       for (let i = 0; i < moves.length; i += MOVES_AT_ONCE) await Promise.all(moves.slice(i, i + MOVES_AT_ONCE).map(([from, to]) => this.storage.move(from, to)));
       const printedAt = await this.prints.complete(m, print._id, files, layout);
-      await this.images.addPrintedCopies(m, copies);
+      // test prints are not counted as printing (the dashboard's printed images)
+      if (!print.test) await this.images.addPrintedCopies(m, copies);
       const deliveries = await this.webhooks.record(m, print.userId, 'print.completed', { ...this.completedEvent(print._id, printedAt, files), ...(await printRefs(m, print._id)) });
       // one key per attempt: the bell and the mail are each written once however often this runs
       const key = `print.completed:${print._id}:${attempt}`;

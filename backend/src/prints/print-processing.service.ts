@@ -23,6 +23,14 @@ import { PrintsService } from './prints.service';
 import { printRefs } from './print-refs';
 import { WebhookEventData } from '../webhooks/webhook-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
+import { testModeRefusal } from '../api-keys/test-mode.decorators';
+
+/**
+ * The most copies a test print may have. Test prints are free; their watermark makes the
+ * sheets useless for production, and this keeps each one small, so a test key cannot turn
+ * into free rendering capacity.
+ */
+export const TEST_PRINT_MAX_COPIES = 100;
 
 /**
  * The charge/refund lifecycle seen from a request: start processing (charge + job, once) and
@@ -50,9 +58,10 @@ export class PrintProcessingService {
    * Charges and starts processing, once: the status UPDATE is conditional and in the same
    * transaction as the charge, so concurrent requests serialise on the row and only the first
    * finds the print processable. The job id is derived from the attempt, so the enqueue is
-   * idempotent as well.
+   * idempotent as well. A test print (Print.test) costs nothing: no charge, no ledger row, so
+   * it needs no credits; in test mode (`testMode`, a test key) only test prints are processed.
    */
-  async startProcessing(user: User, printId: string, dto: ProcessPrintDto): Promise<Print> {
+  async startProcessing(user: User, printId: string, dto: ProcessPrintDto, testMode = false): Promise<Print> {
     // Everything that reads outside the transaction happens before it: a request holding a
     // pool connection (an open transaction) must never wait for a second one, or a burst of
     // requests larger than the pool deadlocks it (see docs/prints.md).
@@ -60,9 +69,16 @@ export class PrintProcessingService {
     const free = await this.storage.freeBytes();
     const { attempt } = await this.db.transaction(async (m) => {
       const print = await this.prints.find(user._id, printId, m);
+      if (testMode && !print.test) throw testModeRefusal('A test key can process test prints only: this print was made in live mode.');
       assertStatus(print.status, PROCESSABLE, MSG.notProcessable(print.status));
       const items = print.items ?? [];
       if (!items.length) throw new BadRequestException({ message: MSG.noItems, code: 'no_items' });
+      const copies = items.reduce((a, i) => a + i.quantity, 0);
+      if (print.test && copies > TEST_PRINT_MAX_COPIES)
+        throw new BadRequestException({
+          message: `A test print can have at most ${TEST_PRINT_MAX_COPIES} copies; this one has ${copies}.`,
+          code: 'test_print_too_large',
+        });
       // An image still being inspected does not stop processing; the
       // job waits for it (print-job waitForImages) and checks its fit then. A failed one does.
       // The budget counts it at its whole size from the upload header, as if its art filled it
@@ -86,7 +102,7 @@ export class PrintProcessingService {
       }
       this.checkBudget(measured, settings, free, [...new Set(pending)]);
       // --- end public API
-      const cost = items.reduce((a, i) => a + i.quantity, 0);
+      const cost = print.test ? 0 : copies;
       const rows = returned<{ attempt: number }>(
         await m.query(
           `UPDATE prints SET status = $3, attempt = attempt + 1, credit_cost = $4, settings = $5, error = NULL, resumes = 0,
@@ -98,18 +114,19 @@ export class PrintProcessingService {
       if (!rows.length) throw new ConflictException({ message: 'This print is already being processed.', code: 'invalid_status' });
       const attempt = rows[0].attempt;
       try {
-        await this.credits.apply(
-          {
-            userId: user._id,
-            reason: CreditReason.PrintCharge,
-            availableDelta: -cost,
-            usedDelta: cost,
-            actorId: user._id,
-            reference: chargeReference(printId, attempt),
-            note: `Print ${printId}: ${cost} copies`,
-          },
-          m,
-        );
+        if (cost > 0)
+          await this.credits.apply(
+            {
+              userId: user._id,
+              reason: CreditReason.PrintCharge,
+              availableDelta: -cost,
+              usedDelta: cost,
+              actorId: user._id,
+              reference: chargeReference(printId, attempt),
+              note: `Print ${printId}: ${cost} copies`,
+            },
+            m,
+          );
       } catch (e: any) {
         if (e?.getResponse?.()?.code === 'insufficient_credits') {
           const fresh = await m.findOne(User, { where: { _id: user._id } });
@@ -166,7 +183,9 @@ export class PrintProcessingService {
     const ended = await this.db.transaction(async (m) => {
       const e = await endAttemptWithRefund(m, this.credits, { printId, userId, status: PrintStatus.InDraft, error: null, note: 'Refund: processing cancelled' });
       if (!e) return null;
-      const data: WebhookEventData['print.cancelled'] = { printId, status: 'In Draft', creditsRefunded: true, ...(await printRefs(m, printId)) };
+      const refs = await printRefs(m, printId);
+      // a test print was never charged: nothing to refund
+      const data: WebhookEventData['print.cancelled'] = { printId, status: 'In Draft', creditsRefunded: !refs.test, ...refs };
       return { ...e, deliveries: await this.webhooks.record(m, userId, 'print.cancelled', data) };
     });
     if (!ended) throw new ConflictException({ message: MSG.notCancellable(print.status), code: 'invalid_status' });

@@ -73,7 +73,8 @@ export function toPrintDto(p: Print, retentionDays: number): PrintDto {
     fileId: toFileDtos(p._id, p.files ?? []),
     printItems: items.map(toItemDto),
     // What processing costs now (drafts) or what was charged (processed prints).
-    creditCost: p.status === PrintStatus.Processing || p.status === PrintStatus.Completed ? p.creditCost : items.reduce((a, i) => a + i.quantity, 0),
+    creditCost: p.test ? 0 : p.status === PrintStatus.Processing || p.status === PrintStatus.Completed ? p.creditCost : items.reduce((a, i) => a + i.quantity, 0),
+    test: !!p.test,
     error: p.error,
     settings: p.settings,
     filesExpireAt: expires,

@@ -60,14 +60,15 @@ export class PrintsReadService {
   }
 
   /**
-   * A user's prints in total and In Draft: two index lookups on the trigger-kept counters
-   * (print_counts), so the cost stays flat as the history grows.
+   * A user's prints in total and In Draft, test prints left out (the dashboard's figures):
+   * two index lookups on the trigger-kept counters (print_counts), so the cost stays flat as
+   * the history grows.
    */
   async countsFor(userId: string): Promise<{ total: number; inDraft: number }> {
     const [row] = await this.db.query(
       `SELECT
-         (SELECT coalesce(sum(prints) FILTER (WHERE status = $2), 0) FROM print_counts WHERE user_id = $1)::int AS in_draft,
-         (SELECT coalesce(sum(prints), 0) FROM print_counts WHERE user_id = $1)::int AS total`,
+         (SELECT coalesce(sum(prints) FILTER (WHERE status = $2), 0) FROM print_counts WHERE user_id = $1 AND NOT test)::int AS in_draft,
+         (SELECT coalesce(sum(prints), 0) FROM print_counts WHERE user_id = $1 AND NOT test)::int AS total`,
       [userId, PrintStatus.InDraft],
     );
     return { total: row.total, inDraft: row.in_draft };

@@ -6,6 +6,8 @@ import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Idempotent } from '../idempotency/idempotency.decorators';
 import { MessageResponse } from '../common/responses';
 import { Role, User } from '../users/entities/user.entity';
+import { TestMode } from '../api-keys/test-mode.decorators';
+import { PrintType } from './entities/print.entity';
 import {
   CreatePrintDto,
   PrintItemInput,
@@ -79,8 +81,8 @@ export class PrintsController {
   @Idempotent()
   @ApiOperation({ summary: 'Create a print (In Draft, Manual); the same image and size twice are merged' })
   @ApiOkResponse({ type: PrintResponse })
-  async createPrint(@CurrentUser() user: User, @Body() dto: CreatePrintDto) {
-    return { data: this.prints.dto(await this.drafts.create(user._id, dto)), message: 'Print created successfully' };
+  async createPrint(@CurrentUser() user: User, @Body() dto: CreatePrintDto, @TestMode() test: boolean) {
+    return { data: this.prints.dto(await this.drafts.create(user._id, dto, PrintType.Manual, test)), message: 'Print created successfully' };
   }
 
   @Post(':id/duplicate')
@@ -96,8 +98,8 @@ export class PrintsController {
       },
     },
   })
-  async duplicatePrint(@CurrentUser() user: User, @Param('id', printId) id: string) {
-    const { print, leftOut } = await this.drafts.duplicate(user._id, id);
+  async duplicatePrint(@CurrentUser() user: User, @Param('id', printId) id: string, @TestMode() test: boolean) {
+    const { print, leftOut } = await this.drafts.duplicate(user._id, id, test);
     const message = leftOut
       ? `Print duplicated. ${leftOut} item${leftOut === 1 ? ' was' : 's were'} left out: the design or size was deleted.`
       : 'Print duplicated';
@@ -137,8 +139,8 @@ export class PrintsController {
     { status: 503, when: 'The server is short of disk space for this print; nothing was charged', message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' },
     { status: 503, when: 'The database is saturated: retry shortly', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
   )
-  async proccessPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
-    return this.process(user, id, dto);
+  async proccessPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto, @TestMode() test: boolean) {
+    return this.process(user, id, dto, test);
   }
 
   @Post(':id/process')
@@ -150,12 +152,12 @@ export class PrintsController {
     { status: 503, when: 'The server is short of disk space for this print; nothing was charged', message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' },
     { status: 503, when: 'The database is saturated: retry shortly', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
   )
-  async processPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
-    return this.process(user, id, dto);
+  async processPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto, @TestMode() test: boolean) {
+    return this.process(user, id, dto, test);
   }
 
-  private async process(user: User, id: string, dto: ProcessPrintDto) {
-    const print = await this.processing.startProcessing(user, id, dto ?? {});
+  private async process(user: User, id: string, dto: ProcessPrintDto, testMode: boolean) {
+    const print = await this.processing.startProcessing(user, id, dto ?? {}, testMode);
     return {
       data: this.prints.dto(print),
       message: 'Your images are being processed. We will inform you by email when the process is complete.',

@@ -107,7 +107,7 @@ export class PrintsService {
     if (!ids.length) return [];
     const [prints, items] = await Promise.all([
       this.db.query(
-        `SELECT id, user_id, type, status, attempt, credit_cost, settings, files, files_deleted_at, error, printed_at, created_at, updated_at, external_id, metadata
+        `SELECT id, user_id, type, status, attempt, credit_cost, settings, files, files_deleted_at, error, printed_at, created_at, updated_at, external_id, metadata, test
            FROM prints WHERE id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR user_id = $2)`,
         [ids, ownerId],
       ),
@@ -209,6 +209,7 @@ interface PrintRow {
   updated_at: Date;
   external_id: string | null;
   metadata: Record<string, string>;
+  test: boolean;
 }
 
 interface ItemRow extends OrderLineRow {
@@ -248,6 +249,7 @@ function printFromRow(r: PrintRow): Print {
     updatedAt: r.updated_at,
     externalId: r.external_id,
     metadata: r.metadata,
+    test: r.test,
     items: [],
   });
 }

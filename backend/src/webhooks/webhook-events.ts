@@ -34,10 +34,18 @@ export interface IntegratorRefs {
   metadata: Record<string, string>;
 }
 
+/**
+ * Whether the print is a test print (made with a test key). An event whose data says
+ * `test: true` is a test-mode event: `livemode: false`, sent to test endpoints only.
+ */
+export interface PrintMode {
+  test: boolean;
+}
+
 export interface WebhookEventData {
-  'print.completed': { printId: string; status: 'Completed'; printedAt: string; filesExpireAt: string; files: WebhookFile[] } & IntegratorRefs;
-  'print.failed': { printId: string; status: 'Error'; error: string; creditsRefunded: boolean } & IntegratorRefs;
-  'print.cancelled': { printId: string; status: 'In Draft'; creditsRefunded: boolean } & IntegratorRefs;
+  'print.completed': { printId: string; status: 'Completed'; printedAt: string; filesExpireAt: string; files: WebhookFile[] } & IntegratorRefs & PrintMode;
+  'print.failed': { printId: string; status: 'Error'; error: string; creditsRefunded: boolean } & IntegratorRefs & PrintMode;
+  'print.cancelled': { printId: string; status: 'In Draft'; creditsRefunded: boolean } & IntegratorRefs & PrintMode;
   'payment.completed': { paymentId: string; credits: number; amount: string; currency: string };
   'order.synced': { orderId: string; source: string; printId?: string | null };
   /** The order was updated in its shop (status and note, or the shipment with tracking). */
@@ -52,5 +60,10 @@ export interface WebhookEnvelope<E extends string = string> {
   id: string;
   type: E;
   createdAt: string;
+  /** false for an event of test mode (see PrintMode); such events reach test endpoints only. */
+  livemode: boolean;
   data: unknown;
 }
+
+/** The mode of an event with this data: test when it is about a test print. */
+export const isLiveEvent = (data: unknown): boolean => !(data && typeof data === 'object' && (data as { test?: unknown }).test === true);

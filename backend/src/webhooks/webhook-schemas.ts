@@ -31,10 +31,11 @@ const WEBHOOK_FILE = obj(
   ['widthPx', 'heightPx', 'pageWidthIn', 'pageHeightIn'],
 );
 
-/** A print's externalId and metadata, in its events. */
+/** A print's externalId and metadata, and whether it is a test print, in its events. */
 const REFS = {
   externalId: { type: ['string', 'null'], description: 'Your reference, as given when the print was created' },
   metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'Your string pairs, as given when the print was created' },
+  test: { type: 'boolean', description: 'A test print (made with a test key): the event is sent to test endpoints only' },
 };
 
 const EVENT_DATA: Record<WebhookEvent | typeof PING_EVENT, { summary: string; data: Schema }> = {
@@ -90,7 +91,13 @@ export function webhookDocument(): { schemas: Record<string, Schema>; webhooks: 
   for (const event of [...WEBHOOK_EVENTS, PING_EVENT] as Array<keyof typeof EVENT_DATA>) {
     const { summary, data } = EVENT_DATA[event];
     const name = schemaName(event);
-    schemas[name] = obj({ id: { type: 'string', format: 'uuid', description: 'The event id: the same on every retry and redelivery' }, type: { const: event }, createdAt: str(), data });
+    schemas[name] = obj({
+      id: { type: 'string', format: 'uuid', description: 'The event id: the same on every retry and redelivery' },
+      type: { const: event },
+      createdAt: str(),
+      livemode: { type: 'boolean', description: 'false: an event of test mode (a test print), sent to test endpoints only; a ping carries its endpoint\'s mode' },
+      data,
+    });
     webhooks[event] = {
       post: {
         summary,

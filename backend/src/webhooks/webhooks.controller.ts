@@ -3,6 +3,7 @@ import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags
 import { CurrentUser } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { User } from '../users/entities/user.entity';
+import { TestMode } from '../api-keys/test-mode.decorators';
 import {
   CreatedWebhookResponse,
   CreateWebhookDto,
@@ -40,8 +41,8 @@ export class WebhooksController {
   @Idempotent()
   @ApiOperation({ summary: 'Register an endpoint for events; the signing secret is in this answer only' })
   @ApiCreatedResponse({ type: CreatedWebhookResponse })
-  async createWebhook(@CurrentUser() user: User, @Body() dto: CreateWebhookDto) {
-    const { endpoint, secret } = await this.webhooks.create(user._id, dto);
+  async createWebhook(@CurrentUser() user: User, @Body() dto: CreateWebhookDto, @TestMode() test: boolean) {
+    const { endpoint, secret } = await this.webhooks.create(user._id, dto, test);
     return { data: { ...toWebhookDto(endpoint), secret }, message: 'Webhook added. Copy the signing secret now: it will not be shown again.' };
   }
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { returned } from '../common/sql';
 import { DeliveryStatus, WebhookDelivery } from './entities/webhook-delivery.entity';
-import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
+import { WebhookEndpoint, WebhookMode } from './entities/webhook-endpoint.entity';
 import type { WebhookEnvelope } from './webhook-events';
 
 /** What a delivery attempt needs of its endpoint: where to send and the secrets that sign. */
@@ -15,7 +15,7 @@ export interface SigningTarget {
   previousSecret: string | null;
 }
 
-export type NewEndpoint = Pick<WebhookEndpoint, 'userId' | 'url' | 'events' | 'description' | 'secret' | 'active'>;
+export type NewEndpoint = Pick<WebhookEndpoint, 'userId' | 'url' | 'events' | 'description' | 'secret' | 'active' | 'mode'>;
 export type EndpointPatch = Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'active'>>;
 
 /** Pending is written into the SQL, not bound, so the planner can use the partial index on pending deliveries. */
@@ -81,12 +81,20 @@ export class WebhooksRepository {
     return rows.length > 0;
   }
 
-  /** The user's active endpoints listening to `event`, or only `endpointId` (active or not) when given. */
-  async recipients(m: EntityManager, userId: string, event: string, endpointId?: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = endpointId
-      ? await m.query(`SELECT id FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [endpointId, userId])
-      : await m.query(`SELECT id FROM webhook_endpoints WHERE user_id = $1 AND active AND $2 = ANY(events)`, [userId, event]);
+  /** The user's active endpoints of the event's mode listening to `event`. */
+  async recipients(m: EntityManager, userId: string, event: string, livemode: boolean): Promise<string[]> {
+    const rows: Array<{ id: string }> = await m.query(`SELECT id FROM webhook_endpoints WHERE user_id = $1 AND active AND $2 = ANY(events) AND mode = $3`, [
+      userId,
+      event,
+      livemode ? WebhookMode.Live : WebhookMode.Test,
+    ]);
     return rows.map((r) => r.id);
+  }
+
+  /** The mode of one of the user's endpoints (active or not), or null when there is none. */
+  async endpointMode(m: EntityManager, userId: string, endpointId: string): Promise<WebhookMode | null> {
+    const [row] = await m.query(`SELECT mode FROM webhook_endpoints WHERE id = $1 AND user_id = $2`, [endpointId, userId]);
+    return row?.mode ?? null;
   }
 
   /** The endpoint's address and signing secrets, or null when it was deleted. */
@@ -104,25 +112,28 @@ export class WebhooksRepository {
   async insertEvents(m: EntityManager, userId: string, envelopes: WebhookEnvelope[]): Promise<void> {
     if (!envelopes.length) return;
     await m.query(
-      `INSERT INTO webhook_events (id, user_id, type, envelope, created_at)
-       SELECT (e->>'id')::uuid, $1, e->>'type', e, (e->>'createdAt')::timestamptz FROM jsonb_array_elements($2::jsonb) e`,
+      `INSERT INTO webhook_events (id, user_id, type, envelope, created_at, livemode)
+       SELECT (e->>'id')::uuid, $1, e->>'type', e, (e->>'createdAt')::timestamptz, (e->>'livemode')::boolean FROM jsonb_array_elements($2::jsonb) e`,
       [userId, JSON.stringify(envelopes)],
     );
   }
 
-  /** The position of one of the user's events, or null when there is none (or it has expired). */
-  async eventSeq(userId: string, id: string): Promise<string | null> {
-    const [row] = await this.db.query(`SELECT seq FROM webhook_events WHERE id = $1 AND user_id = $2`, [id, userId]);
+  /** The position of one of the user's events of this mode, or null when there is none (or it has expired). */
+  async eventSeq(userId: string, id: string, livemode: boolean): Promise<string | null> {
+    const [row] = await this.db.query(`SELECT seq FROM webhook_events WHERE id = $1 AND user_id = $2 AND livemode = $3`, [id, userId, livemode]);
     return row ? String(row.seq) : null;
   }
 
-  /** Up to `limit` of the user's events after position `afterSeq` (from the start without), oldest first. */
-  async eventsAfter(userId: string, q: { afterSeq: string | null; type?: string; since: Date; limit: number }): Promise<WebhookEnvelope[]> {
+  /**
+   * Up to `limit` of the user's events of one mode after position `afterSeq` (from the start
+   * without), oldest first. Events kept from before modes existed get their `livemode` here.
+   */
+  async eventsAfter(userId: string, q: { livemode: boolean; afterSeq: string | null; type?: string; since: Date; limit: number }): Promise<WebhookEnvelope[]> {
     const rows: Array<{ envelope: WebhookEnvelope }> = await this.db.query(
-      `SELECT envelope FROM webhook_events
-        WHERE user_id = $1 AND seq > $2 AND ($3::varchar IS NULL OR type = $3) AND created_at >= $4
+      `SELECT envelope || jsonb_build_object('livemode', livemode) AS envelope FROM webhook_events
+        WHERE user_id = $1 AND livemode = $5 AND seq > $2 AND ($3::varchar IS NULL OR type = $3) AND created_at >= $4
         ORDER BY seq LIMIT ${Number(q.limit)}`,
-      [userId, q.afterSeq ?? '0', q.type ?? null, q.since],
+      [userId, q.afterSeq ?? '0', q.type ?? null, q.since, q.livemode],
     );
     return rows.map((r) => r.envelope);
   }

@@ -10,7 +10,8 @@ import { JobContext, JobRunner } from '../queue/queue.types';
 import { CreateWebhookDto, DeliveryListQueryDto, UpdateWebhookDto } from './dto/webhook.dto';
 import { DeliveryStatus, WebhookDelivery } from './entities/webhook-delivery.entity';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
-import { PING_EVENT, WebhookEnvelope, WebhookEvent, WebhookEventData } from './webhook-events';
+import { isLiveEvent, PING_EVENT, WebhookEnvelope, WebhookEvent, WebhookEventData } from './webhook-events';
+import { WebhookMode } from './entities/webhook-endpoint.entity';
 import { sendWebhook, signature } from './webhook-sender';
 import { checkWebhookUrl, WebhookTargetError } from './webhook-target';
 import { EndpointPatch, WebhooksRepository } from './webhooks.repository';
@@ -67,12 +68,14 @@ export class WebhooksService implements OnModuleInit {
     return e;
   }
 
-  async create(userId: string, dto: CreateWebhookDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  /** `testMode`: the request is in test mode, so the endpoint is a test one unless `dto.mode` says otherwise. */
+  async create(userId: string, dto: CreateWebhookDto, testMode = false): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const url = await this.checkUrl(dto.url);
     if ((await this.repo.countEndpoints(userId)) >= MAX_ENDPOINTS)
       throw new BadRequestException({ message: `You have ${MAX_ENDPOINTS} webhooks already. Delete one first.`, code: 'too_many_webhooks' });
     const secret = newSecret();
-    const id = await this.repo.createEndpoint({ userId, url, events: dto.events, description: dto.description ?? '', secret, active: true });
+    const mode = dto.mode ?? (testMode ? WebhookMode.Test : WebhookMode.Live);
+    const id = await this.repo.createEndpoint({ userId, url, events: dto.events, description: dto.description ?? '', secret, active: true, mode });
     return { endpoint: await this.get(userId, id), secret };
   }
 
@@ -129,7 +132,7 @@ export class WebhooksService implements OnModuleInit {
 
   /**
    * Records `event` (kept for the catch-up list) and a delivery to every active endpoint of
-   * the user subscribed to it, and queues the deliveries.
+   * the user subscribed to it in the event's mode, and queues the deliveries.
    */
   async publish<E extends WebhookEvent>(userId: string, event: E, data: WebhookEventData[E]): Promise<string[]> {
     return this.publishAll(userId, event, [data]);
@@ -152,24 +155,40 @@ export class WebhooksService implements OnModuleInit {
     return this.recordAll(m, userId, event, [data], endpointId);
   }
 
+  /**
+   * An event about a test print (its data says `test: true`) is a test-mode event: it goes to
+   * the test endpoints only, and the others to the live ones.
+   */
   private async recordAll(m: EntityManager, userId: string, event: string, data: unknown[], endpointId?: string): Promise<string[]> {
     if (!data.length) return [];
     const createdAt = new Date().toISOString();
-    const envelopes: WebhookEnvelope[] = data.map((d) => ({ id: randomUUID(), type: event, createdAt, data: d }));
-    // A test ping goes to one endpoint only and is not an event of the account.
-    if (!endpointId) await this.repo.insertEvents(m, userId, envelopes);
-    const endpoints = await this.repo.recipients(m, userId, event, endpointId);
-    return this.repo.insertDeliveries(m, userId, endpoints, envelopes);
+    if (endpointId) {
+      // A test ping goes to one endpoint only, in its mode, and is not an event of the account.
+      const mode = await this.repo.endpointMode(m, userId, endpointId);
+      if (!mode) return [];
+      const envelopes: WebhookEnvelope[] = data.map((d) => ({ id: randomUUID(), type: event, createdAt, livemode: mode === WebhookMode.Live, data: d }));
+      return this.repo.insertDeliveries(m, userId, [endpointId], envelopes);
+    }
+    const envelopes: WebhookEnvelope[] = data.map((d) => ({ id: randomUUID(), type: event, createdAt, livemode: isLiveEvent(d), data: d }));
+    await this.repo.insertEvents(m, userId, envelopes);
+    const ids: string[] = [];
+    for (const livemode of [true, false]) {
+      const ofMode = envelopes.filter((e) => e.livemode === livemode);
+      if (!ofMode.length) continue;
+      ids.push(...(await this.repo.insertDeliveries(m, userId, await this.repo.recipients(m, userId, event, livemode), ofMode)));
+    }
+    return ids;
   }
 
   /**
-   * The user's events after `after` (an event id; from the oldest kept without), oldest first,
-   * optionally of one type: what the webhooks sent, for a receiver catching up after downtime.
+   * The user's events of one mode (`livemode`: the live ones, else those of test mode) after
+   * `after` (an event id; from the oldest kept without), oldest first, optionally of one type:
+   * what the webhooks sent, for a receiver catching up after downtime.
    */
-  async events(userId: string, q: { after?: string; type?: string; limit: number }): Promise<{ data: WebhookEnvelope[]; hasMore: boolean }> {
+  async events(userId: string, q: { livemode: boolean; after?: string; type?: string; limit: number }): Promise<{ data: WebhookEnvelope[]; hasMore: boolean }> {
     let afterSeq: string | null = null;
     if (q.after) {
-      afterSeq = await this.repo.eventSeq(userId, q.after);
+      afterSeq = await this.repo.eventSeq(userId, q.after, q.livemode);
       if (!afterSeq)
         throw new BadRequestException({
           message: `No event with id ${q.after}. Events are kept for ${EVENT_RETENTION_DAYS} days; start again without "after".`,
@@ -177,7 +196,7 @@ export class WebhooksService implements OnModuleInit {
         });
     }
     const since = new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000);
-    const rows = await this.repo.eventsAfter(userId, { afterSeq, type: q.type, since, limit: q.limit + 1 });
+    const rows = await this.repo.eventsAfter(userId, { livemode: q.livemode, afterSeq, type: q.type, since, limit: q.limit + 1 });
     return { data: rows.slice(0, q.limit), hasMore: rows.length > q.limit };
   }
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDateString, IsEnum, IsNotEmpty, IsOptional, MaxLength } from 'class-validator';
-import { ApiKey, ApiKeyScope } from '../entities/api-key.entity';
+import { ApiKey, ApiKeyMode, ApiKeyScope } from '../entities/api-key.entity';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'Shop backend', maxLength: 100 })
@@ -14,6 +14,15 @@ export class CreateApiKeyDto {
   @IsEnum(ApiKeyScope, { message: 'Scope must be read or read-write' })
   scope: ApiKeyScope;
 
+  @ApiPropertyOptional({
+    enum: ApiKeyMode,
+    default: ApiKeyMode.Live,
+    description: 'test: a gsk_test_… key. Its prints cost no credits and their sheets carry a TEST watermark, its events go to test webhooks only, and it cannot buy credits or touch shops (see docs/api.md "Test keys")',
+  })
+  @IsOptional()
+  @IsEnum(ApiKeyMode, { message: 'Mode must be live or test' })
+  mode?: ApiKeyMode;
+
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2027-01-01T00:00:00.000Z', description: 'No expiry when omitted' })
   @IsOptional()
   @IsDateString({}, { message: 'Expiry must be a date' })
@@ -23,8 +32,9 @@ export class CreateApiKeyDto {
 export class ApiKeyDto {
   @ApiProperty() _id: string;
   @ApiProperty({ example: 'Shop backend' }) name: string;
-  @ApiProperty({ example: 'gsk_3fQk9aZt', description: 'The first characters of the secret, to recognise the key' }) prefix: string;
+  @ApiProperty({ example: 'gsk_3fQk9aZt', description: 'The first characters of the secret, to recognise the key (gsk_test_ and 8 more for a test key)' }) prefix: string;
   @ApiProperty({ enum: ApiKeyScope }) scope: ApiKeyScope;
+  @ApiProperty({ enum: ApiKeyMode, description: 'live, or test: free watermarked prints, test webhooks only' }) mode: ApiKeyMode;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt: Date | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: Date | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: Date | null;
@@ -57,6 +67,7 @@ export function toApiKeyDto(k: ApiKey, now = new Date()): ApiKeyDto {
     name: k.name,
     prefix: k.prefix,
     scope: k.scope,
+    mode: k.mode,
     expiresAt: k.expiresAt,
     lastUsedAt: k.lastUsedAt,
     revokedAt: k.revokedAt,

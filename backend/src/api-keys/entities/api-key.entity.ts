@@ -7,6 +7,12 @@ export enum ApiKeyScope {
   ReadWrite = 'read-write',
 }
 
+/** live: the real account; test: no credits spent, files watermarked, only test webhooks (docs/api.md "Test keys"). */
+export enum ApiKeyMode {
+  Live = 'live',
+  Test = 'test',
+}
+
 /** An integrator's key. Only a SHA-256 of the secret is stored; `prefix` is its first characters, for lists. */
 @Entity('api_keys')
 export class ApiKey {
@@ -27,6 +33,9 @@ export class ApiKey {
 
   @Column({ type: 'varchar', length: 20 })
   scope: ApiKeyScope;
+
+  @Column({ type: 'varchar', length: 4, default: ApiKeyMode.Live })
+  mode: ApiKeyMode;
 
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
   expiresAt: Date | null;

@@ -141,12 +141,29 @@ function distToSeg(px: number, py: number, s: Seg): number {
  * (a one-pixel ramp), which anti-aliases the edges.
  */
 export function rasterizeText(text: string, w: number, h: number, capPx: number): Uint8Array {
-  const out = new Uint8Array(w * h);
   const tw = strokeTextUnits(text) * (capPx / 6);
   const x0 = (w - tw) / 2;
   const y0 = (h + capPx) / 2;
+  return strokeCoverage(textSegments(text, capPx, x0, y0), w, h, capPx);
+}
+
+/**
+ * rasterizeText with the text turned by `angle` radians (clockwise on the image, whose y grows
+ * downwards) about the centre of the mask: the watermark of a test print's sheets.
+ */
+export function rasterizeTurnedText(text: string, w: number, h: number, capPx: number, angle: number): Uint8Array {
+  const tw = strokeTextUnits(text) * (capPx / 6);
+  const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+  const turn = (x: number, y: number): [number, number] => [w / 2 + x * cos - y * sin, h / 2 + x * sin + y * cos];
+  const segs = textSegments(text, capPx, -tw / 2, capPx / 2).map(([ax, ay, bx, by]): Seg => [...turn(ax, ay), ...turn(bx, by)]);
+  return strokeCoverage(segs, w, h, capPx);
+}
+
+/** Coverage (0..255) of stroke segments of a cap height of `capPx` in a w × h grey mask. */
+function strokeCoverage(segs: readonly Seg[], w: number, h: number, capPx: number): Uint8Array {
+  const out = new Uint8Array(w * h);
   const half = (STROKE_UNITS * capPx) / 12;
-  for (const s of textSegments(text, capPx, x0, y0)) {
+  for (const s of segs) {
     const minX = Math.max(0, Math.floor(Math.min(s[0], s[2]) - half - 1));
     const maxX = Math.min(w - 1, Math.ceil(Math.max(s[0], s[2]) + half + 1));
     const minY = Math.max(0, Math.floor(Math.min(s[1], s[3]) - half - 1));

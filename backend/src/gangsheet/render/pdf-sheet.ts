@@ -14,6 +14,7 @@ import { BandDeflater, DeflateOptions, ZLIB_HEADER } from './png-writer';
 import { PdfWriter, pdfNum } from './pdf-writer';
 import { Raster } from './raster-cache';
 import { LABEL_FONT_DICT, labelPdfOps, PageLabel } from './order-labels';
+import { WATERMARK_GS_DICT, watermarkPdfOps } from './watermark';
 
 export type Turn = 0 | 90 | 180 | 270;
 
@@ -38,6 +39,8 @@ export interface PdfPage {
   copies: readonly PdfCopy[];
   /** Order labels, drawn over the copies (in the space the layout kept free for them). */
   labels?: readonly PageLabel[];
+  /** Text repeated across the page over everything else (watermark.ts). */
+  watermark?: string;
 }
 
 const READ_BYTES = 4 << 20;
@@ -217,12 +220,14 @@ async function writePdf(path: string | ByteSink, page: PdfPage, store: PdfImageS
     const ops = page.copies.map((c) => `q ${copyMatrix(c, page.heightPx, page.dpi).map(pdfNum).join(' ')} cm /Im${c.image} Do Q`);
     const labels = page.labels ?? [];
     ops.push(...labelPdfOps(labels, page.heightPx, page.dpi));
+    if (page.watermark) ops.push(...watermarkPdfOps(page.watermark, page.widthPx, page.heightPx, page.dpi));
     let fonts = '';
-    if (labels.length) {
+    if (labels.length || page.watermark) {
       const font = pdf.alloc();
       await pdf.object(font, LABEL_FONT_DICT);
       fonts = ` /Font << /FL ${font} 0 R >>`;
     }
+    if (page.watermark) fonts += ` /ExtGState << /GW ${WATERMARK_GS_DICT} >>`;
     const content = zlib.deflateSync(Buffer.from(ops.join('\n'), 'latin1'));
     const contentObj = pdf.alloc();
     await pdf.stream(contentObj, '/Filter /FlateDecode', (put) => put(content));

@@ -20,6 +20,7 @@ import { labelRaster, PageLabel, readingRanks } from './order-labels';
 import { Raster, RasterCache, RasterSource } from './raster-cache';
 import { resolveInsideRoot } from './safe-path';
 import { DecodeLimits, writePreview } from './sharp-io';
+import { forEachWatermarkRun, watermarkTile, WatermarkTile } from './watermark';
 
 export interface RenderDesign {
   id: string;
@@ -76,6 +77,8 @@ export interface RenderSheetsOptions {
   previewMaxSide?: number;
   /** Stops the render (between bands) with the signal's reason; the half-written PNG is removed. */
   signal?: AbortSignal;
+  /** Text repeated across every sheet over the art, in PNG, PDF and preview (watermark.ts); none when absent. */
+  watermark?: string;
 }
 
 export interface SheetOutput {
@@ -214,6 +217,7 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
       }
     }
     const labels = sheetLabels(opts.sheets, opts.designs);
+    const mark = opts.watermark ? watermarkTile(opts.watermark, opts.dpi) : null;
     const outs = opts.sheets.map((s) => opts.output(s.index));
     if (outs.some((o) => !o.png && !o.pdf)) throw new Error('every sheet needs a PNG or PDF output path');
     // resample the distinct (design, size, rotation) rasters two at a time (two cores)
@@ -281,11 +285,11 @@ export async function renderSheets(opts: RenderSheetsOptions): Promise<RenderedS
       const share = out.png || out.preview ? (out.pdf ? 0.9 : 1) : 0;
       const progress = (f: number) => report({ stage: 'render', percent: 30 + (70 * (i + f)) / opts.sheets.length, sheet: sheet.index });
       if (out.png || out.preview) {
-        const bytes = await composeSheet(sheet, jobsPerSheet[i], labels[i], out.png, out.preview, opts, pool, (f) => progress(f * share));
+        const bytes = await composeSheet(sheet, jobsPerSheet[i], labels[i], mark, out.png, out.preview, opts, pool, (f) => progress(f * share));
         if (out.png) files.push({ format: 'png', path: out.png, bytes });
       }
       if (out.pdf) {
-        const page = { ...(await pdfPage(sheet, sources, cache, opts.dpi)), labels: labels[i] };
+        const page = { ...(await pdfPage(sheet, sources, cache, opts.dpi)), labels: labels[i], watermark: opts.watermark };
         const bytes = await writeSheetPdf(opts.open ? await opts.open(out.pdf, 'application/pdf') : out.pdf, page, deflate, pdfImages);
         files.push({ format: 'pdf', path: out.pdf, bytes });
         progress(1);
@@ -334,6 +338,7 @@ async function composeSheet(
   sheet: SheetLayout,
   jobs: Job[],
   labels: readonly PageLabel[],
+  mark: WatermarkTile | null,
   pngPath: string | undefined,
   previewPath: string | undefined,
   opts: RenderSheetsOptions,
@@ -406,6 +411,12 @@ async function composeSheet(
         // blended: a true-shape neighbour's transparent corner may lie under the label box
         for (let r = r0; r < r1; r++) blendRow(rgba, r * l.width * 4, buf, (l.y + r - y0) * stride + l.x * 4, l.width);
       }
+      // the watermark goes over everything, labels included
+      if (mark)
+        for (let y = y0; y < y1; y++) {
+          const at = (y - y0) * stride;
+          forEachWatermarkRun(mark, y, W, (x, from, n) => blendRow(mark.rgba, from * 4, buf, at + x * 4, n));
+        }
       preview?.sampleBand(buf, y0, y1);
       await writer?.commitBand(rows);
       progress(y1 / H);

@@ -206,7 +206,9 @@ export class PrintDto {
   @ApiProperty({ type: [PrintFileDto], description: 'One entry per sheet and format (every PNG, then every PDF); empty until Completed and after the files are deleted' })
   fileId: PrintFileDto[];
   @ApiProperty({ type: [PrintItemDto] }) printItems: PrintItemDto[];
-  @ApiProperty({ description: 'Credits: the sum of the quantities (charged when processing starts)' }) creditCost: number;
+  @ApiProperty({ description: 'Credits: the sum of the quantities (charged when processing starts); 0 for a test print' }) creditCost: number;
+  @ApiProperty({ description: 'Made with a test API key: free, its sheets watermarked TEST, its events sent to test webhooks only (docs/api.md "Test keys")' })
+  test: boolean;
   @ApiProperty({ nullable: true, type: String }) error: string | null;
   @ApiProperty({ nullable: true, type: SheetSettingsDto, description: 'Sheet settings of the last processing' }) settings: SheetSettingsDto | null;
   @ApiProperty({ nullable: true, type: Date, description: 'When the sheet files are (or were) deleted by retention' }) filesExpireAt: Date | null;

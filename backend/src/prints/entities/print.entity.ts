@@ -115,6 +115,14 @@ export class Print {
   @Column({ name: 'external_id', type: 'varchar', length: 200, nullable: true })
   externalId: string | null;
 
+  /**
+   * Made in test mode (with a test API key): processing it costs nothing, its sheets carry a
+   * TEST watermark, its events go to test webhooks only and the dashboard does not count it.
+   * Set when the print is created, never changed.
+   */
+  @Column({ type: 'boolean', default: false })
+  test: boolean;
+
   /** The integrator's string pairs (at most 20), returned with the print and its events. */
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, string>;

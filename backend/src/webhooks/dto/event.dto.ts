@@ -30,6 +30,7 @@ export class EventDto {
   @ApiProperty({ format: 'uuid', description: 'The event id: the "id" of every webhook delivery of this event' }) id: string;
   @ApiProperty({ enum: WEBHOOK_EVENTS }) type: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ description: 'false for an event of test mode: what a test key lists; true for the live ones a session or live key lists' }) livemode: boolean;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The same "data" the webhook delivery carries' }) data: Record<string, unknown>;
 }
 

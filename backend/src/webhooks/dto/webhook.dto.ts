@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsEnum, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ListQueryDto } from '../../common/pagination';
 import { PaginatedResponse } from '../../common/responses';
 import { DeliveryStatus, WebhookDelivery } from '../entities/webhook-delivery.entity';
-import { WebhookEndpoint } from '../entities/webhook-endpoint.entity';
+import { WebhookEndpoint, WebhookMode } from '../entities/webhook-endpoint.entity';
 import { WEBHOOK_EVENTS } from '../webhook-events';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -30,6 +30,14 @@ export class CreateWebhookDto {
   @IsString()
   @MaxLength(200, { message: 'The description must be at most 200 characters' })
   description?: string;
+
+  @ApiPropertyOptional({
+    enum: WebhookMode,
+    description: 'live: events of live activity; test: events of test mode only (test prints). Default: the mode of the request (test with a test key, else live). Cannot be changed later.',
+  })
+  @IsOptional()
+  @IsEnum(WebhookMode, { message: 'Mode must be live or test' })
+  mode?: WebhookMode;
 }
 
 export class UpdateWebhookDto {
@@ -87,6 +95,7 @@ export class WebhookDto {
   @ApiProperty() description: string;
   @ApiProperty({ enum: WEBHOOK_EVENTS, isArray: true }) events: string[];
   @ApiProperty() active: boolean;
+  @ApiProperty({ enum: WebhookMode, description: 'live: receives live events; test: only the events of test mode' }) mode: WebhookMode;
   @ApiProperty({
     type: String,
     format: 'date-time',
@@ -143,7 +152,7 @@ export class DeliveryListQueryDto extends ListQueryDto {}
 
 export function toWebhookDto(e: WebhookEndpoint): WebhookDto {
   const previous = e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt) > new Date() ? e.previousSecretExpiresAt : null;
-  return { _id: e._id, url: e.url, description: e.description, events: e.events, active: e.active, previousSecretExpiresAt: previous, createdAt: e.createdAt, updatedAt: e.updatedAt };
+  return { _id: e._id, url: e.url, description: e.description, events: e.events, active: e.active, mode: e.mode, previousSecretExpiresAt: previous, createdAt: e.createdAt, updatedAt: e.updatedAt };
 }
 
 export function toDeliveryDto(d: WebhookDelivery): WebhookDeliveryDto {

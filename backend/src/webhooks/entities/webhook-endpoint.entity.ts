@@ -1,5 +1,11 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
+/** live: receives the events of live activity; test: only those of test mode (a test key's prints). */
+export enum WebhookMode {
+  Live = 'live',
+  Test = 'test',
+}
+
 /** A seller's receiver of events. The secret signs every delivery (HMAC-SHA256). */
 @Entity('webhook_endpoints')
 export class WebhookEndpoint {
@@ -30,6 +36,10 @@ export class WebhookEndpoint {
 
   @Column({ type: 'boolean', default: true })
   active: boolean;
+
+  /** Set when the endpoint is created, never changed. */
+  @Column({ type: 'varchar', length: 4, default: WebhookMode.Live })
+  mode: WebhookMode;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

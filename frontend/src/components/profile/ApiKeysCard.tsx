@@ -12,7 +12,7 @@ import { QueryFormModal, useQueryModalForm } from "../common/QueryFormModal";
 import { SecretReveal } from "./SecretReveal";
 
 type ApiKey = components["schemas"]["ApiKeyDto"];
-type ApiKeyValues = { name: string; scope: "read" | "read-write"; expiresAt?: Dayjs };
+type ApiKeyValues = { name: string; scope: "read" | "read-write"; mode: "live" | "test"; expiresAt?: Dayjs };
 
 const SCOPE_LABEL: Record<string, string> = { read: "Read only", "read-write": "Read and write" };
 const STATUS_COLOR: Record<string, string> = { active: "green", expired: "orange", revoked: "default" };
@@ -30,8 +30,8 @@ export function ApiKeysCard() {
     resource: "api-keys",
     action: "create",
     successMessage: "API key created",
-    defaults: { scope: "read-write" },
-    toPayload: (v) => ({ name: v.name, scope: v.scope, expiresAt: v.expiresAt ? v.expiresAt.endOf("day").toISOString() : undefined }),
+    defaults: { scope: "read-write", mode: "live" },
+    toPayload: (v) => ({ name: v.name, scope: v.scope, mode: v.mode, expiresAt: v.expiresAt ? v.expiresAt.endOf("day").toISOString() : undefined }),
     onSaved: async (saved) => {
       setSecret(saved?.secret ?? null);
       await refresh();
@@ -52,7 +52,9 @@ export function ApiKeysCard() {
     <Card title="API keys" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => create.modal.show()}>Create key</Button>}>
       <Typography.Paragraph type="secondary">
         Your own systems call the API with a key: send it as <code>Authorization: Bearer &lt;key&gt;</code>. A read-only key can only read;
-        processing prints spends credits and needs a read-and-write key. Try the API at <a href="/api/docs" target="_blank" rel="noreferrer">/api/docs</a>.
+        processing prints spends credits and needs a read-and-write key. A test key (<code>gsk_test_…</code>) runs the same API without spending
+        credits: its prints are watermarked TEST and its events go to test webhooks only. Try the API at{" "}
+        <a href="/api/docs" target="_blank" rel="noreferrer">/api/docs</a>.
       </Typography.Paragraph>
       <ResponsiveTable<ApiKey>
         rowKey="_id"
@@ -63,7 +65,16 @@ export function ApiKeysCard() {
         locale={{ emptyText: "You have no API keys yet." }}
         scroll={{ x: true }}
         columns={[
-          { title: "Name", dataIndex: "name" },
+          {
+            title: "Name",
+            dataIndex: "name",
+            render: (n: string, k) => (
+              <Space size={6}>
+                {n}
+                {k.mode === "test" ? <Tag color="gold">Test</Tag> : null}
+              </Space>
+            ),
+          },
           { title: "Key", dataIndex: "prefix", render: (p: string) => <code>{p}…</code> },
           { title: "Access", dataIndex: "scope", render: (s: string) => SCOPE_LABEL[s] ?? s },
           { title: "Created", dataIndex: "createdAt", render: when },
@@ -97,6 +108,16 @@ export function ApiKeysCard() {
           <Radio.Group>
             <Radio value="read-write">Read and write</Radio>
             <Radio value="read">Read only</Radio>
+          </Radio.Group>
+        </Form.Item>
+        <Form.Item
+          name="mode"
+          label="Mode"
+          extra="Test keys spend no credits: their prints are watermarked TEST, their events go to test webhooks only, and they cannot buy credits or work with shops."
+        >
+          <Radio.Group>
+            <Radio value="live">Live</Radio>
+            <Radio value="test">Test</Radio>
           </Radio.Group>
         </Form.Item>
         <Form.Item name="expiresAt" label="Expires (optional)">

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Button, Card, Checkbox, Form, Input, Popconfirm, Space, Switch, Tag, Typography } from "antd";
+import { Button, Card, Checkbox, Form, Input, Popconfirm, Radio, Space, Switch, Tag, Typography } from "antd";
 import { ResponsiveTable } from "../table/ResponsiveTable";
 import { PlusOutlined } from "@ant-design/icons";
 import { useInvalidate } from "@refinedev/core";
@@ -77,7 +77,7 @@ export function WebhooksCard() {
     resource: "webhooks",
     action: "create",
     successMessage: "Webhook endpoint added",
-    defaults: { events: ["print.completed", "print.failed"] },
+    defaults: { events: ["print.completed", "print.failed"], mode: "live" },
     onSaved: async (saved) => {
       setSecret(saved?.secret ?? null);
       await refresh();
@@ -109,7 +109,7 @@ export function WebhooksCard() {
     <Card title="Webhooks" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => add.modal.show()}>Add endpoint</Button>}>
       <Typography.Paragraph type="secondary">
         We POST events to your URL as they happen, signed with the endpoint&apos;s secret (header <code>GangSheet-Signature</code>).
-        Failed deliveries are retried for 24 hours; expand an endpoint to see its deliveries.
+        Failed deliveries are retried for 24 hours; expand an endpoint to see its deliveries. A test endpoint receives only the events of test keys&apos; prints, a live one only the others.
       </Typography.Paragraph>
       <ResponsiveTable<Webhook>
         rowKey="_id"
@@ -127,6 +127,11 @@ export function WebhooksCard() {
             render: (u: string, w) => (
               <span>
                 <code>{u}</code>
+                {w.mode === "test" ? (
+                  <Tag color="gold" style={{ marginLeft: 8 }}>
+                    Test
+                  </Tag>
+                ) : null}
                 {w.description ? <Typography.Text type="secondary"> — {w.description}</Typography.Text> : null}
                 {w.previousSecretExpiresAt ? (
                   <div>
@@ -169,6 +174,12 @@ export function WebhooksCard() {
         </Form.Item>
         <Form.Item name="description" label="Description (optional)" rules={[{ max: 200, message: "The description must be at most 200 characters" }]}>
           <Input placeholder="Order system" />
+        </Form.Item>
+        <Form.Item name="mode" label="Mode" extra="Test endpoints receive only the events of test keys' prints; live ones only the others.">
+          <Radio.Group>
+            <Radio value="live">Live</Radio>
+            <Radio value="test">Test</Radio>
+          </Radio.Group>
         </Form.Item>
       </QueryFormModal>
       <SecretReveal title="Signing secret of your webhook" secret={secret} onClose={() => setSecret(null)} />
