@@ -1,4 +1,6 @@
 import type { Request, Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { OPENAPI_FILE } from '../src/openapi';
 import { ResponseContract } from './utils/response-contract';
 
 /** The hook every e2e app runs (test/utils/response-contract.ts), checked on its own against docs/openapi.json. */
@@ -35,6 +37,43 @@ describe('the response contract', () => {
     const c = new ResponseContract();
     const v = answer(c, 'GET', '/api/events', 400, { statusCode: 400, code: 'invalid_cursor', message: 'x', requestId: 'req-1', errors: 'none' });
     expect(v.join('\n')).toMatch(/errors/);
+  });
+
+  it('refuses a status the operation does not declare, errors included, and an error without its body', () => {
+    const c = new ResponseContract({
+      paths: { '/api/sizes/{id}': { delete: { responses: { '200': {}, '404': { content: { 'application/json': { schema: { type: 'object' } } } } } } } },
+    });
+    const finish = (status: number, body?: unknown) => {
+      const handlers: Record<string, () => void> = {};
+      const res = { statusCode: status, getHeader: () => 'req-1', json: (b: unknown) => b, on: (e: string, f: () => void) => ((handlers[e] = f), res) } as unknown as Response;
+      c.middleware()({ method: 'DELETE', originalUrl: '/api/sizes/s1' } as Request, res, () => undefined);
+      if (body !== undefined) res.json(body);
+      handlers.finish();
+    };
+    finish(404, { statusCode: 404, code: 'not_found', message: 'Size not found', requestId: 'req-1' });
+    expect(c.violations).toEqual([]);
+    finish(409, { statusCode: 409, code: 'size_in_use', message: 'in use', requestId: 'req-1' });
+    finish(404);
+    expect(c.violations).toEqual([
+      'DELETE /api/sizes/s1 → 409: status not declared for DELETE /api/sizes/{id} (declared: 200, 404)',
+      'DELETE /api/sizes/s1 → 404: error without its JSON body',
+    ]);
+  });
+
+  it('every error the document declares has the one error shape', () => {
+    const doc = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as {
+      paths: Record<string, Record<string, { responses: Record<string, any> }>>;
+      components: { responses: Record<string, any> };
+    };
+    const answer = (r: any) => (r.$ref ? doc.components.responses[r.$ref.split('/').pop()] : r);
+    const other = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, op]) =>
+        Object.entries(op.responses ?? {})
+          .filter(([status, r]) => Number(status) >= 400 && answer(r)?.content?.['application/json']?.schema?.$ref !== '#/components/schemas/ErrorResponse')
+          .map(([status]) => `${method.toUpperCase()} ${path} ${status}`),
+      ),
+    );
+    expect(other).toEqual([]);
   });
 
   it("checks webhook bodies against the document's webhooks", () => {

@@ -67,7 +67,7 @@ const error = (description: string, example: { statusCode: number; code: string;
 
 /**
  * Errors a route answers that its controller does not declare, by operation id: status, code
- * and message (the e2e contract check lists them with RESPONSE_CONTRACT=report).
+ * and message (the e2e contract check fails a suite on a status an operation does not declare).
  */
 const NOT_EDITABLE: [number, string, string] = [409, 'invalid_status', 'Items can be changed only while the print is In Draft or Deleted.'];
 const NOT_PROCESSABLE: [number, string, string] = [409, 'invalid_status', 'This print is Processing; only a print that is In Draft or Deleted can be processed.'];
@@ -186,6 +186,7 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
       message: 'An error occurred',
     }),
     Busy: error('The database is saturated (busy): retry shortly', { statusCode: 503, code: 'busy', message: 'The server is busy. Please try again in a moment.' }),
+    PayloadTooLarge: error("The JSON body is over the parser's limit (payload_too_large)", { statusCode: 413, code: 'payload_too_large', message: 'The request body is too large' }),
   };
   doc.components.headers = {
     ...(doc.components.headers ?? {}),
@@ -266,6 +267,7 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
         add(String(status), error(message, { statusCode: status, code, message }));
       }
       if (path.includes('{')) add('404', error('Not found, or not yours', { statusCode: 404, code: 'not_found', message: 'Not found' }));
+      if (op.requestBody?.content?.['application/json']) add('413', { $ref: '#/components/responses/PayloadTooLarge' });
       add('500', { $ref: '#/components/responses/InternalError' });
       add('503', { $ref: '#/components/responses/Busy' });
       if (op.responses['422']) op.responses['422'] = error(op.responses['422'].description, { statusCode: 422, code: 'idempotency_key_reused', message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.' });
