@@ -44,6 +44,7 @@ export class IntegrationsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'WooCommerce /wc-auth/v1/authorize callback (called by the shop)' })
   @ApiOkResponse({ type: MessageResponse })
+  @ApiError(409, 'The shop was connected as another integration meanwhile', 'Shop already exists.', 'shop_already_exists')
   async wooCallback(@Body() body: WooAuthCallbackDto) {
     await this.integrations.wooCallback(body);
     return { message: 'Keys received' };
@@ -65,6 +66,7 @@ export class IntegrationsController {
 
   @Get(':id/auth')
   @ApiOkResponse({ type: ConnectResponse })
+  @ApiError(409, 'The shop was connected as another integration meanwhile', 'Shop already exists.', 'shop_already_exists')
   async connectIntegration(@CurrentUser() user: User, @Param('id', uuid) id: string) {
     const r = await this.integrations.connect(user._id, id);
     return { ...r, message: r.connected ? 'Integration connected' : 'Continue in the shop to authorise' };
