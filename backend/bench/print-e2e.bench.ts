@@ -106,7 +106,8 @@ async function run(driver: string): Promise<RunResult> {
     if (done.status !== 'Completed') throw new Error(`print ended ${done.status}: ${done.error}`);
     const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
     let job = await q.getJob(`print:${id}:1`);
-    for (let i = 0; i < 100 && job && (await job.getState()) !== 'completed'; i++) {
+    // the job ends a little after the print is Completed (its run folders are removed first)
+    for (let i = 0; i < 600 && job && (await job.getState()) !== 'completed'; i++) {
       await new Promise((r) => setTimeout(r, 100));
       job = await q.getJob(`print:${id}:1`);
     }

@@ -77,3 +77,15 @@ export function sampleTreeMemory(ms = 100): { stop(): TreeMemory } {
     },
   };
 }
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; null when it is gone. */
+export function procCpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields 14 and 15 of stat (utime, stime), counted from the state field (3)
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return null;
+  }
+}

@@ -6,12 +6,18 @@
  *   old   - renderSheets with the previous encoding (filter 0, zlib 6), for before/after
  *   naive - one sharp().composite() per sheet of the same placements (sharp's PNG defaults)
  *   pdf   - renderSheets, PDF only
+ *   s3    - ours, the sheets streamed into a bucket of an S3-compatible server (the app's
+ *           S3 driver and upload batch), for the storage drivers' side-by-side figure
+ *   s3wait - s3 with each file's upload completed before the next file starts (the baseline
+ *           of the upload batch)
  * then every PNG is decoded and the raw RGBA hashed (ours vs naive, sheet by sheet).
  *
  *   npm run bench:render                               # full scale
  *   RENDER_LENGTH=50 npm run bench:render              # sheets of 22 x 50 in, copies scaled down alike
  *   RENDER_LARGE=1 npm run bench:render                # every design 9-11 in wide (memory check)
  *   RENDER_MODES=ours,pdf RENDER_FILTER=adaptive RENDER_LEVEL=4 npm run bench:render
+ *   RENDER_MODES=ours,s3,ours,s3 npm run bench:render  # local folder vs bucket, in turns; `s3*` need
+ *       the S3_TEST_* environment that test/ceph/ceph-rgw.sh start prints
  */
 import { spawnSync } from 'child_process';
 import * as crypto from 'crypto';
@@ -27,7 +33,9 @@ import { PngFilter } from '../src/gangsheet/render/png-writer';
 import { renderSheets } from '../src/gangsheet/render/render-sheet';
 import { DesignInfo, inspectDesign } from '../src/gangsheet/trim';
 import { cpuWorkerEnv } from '../src/config/configuration';
-import { peakRssMb } from './proc-memory';
+import { S3ObjectStore } from '../src/storage/s3-object-store';
+import { storeSink, UploadBatch } from '../src/storage/store-sink';
+import { peakRssMb, procCpuSeconds } from './proc-memory';
 
 const DPI = 300;
 const LENGTH = Number(process.env.RENDER_LENGTH ?? 200);
@@ -119,12 +127,33 @@ async function plan(): Promise<Plan> {
 
 const sheetFile = (kind: string, i: number, ext = 'png') => path.join(WORK, `${kind}-${i}.${ext}`);
 
-/** renderSheets for every sheet: PNG (ours or the old encoding) or PDF. */
-async function childRender(kind: 'ours' | 'old' | 'pdf'): Promise<object> {
+/** The bench's bucket on the S3-compatible server of S3_TEST_* (a fresh key prefix per run). */
+async function benchBucket(): Promise<S3ObjectStore> {
+  const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
+  const endpoint = process.env.S3_TEST_ENDPOINT;
+  const accessKeyId = process.env.S3_TEST_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.S3_TEST_SECRET_ACCESS_KEY;
+  if (!endpoint || !accessKeyId || !secretAccessKey) throw new Error('mode s3 needs S3_TEST_ENDPOINT/ACCESS_KEY_ID/SECRET_ACCESS_KEY (eval "$(bash test/ceph/ceph-rgw.sh start)")');
+  // the app's defaults for the driver (configuration.ts): 8 MiB parts, two in flight
+  const store = new S3ObjectStore({
+    endpoint, region: process.env.S3_TEST_REGION ?? 'us-east-1', bucket: 'gangsheet-bench', prefix: `render-${process.pid}/`,
+    accessKeyId, secretAccessKey, forcePathStyle: true, checksums: 'when_required', partSizeBytes: 8 << 20, queueSize: 2,
+  });
+  await store.client.send(new CreateBucketCommand({ Bucket: 'gangsheet-bench' })).catch((e) => {
+    if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
+  });
+  return store;
+}
+
+/** renderSheets for every sheet: PNG (ours, the old encoding, or ours into a bucket) or PDF. */
+async function childRender(kind: 'ours' | 'old' | 'pdf' | 's3' | 's3wait'): Promise<object> {
   const p: Plan = JSON.parse(fs.readFileSync(path.join(WORK, 'plan.json'), 'utf8'));
+  const store = kind.startsWith('s3') ? await benchBucket() : undefined;
+  const batch = store && kind === 's3' ? new UploadBatch(store) : undefined;
   const t0 = performance.now();
   let prepared = 0;
   const res = await renderSheets({
+    open: batch ? async (key, contentType) => batch.sink(key, contentType) : store ? async (key, contentType) => storeSink(store, key, contentType) : undefined,
     onProgress: (e) => {
       if (e.stage !== 'prepare' && !prepared) prepared = performance.now();
     },
@@ -132,7 +161,7 @@ async function childRender(kind: 'ours' | 'old' | 'pdf'): Promise<object> {
     designs: p.designs.map((d) => ({ id: d.id, path: d.path, ...d.info })),
     dpi: DPI,
     root: p.root,
-    output: (i) => (kind === 'pdf' ? { pdf: sheetFile(kind, i, 'pdf') } : { png: sheetFile(kind, i) }),
+    output: (i) => (kind === 'pdf' ? { pdf: sheetFile(kind, i, 'pdf') } : store ? { png: `sheet-${i}.png` } : { png: sheetFile(kind, i) }),
     ...(kind === 'old'
       ? { pngFilter: 'none' as const, compressionLevel: 6, pngStrategy: zlib.constants.Z_DEFAULT_STRATEGY }
       : {
@@ -141,10 +170,21 @@ async function childRender(kind: 'ours' | 'old' | 'pdf'): Promise<object> {
           pngStrategy: process.env.RENDER_STRATEGY ? Number(process.env.RENDER_STRATEGY) : undefined,
         }),
   });
+  await batch?.settle();
+  const seconds = (performance.now() - t0) / 1000;
+  let stored: number | undefined;
+  if (store) {
+    stored = 0;
+    for (const r of res) stored += (await store.head(r.path))?.size ?? 0;
+    await store.deletePrefix('sheet-');
+    store.close();
+  }
   return {
-    seconds: (performance.now() - t0) / 1000,
+    seconds,
     prepareSeconds: (prepared - t0) / 1000,
     bytes: res.reduce((a, r) => a + r.bytes, 0),
+    ...(stored === undefined ? {} : { storedBytes: stored }),
+    cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
     maxRssMb: peakRssMb(),
   };
 }
@@ -247,7 +287,7 @@ async function main(): Promise<void> {
   const mode = process.argv[2];
   if (mode?.startsWith('child-')) {
     const kind = mode.slice(6);
-    const res = kind === 'naive' ? await childNaive() : await childRender(kind as 'ours' | 'old' | 'pdf');
+    const res = kind === 'naive' ? await childNaive() : await childRender(kind as 'ours' | 'old' | 'pdf' | 's3' | 's3wait');
     process.stdout.write(JSON.stringify(res) + '\n');
     return;
   }
@@ -259,17 +299,27 @@ async function main(): Promise<void> {
       `(${LARGE ? 'all 9-11 in wide' : 'mixed 3.5-11 in'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
   );
   const results: Record<string, any> = {};
+  // a mode named twice runs twice (in the order given, so two modes can take turns)
+  const runs: Record<string, any[]> = {};
+  // the S3 server's own daemons, when they run on this machine (test/ceph/ceph-rgw.sh writes
+  // their pid files): the CPU they take from the renderer on the same cores
+  const cephDir = process.env.CEPH_DIR ?? '/tmp/gangsheet-ceph';
+  const gateway = ['rgw', 'osd', 'mon'].map((d) => Number(fs.existsSync(`${cephDir}/${d}.pid`) ? fs.readFileSync(`${cephDir}/${d}.pid`, 'utf8') : NaN)).filter((pid) => procCpuSeconds(pid) !== null);
+  const gatewayCpu = () => gateway.reduce((a, pid) => a + (procCpuSeconds(pid) ?? 0), 0);
   for (const m of MODES) {
+    const before = gatewayCpu();
     results[m] = runChild(`child-${m}`);
+    if (gateway.length && !results[m].error) results[m].serverCpuSeconds = +(gatewayCpu() - before).toFixed(1);
+    (runs[m] ??= []).push(results[m]);
     console.log(`${m.padEnd(5)}: ${JSON.stringify(results[m])}`);
   }
-  if (Object.values(results).some((r) => r.error)) {
+  if (Object.values(runs).flat().some((r) => r.error)) {
     console.log('a renderer failed; no comparison');
     process.exitCode = 1;
     return;
   }
   const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
-  const { ours, naive, old, pdf } = results;
+  const { ours, naive, old, pdf, s3, s3wait } = results;
   if (ours && naive) {
     let same = true;
     for (const s of sheets) same = same && (await rawHash(sheetFile('ours', s.index))) === (await rawHash(sheetFile('naive', s.index)));
@@ -282,6 +332,18 @@ async function main(): Promise<void> {
     console.log(`PNG ours vs old encoding (filter 0, zlib 6): ${(old.seconds / ours.seconds).toFixed(2)}x faster, ${(ours.bytes / old.bytes).toFixed(3)}x the bytes (${mb(old.bytes)})`);
   if (pdf)
     console.log(`PDF: ${pdf.seconds.toFixed(1)} s, ${mb(pdf.bytes)}${ours ? ` = ${(pdf.bytes / ours.bytes).toFixed(4)}x our PNG bytes` : ''}, peak RSS ${pdf.maxRssMb.toFixed(0)} MB`);
+  if (ours && s3) {
+    const total = (m: string) => runs[m].reduce((a, r) => a + r.seconds, 0) / runs[m].length;
+    const peak = (m: string) => Math.max(...runs[m].map((r) => r.maxRssMb));
+    console.log(`PNG into the bucket vs the local folder: ${(total('s3') / total('ours')).toFixed(2)}x the time (${total('s3').toFixed(1)} s vs ${total('ours').toFixed(1)} s, ` +
+      `mean of ${runs.s3.length} and ${runs.ours.length} runs), peak RSS ${peak('s3').toFixed(0)} vs ${peak('ours').toFixed(0)} MB, stored ${mb(s3.storedBytes)} of ${mb(s3.bytes)} written`);
+    if (s3.storedBytes !== s3.bytes) process.exitCode = 1;
+  }
+  if (s3 && s3wait) {
+    const total = (m: string) => runs[m].reduce((a, r) => a + r.seconds, 0) / runs[m].length;
+    console.log(`upload batch vs each upload awaited: ${(total('s3') / total('s3wait')).toFixed(2)}x the time (${total('s3').toFixed(1)} s vs ${total('s3wait').toFixed(1)} s)`);
+    if (s3wait.storedBytes !== s3wait.bytes) process.exitCode = 1;
+  }
   console.log(`peak RSS is the whole child process (compiled JavaScript, as in production); load at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 

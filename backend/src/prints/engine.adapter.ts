@@ -6,7 +6,7 @@
  */
 import type { CpuPool } from '../cpu/cpu-pool';
 import { checkLayout, LayoutCopy, LayoutProblem, LayoutSettings } from './print-layout';
-import { StoreSpec, storeFor, storeSink } from '../storage/store-sink';
+import { StoreSpec, storeFor, UploadBatch } from '../storage/store-sink';
 import {
   compareNesting,
   designFit,
@@ -158,7 +158,8 @@ export const engineInProcess = {
   },
   async render(req: SerialRenderRequest, onProgress?: (p: RenderProgress) => void): Promise<RenderedSheet[]> {
     const store = req.store ? await storeFor(req.store) : null;
-    return renderSheets({
+    const uploads = store ? new UploadBatch(store) : null;
+    const rendering = renderSheets({
       sheets: req.layout.sheets,
       // masks come with the designs of "shape" prints only: their rasters are clipped to the ink
       designs: req.designs.map((d) => ({ id: d.id, path: d.file, trim: d.trim, widthPx: d.widthPx, heightPx: d.heightPx, mask: d.mask ?? undefined, labels: d.labels ?? undefined })),
@@ -166,12 +167,21 @@ export const engineInProcess = {
       root: req.root,
       output: (i) => req.outputs[i],
       // the print files stream into the store as they are written: no sheet is held whole
-      open: store ? async (key, contentType) => storeSink(store, key, contentType) : undefined,
+      open: uploads ? async (key, contentType) => uploads.sink(key, contentType) : undefined,
       limits: { maxPixels: req.maxPixels },
       tmpDir: req.tmpDir,
       watermark: req.watermark,
       onProgress,
     });
+    if (!uploads) return rendering;
+    try {
+      const sheets = await rendering;
+      await uploads.settle();
+      return sheets;
+    } catch (e) {
+      await uploads.abort();
+      throw e;
+    }
   },
 };
 
