@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { walkthrough } from '../../sdk/examples/walkthrough';
 import { createGangSheet, downloadFile, GangSheetError, ok, verifyWebhook } from '../../sdk/src';
 import { WebhookReceiver } from './fakes/webhook-receiver';
 import { setCredits, waitFor } from './prints.fixtures';
+import { pdfText } from './utils/raster';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 /** The SDK (sdk/) against the real server over HTTP: the walk-through of docs/api.md and its helpers. */
@@ -43,15 +40,6 @@ describe('TypeScript SDK (e2e)', () => {
     return n;
   }
 
-  function pdfText(pdf: Uint8Array): string {
-    const dir = mkdtempSync(join(tmpdir(), 'gs-sdk-pdf-'));
-    try {
-      writeFileSync(join(dir, 'sheet.pdf'), pdf);
-      return execFileSync('pdftotext', ['-raw', join(dir, 'sheet.pdf'), '-']).toString('utf8');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
 
   const art = () =>
     sharp({ create: { width: 600, height: 300, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })

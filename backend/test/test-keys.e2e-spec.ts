@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import sharp from 'sharp';
 import { DataSource } from 'typeorm';
@@ -9,6 +5,7 @@ import { CreditsService } from '../src/credits/credits.service';
 import { WATERMARK_RGB } from '../src/gangsheet/render/watermark';
 import { WebhookReceiver } from './fakes/webhook-receiver';
 import { addDesign, addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
+import { pdfText } from './utils/raster';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 /** Small sheets at a low DPI: the renders of this suite take a moment each. */
@@ -23,16 +20,6 @@ async function watermarkPixels(png: Buffer): Promise<number> {
   return n;
 }
 
-/** The text of a PDF as pdftotext reads it (-raw: in drawing order, so turned words stay whole). */
-function pdfText(pdf: Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gs-pdf-'));
-  try {
-    writeFileSync(join(dir, 'f.pdf'), pdf);
-    return execFileSync('pdftotext', ['-raw', join(dir, 'f.pdf'), '-']).toString('utf8');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('Test keys (e2e)', () => {
   let t: TestApp;

@@ -30,6 +30,13 @@ import { PrintsService } from './prints.service';
 import { PACKING_MSG, PackingListService } from './packing-list.service';
 import { ApiErrors } from '../common/api-errors';
 
+/** What both spellings of the process route answer when nothing could be charged. */
+const PROCESS_ERRORS = [
+  { status: 503, when: 'The job queue cannot take the print now; nothing was charged', message: 'Processing is not available right now; your credits were not charged. Please try again.' },
+  { status: 503, when: 'The server is short of disk space for this print; nothing was charged', message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' },
+  { status: 503, when: 'The database is saturated: retry shortly', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
+];
+
 /** The 409 of the layout routes: only a print that is In Draft, Deleted or Error has an editable layout. */
 const layoutNotEditable = ApiConflictResponse({
   description: 'The print is not In Draft, Deleted or Error (code invalid_status)',
@@ -134,11 +141,7 @@ export class PrintsController {
   @Idempotent()
   @ApiOperation({ summary: 'Charge the credits and start processing (spelled as the spec; /process is the same)' })
   @ApiOkResponse({ type: PrintResponse })
-  @ApiErrors(
-    { status: 503, when: 'The job queue cannot take the print now; nothing was charged', message: 'Processing is not available right now; your credits were not charged. Please try again.' },
-    { status: 503, when: 'The server is short of disk space for this print; nothing was charged', message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' },
-    { status: 503, when: 'The database is saturated: retry shortly', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
-  )
+  @ApiErrors(...PROCESS_ERRORS)
   async proccessPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto, @TestMode() test: boolean) {
     return this.process(user, id, dto, test);
   }
@@ -147,11 +150,7 @@ export class PrintsController {
   @Idempotent()
   @ApiOperation({ summary: 'Charge the credits and start processing' })
   @ApiOkResponse({ type: PrintResponse })
-  @ApiErrors(
-    { status: 503, when: 'The job queue cannot take the print now; nothing was charged', message: 'Processing is not available right now; your credits were not charged. Please try again.' },
-    { status: 503, when: 'The server is short of disk space for this print; nothing was charged', message: 'The server is short of disk space; this print cannot be processed right now. Nothing was charged.', code: 'insufficient_storage' },
-    { status: 503, when: 'The database is saturated: retry shortly', message: 'The server is busy. Please try again in a moment.', code: 'busy' },
-  )
+  @ApiErrors(...PROCESS_ERRORS)
   async processPrint(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto, @TestMode() test: boolean) {
     return this.process(user, id, dto, test);
   }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 /**
  * Reading rendered print files back in tests: PNG and PDF (through poppler) as raw RGBA, and
  * the largest pixel difference between two such images.
@@ -25,4 +28,15 @@ export function maxPremultipliedDiff(a: Buffer, b: Buffer): number {
     max = Math.max(max, Math.abs(a[i + 3] - b[i + 3]));
   }
   return max;
+}
+
+/** The text of a PDF as pdftotext reads it (-raw: in drawing order, so turned words stay whole). */
+export function pdfText(pdf: Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gs-pdf-'));
+  try {
+    writeFileSync(join(dir, 'f.pdf'), pdf);
+    return execFileSync('pdftotext', ['-raw', join(dir, 'f.pdf'), '-']).toString('utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
