@@ -7,6 +7,7 @@ import { PageShell } from "../../components/common/PageShell";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import { useLiveEvent } from "../../providers/live";
 import { toast } from "../../lib/toast";
+import { weekdayTimeIn } from "../../lib/zonedTime";
 import { useBatches, useBatchNow, useProductionQueue, useProductionSettings, useRefreshProduction, type Batch, type QueueFilter, type QueueItem, type QueueSummary } from "./api";
 import { ProductionSettingsDrawer } from "./ProductionSettingsDrawer";
 
@@ -155,7 +156,7 @@ export function ProductionPage() {
           </Row>
           <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
             {triggerText(settings.data)}
-            {settings.data?.nextCutoffAt ? ` · next cut-off ${dayjs(settings.data.nextCutoffAt).format("ddd HH:mm")}` : ""}
+            {settings.data?.nextCutoffAt ? ` · next cut-off ${weekdayTimeIn(settings.data.nextCutoffAt, settings.data.timeZone)}` : ""}
           </Typography.Paragraph>
         </Card>
         <Card
