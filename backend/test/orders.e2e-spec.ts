@@ -245,7 +245,7 @@ describe('Orders (e2e)', () => {
       expect(o500.orderItems.every((i: any) => i.status === 'In Draft' && i.printIds[0] === printId)).toBe(true);
       // the same item again → 409, saying which
       const again = await seller.agent.post('/api/orders/print').send({ orderItems: [items['5001']._id, items['5011']._id] }).expect(409);
-      expect(again.body).toMatchObject({ code: 'order_item_in_print' });
+      expect(again.body).toMatchObject({ code: 'order_item_in_print', details: { orderItems: [{ _id: items['5001']._id, printIds: [printId] }] } });
       expect(again.body.message).toMatch(/Some order items are already in a print: "Design URL" \(order 500\)/);
       expect((await orders('status=In Draft')).pagination.totalDocuments).toBe(1);
       // printed (what the processing job sets when it completes)

@@ -2991,6 +2991,10 @@ export interface components {
              * @example not_found
              */
             code: string;
+            /** @description Facts of this error for programs, where its code has any: order_item_in_print lists the items and the prints they are in ({orderItems: [{_id, printIds}]}); the health check's 503 names each check's state ({database, queue, storage}) */
+            details?: {
+                [key: string]: unknown;
+            };
             /** @description On validation_failed: one entry per invalid field */
             errors?: components["schemas"]["FieldError"][];
             /**

@@ -165,6 +165,11 @@ export function documentApiAccess(app: INestApplication, doc: OpenAPIObject): Op
           description: 'On validation_failed: one entry per invalid field',
           items: { $ref: '#/components/schemas/FieldError' },
         },
+        details: {
+          type: 'object',
+          additionalProperties: true,
+          description: 'Facts of this error for programs, where its code has any: order_item_in_print lists the items and the prints they are in ({orderItems: [{_id, printIds}]}); the health check\'s 503 names each check\'s state ({database, queue, storage})',
+        },
       },
     },
     FieldError: {

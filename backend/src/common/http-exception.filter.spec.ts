@@ -42,6 +42,18 @@ describe('HttpExceptionFilter', () => {
     });
   });
 
+  it('passes on an explicit details object, and no other key of the exception body', () => {
+    const details = { orderItems: [{ _id: 'i1', printIds: ['p1'] }] };
+    expect(answer(new BadRequestException({ message: 'In a print', code: 'order_item_in_print', details, internal: 'x' })).body).toEqual({
+      statusCode: 400,
+      code: 'order_item_in_print',
+      message: 'In a print',
+      requestId: 'req-1',
+      details,
+    });
+    expect(answer(new BadRequestException({ message: 'No', details: ['not', 'an', 'object'] })).body).not.toHaveProperty('details');
+  });
+
   it("gives the upload parser's refusals their own codes", () => {
     expect(answer(new BadRequestException('Too many files')).body.code).toBe('too_many_files');
     expect(answer(new BadRequestException('Unexpected file field - avatar')).body.code).toBe('unexpected_file');

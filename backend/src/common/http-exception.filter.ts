@@ -12,6 +12,8 @@ export interface ErrorBody {
   requestId?: string;
   /** Present on `validation_failed`: one entry per invalid field. */
   errors?: FieldError[];
+  /** Facts of the error for programs (an exception's `details` object), e.g. the items in the way. */
+  details?: Record<string, unknown>;
 }
 
 /** The code of an error that names none of its own: what its status means. */
@@ -54,7 +56,7 @@ const UPLOAD_CODES: Array<[RegExp, string]> = [
 const uploadCode = (message: string) => UPLOAD_CODES.find(([pattern]) => pattern.test(message))?.[1];
 
 /**
- * Every error leaves the API as `{ statusCode, code, message, requestId, errors? }`: the
+ * Every error leaves the API as `{ statusCode, code, message, requestId, errors?, details? }`: the
  * exception's own code when it names one, else the upload parser's, else its status's.
  * A failure that is no HttpException answers 500 `internal_error` with a fixed message; its
  * details go to the log (with the request id), never to the client.
@@ -69,7 +71,14 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (res.headersSent) return;
     const body = this.describe(exception);
     const requestId = requestIdOf(http.getRequest<Request>());
-    res.status(body.statusCode).json({ statusCode: body.statusCode, code: body.code, message: body.message, requestId, ...(body.errors ? { errors: body.errors } : {}) });
+    res.status(body.statusCode).json({
+      statusCode: body.statusCode,
+      code: body.code,
+      message: body.message,
+      requestId,
+      ...(body.errors ? { errors: body.errors } : {}),
+      ...(body.details ? { details: body.details } : {}),
+    });
   }
 
   /** The status, code, message (and field errors) of an exception. */
@@ -81,15 +90,18 @@ export class HttpExceptionFilter implements ExceptionFilter {
       let message = 'An error occurred';
       let code: string | undefined;
       let errors: FieldError[] | undefined;
+      let details: Record<string, unknown> | undefined;
       if (typeof response === 'string') message = response;
       else if (response && typeof response === 'object') {
-        const b = response as { message?: string | string[]; code?: unknown; error?: string; errors?: unknown };
+        const b = response as { message?: string | string[]; code?: unknown; error?: string; errors?: unknown; details?: unknown };
         message = Array.isArray(b.message) ? b.message.join('. ') : (b.message ?? b.error ?? message);
         if (typeof b.code === 'string') code = b.code;
         if (Array.isArray(b.errors)) errors = b.errors as FieldError[];
+        // Only an explicit `details` object leaves the server: other keys of an exception's body stay in.
+        if (b.details && typeof b.details === 'object' && !Array.isArray(b.details)) details = b.details as Record<string, unknown>;
       }
       code ??= uploadCode(message) ?? codeForStatus(statusCode);
-      return { statusCode, code, message, ...(errors ? { errors } : {}) };
+      return { statusCode, code, message, ...(errors ? { errors } : {}), ...(details ? { details } : {}) };
     }
     if (exception instanceof QueryFailedError && e?.code === '22P02') {
       // An id that is not a uuid is simply not found.

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, OnModuleDestroy, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Pool } from 'pg';
@@ -20,6 +20,7 @@ export const HEALTH_REUSE_MS = 1000;
 @ApiTags('health')
 @Controller('health')
 export class HealthController implements OnModuleDestroy {
+  private readonly logger = new Logger(HealthController.name);
   /**
    * PostgreSQL is checked on a connection of its own, outside the app's pool: a burst of
    * slow requests holding every pooled connection must not turn the health check into a
@@ -61,7 +62,7 @@ export class HealthController implements OnModuleDestroy {
       round = this.round = next;
     }
     const body = await round.body;
-    if (body.status !== 'ok') throw new ServiceUnavailableException({ message: 'Service unavailable', ...body });
+    if (body.status !== 'ok') throw new ServiceUnavailableException({ message: 'Service unavailable', details: publicChecks(body) });
     return body;
   }
 
@@ -83,7 +84,18 @@ export class HealthController implements OnModuleDestroy {
       await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 3000).unref())]);
       return { status: 'ok', kind };
     } catch (e) {
-      return { status: 'error', kind, error: e instanceof Error ? e.message : String(e) };
+      const error = e instanceof Error ? e.message : String(e);
+      this.logger.warn(`health: ${kind} check failed: ${error}`);
+      return { status: 'error', kind, error };
     }
   }
+}
+
+/**
+ * What an unauthenticated caller learns of a failed round: which check failed, not its error
+ * text (a driver's message can name hosts or paths); that goes to the log.
+ */
+function publicChecks(h: Health) {
+  const strip = ({ status, kind }: Check) => ({ status, kind });
+  return { database: strip(h.database), queue: strip(h.queue), storage: strip(h.storage) };
 }

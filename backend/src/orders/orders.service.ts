@@ -262,7 +262,7 @@ export class OrdersService {
         ? `${ORDER_MSG.inPrint}: ${list}. Remove them from the selection, or confirm to print them again.`
         : `These order items are being added to a print right now: ${list}`,
       code: 'order_item_in_print',
-      orderItems: busy.map((r) => ({ _id: r.id, printIds: r.print_ids ?? [] })),
+      details: { orderItems: busy.map((r) => ({ _id: r.id, printIds: r.print_ids ?? [] })) },
     });
   }
 
