@@ -207,7 +207,12 @@ describe('Lists page over parents (e2e)', () => {
          VALUES ($1, $2, $3, $3, 'processing', $5, $4, $4, $4)`,
         [s.user._id, integrationId, `new${n}`, when, buyer],
       );
-    const sorts = ['', 'sort=asc', 'dateType=createdAt', 'dateType=createdAt&sort=asc', 'dateType=updatedAt', 'dateType=updatedAt&sort=asc'];
+    const sorts = ['', 'sort=asc', 'dateType=createdAt', 'dateType=createdAt&sort=asc', 'dateType=updatedAt', 'dateType=updatedAt&sort=asc', 'sortBy=updatedAt&sort=asc'];
+    // sortBy orders by its date whatever dateType filters on
+    const ids = async (q: string) => (await s.agent.get(`/api/orders?${q}&limit=100`).expect(200)).body.data.map((o: any) => o._id);
+    expect(await ids('sortBy=createdAt&dateType=updatedAt')).toEqual(await ids('dateType=createdAt'));
+    expect(await ids('sortBy=createdAt')).not.toEqual(await ids('sortBy=updatedAt'));
+    expect((await s.agent.get('/api/orders?sortBy=total').expect(400)).body.message).toMatch(/sortBy must be one of integrationOrderCreatedDate, createdAt, updatedAt/);
     for (const sort of sorts) {
       const all = (await s.agent.get(`/api/orders?${sort}&limit=100`).expect(200)).body;
       expect(all).toMatchObject({ hasMore: false, pagination: { totalDocuments: 17 } });

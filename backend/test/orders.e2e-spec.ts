@@ -136,6 +136,14 @@ describe('Orders (e2e)', () => {
     for (const o of onDay.data) expect(o.integrationOrderCreatedDate.slice(0, 10)).toBe(day);
     expect((await seller.agent.get('/api/orders?status=Shipped').expect(400)).body.message).toMatch(/status must be one of Pending, In Draft, Completed, Partially Completed/);
     expect((await other.agent.get('/api/orders').expect(200)).body.pagination.totalDocuments).toBe(0);
+    // search: an item's SKU or title, the order number, any case, LIKE characters taken literally
+    const bySku = await orders('search=sku-77&limit=50');
+    expect(bySku.pagination.totalDocuments).toBe(11); // SKU-77 and SKU-770…779
+    for (const o of bySku.data) expect(o.orderItems.some((i: any) => /SKU-77/.test(i.sku))).toBe(true);
+    expect((await orders('search=10077')).data.map((o: any) => o.orderId)).toEqual(['10077']);
+    expect((await orders(`search=${encodeURIComponent('Design 5 back')}`)).pagination.totalDocuments).toBe(1);
+    expect((await orders('search=%25')).pagination.totalDocuments).toBe(0);
+    expect((await other.agent.get('/api/orders?search=SKU').expect(200)).body.pagination.totalDocuments).toBe(0);
   });
 
   describe('orders → print', () => {

@@ -49,6 +49,12 @@ test("shop orders: the only shop syncs without picking it, the shop's status sho
     await shot("orders-one-order");
     await page.getByRole("button", { name: "Show all orders" }).click();
     await page.locator("tr").filter({ hasText: "#1058" }).first().waitFor();
+
+    // Searching by the order number keeps only that order, in the URL too
+    await page.getByPlaceholder("Order, buyer or SKU").fill("1057");
+    await page.waitForURL(/[?&]search=1057/);
+    await page.locator("tr").filter({ hasText: "#1058" }).first().waitFor({ state: "detached" });
+    await page.locator("tr").filter({ hasText: "#1057" }).first().waitFor();
   } finally {
     woo.stop();
   }

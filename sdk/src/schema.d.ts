@@ -9488,7 +9488,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 sort?: "asc" | "desc";
-                sortBy?: string;
+                /** @description The date the list is ordered by (with sort: asc or desc, newest first by default); defaults to dateType */
+                sortBy?: "integrationOrderCreatedDate" | "createdAt" | "updatedAt";
+                /** @description Orders whose number, buyer's name or email, or an item's SKU or title contains this text (any case) */
                 search?: string;
                 /** @description The _id of the last item you have: the answer starts after it, in the same order (page is then ignored) */
                 startingAfter?: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { afterCursor } from '../common/pagination';
+import { afterCursor, likePattern } from '../common/pagination';
 import { returned } from '../common/sql';
 import { ShopOrder } from '../integrations/integrations.service';
 import { IntegrationType } from '../integrations/entities/integration.entity';
@@ -62,6 +62,10 @@ export interface OrderPageQuery {
   /** none: never requested. */
   fulfilment?: 'none' | 'pending' | 'fulfilled' | 'failed';
   dateType?: OrderDateColumn;
+  /** The date the page is ordered by (and the cursor walks); defaults to `dateType`'s. */
+  sortBy?: OrderDateColumn;
+  /** A substring of the order number, the buyer's name or email, or an item's SKU or title. */
+  search?: string;
   /** Inclusive lower and exclusive upper bound on the date column. */
   from?: Date;
   to?: Date;
@@ -98,9 +102,16 @@ export class OrdersRepository {
     if (q.integrationId) add((n) => `o.integration_id = ${n}`, q.integrationId);
     if (q.status) add((n) => `os.status = ${n}`, q.status);
     if (q.fulfilment) add((n) => `coalesce(f.status, 'none') = ${n}`, q.fulfilment);
-    const col = DATE_COLUMNS[q.dateType ?? 'integrationOrderCreatedDate'];
-    if (q.from) add((n) => `${col} >= ${n}`, q.from);
-    if (q.to) add((n) => `${col} < ${n}`, q.to);
+    const dateCol = DATE_COLUMNS[q.dateType ?? 'integrationOrderCreatedDate'];
+    if (q.from) add((n) => `${dateCol} >= ${n}`, q.from);
+    if (q.to) add((n) => `${dateCol} < ${n}`, q.to);
+    if (q.search)
+      add(
+        (n) => `(o.number ILIKE ${n} OR o.buyer_info->>'name' ILIKE ${n} OR o.buyer_info->>'email' ILIKE ${n}
+                 OR EXISTS (SELECT 1 FROM order_items si WHERE si.order_id = o.id AND (si.sku ILIKE ${n} OR si.title ILIKE ${n})))`,
+        likePattern(q.search),
+      );
+    const col = DATE_COLUMNS[q.sortBy ?? q.dateType ?? 'integrationOrderCreatedDate'];
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
     const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id
                   LEFT JOIN order_fulfilments f ON f.order_id = o.id WHERE ${where.join(' AND ')}`;

@@ -92,6 +92,8 @@ export class OrdersService {
       status: q.status,
       fulfilment: q.fulfilment,
       dateType: q.dateType,
+      sortBy: q.sortBy,
+      search: q.search?.trim() || undefined,
       from: q.startDate ? dayStart(q.startDate) : undefined,
       to: q.endDate ? dayEnd(q.endDate) : undefined,
       sort: q.sort === 'asc' ? 'asc' : 'desc',

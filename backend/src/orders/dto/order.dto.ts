@@ -87,6 +87,18 @@ export class OrderListQueryDto extends CursorQueryDto {
   @Transform(({ value }) => (value === '' ? undefined : value))
   @IsIn(DATE_TYPES, { message: `dateType must be one of ${DATE_TYPES.join(', ')}` })
   dateType?: (typeof DATE_TYPES)[number];
+
+  @ApiPropertyOptional({ enum: DATE_TYPES, description: 'The date the list is ordered by (with sort: asc or desc, newest first by default); defaults to dateType' })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsIn(DATE_TYPES, { message: `sortBy must be one of ${DATE_TYPES.join(', ')}` })
+  declare sortBy?: (typeof DATE_TYPES)[number];
+
+  @ApiPropertyOptional({ maxLength: 200, description: "Orders whose number, buyer's name or email, or an item's SKU or title contains this text (any case)" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  declare search?: string;
 }
 
 export class BuyerInfoDto {

@@ -14,6 +14,7 @@ import { FULFILMENT_LABEL, FULFILMENT_STATUSES, FulfilmentCell } from "../../com
 import { dateRangeFilters } from "../../components/prints/rules";
 import { useLiveEvent } from "../../providers/live";
 import { toRefineArgs, useUrlList } from "../../lib/urlList";
+import { SearchBox } from "../../components/table/SearchBox";
 import { useResourceList } from "../../hooks/useResource";
 import { toast } from "../../lib/toast";
 import { money } from "../../lib/money";
@@ -188,6 +189,7 @@ export function OrdersPage() {
             value={startDate && endDate ? [dayjs(startDate), dayjs(endDate)] : null}
             onChange={(range) => list.setFilters(dateRangeFilters(range))}
           />
+          <SearchBox value={list.state.search} onSearch={list.setSearch} placeholder="Order, buyer or SKU" />
         </Flex>
         {orderId && (
           <Alert
