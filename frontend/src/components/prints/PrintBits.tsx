@@ -17,6 +17,16 @@ export function PrintStatusTag({ status }: { status: PrintStatus }) {
   return <Tag color={STATUS_COLORS[status] ?? "default"} data-testid="print-status">{status}</Tag>;
 }
 
+/** Marks a print made with a test API key: free, at most 100 copies, its files watermarked. */
+export function TestModeTag({ print }: { print: Pick<Print, "test"> }) {
+  if (!print.test) return null;
+  return (
+    <Tooltip title="Made with a test API key: no credits charged, files watermarked TEST">
+      <Tag color="orange" data-testid="print-test">Test</Tag>
+    </Tooltip>
+  );
+}
+
 /** The prints tables' Status filter (cleared = every status). */
 export function PrintStatusSelect({ value, onChange }: { value?: string; onChange: (status?: string) => void }) {
   return (

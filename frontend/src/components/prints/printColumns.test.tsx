@@ -13,10 +13,10 @@ const print = {
   printedAt: null,
 } as unknown as Print;
 
-const renderRows = (columns: ReturnType<typeof printColumns>) =>
+const renderRows = (columns: ReturnType<typeof printColumns>, row: Print = print) =>
   render(
     <MemoryRouter>
-      {columns.map((c) => <div key={c.key}>{c.render ? (c.render(undefined, print, 0) as React.ReactNode) : null}</div>)}
+      {columns.map((c) => <div key={c.key}>{c.render ? (c.render(undefined, row, 0) as React.ReactNode) : null}</div>)}
     </MemoryRouter>,
   );
 
@@ -32,6 +32,14 @@ describe("printColumns", () => {
     const links = screen.getAllByRole("link").map((a) => a.getAttribute("href"));
     expect(links).toEqual([`/prints/${print._id}`, `/prints/${print._id}`]); // Print ID and View
     expect(screen.queryByRole("button", { name: /process/i })).toBeNull();
+  });
+
+  it("tags a test print beside its status, and only a test print", () => {
+    renderRows(printColumns());
+    expect(screen.queryByTestId("print-test")).toBeNull();
+    cleanup();
+    renderRows(printColumns(), { ...print, test: true } as Print);
+    expect(screen.getByTestId("print-test").textContent).toBe("Test");
   });
 
   it("leaves out the links for rows the user may not open", () => {

@@ -4,7 +4,7 @@ import { DeleteOutlined, EyeOutlined, ThunderboltOutlined } from "@ant-design/ic
 import dayjs from "dayjs";
 import { Link } from "react-router";
 import type { DataColumn } from "../table/DataTable";
-import { PrintStatusTag, RetentionTag } from "./PrintBits";
+import { PrintStatusTag, RetentionTag, TestModeTag } from "./PrintBits";
 import { canDelete, canProcess, processLabel, totalQuantity } from "./rules";
 import type { Print } from "../../api/types";
 
@@ -50,7 +50,16 @@ export function printColumns({ canOpen = () => true, onProcess, onDelete }: Prin
       },
     },
     { key: "type", title: "Type", dataIndex: "type" },
-    { key: "status", title: "Status", render: (_, p) => <PrintStatusTag status={p.status} /> },
+    {
+      key: "status",
+      title: "Status",
+      render: (_, p) => (
+        <Flex gap={4} wrap>
+          <PrintStatusTag status={p.status} />
+          <TestModeTag print={p} />
+        </Flex>
+      ),
+    },
     {
       key: "printedAt",
       title: "Print date",

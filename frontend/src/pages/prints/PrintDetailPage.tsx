@@ -17,7 +17,7 @@ import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { LayoutEditorModal } from "../../components/prints/layout-editor/LayoutEditorModal";
 import { usePrintLayout } from "../../hooks/usePrintLayout";
 import { OrderLineCell } from "../../components/orders/orderBits";
-import { PrintStatusTag, RetentionTag } from "../../components/prints/PrintBits";
+import { PrintStatusTag, RetentionTag, TestModeTag } from "../../components/prints/PrintBits";
 import { DeletePrintModal, PackingListLink, PrintSuccessModal, ProcessingOverlay, ProcessWarningModal } from "../../components/prints/PrintModals";
 import { PrintFilesList } from "../../components/prints/PrintFilesList";
 import { ShareNote, useShareLinks } from "../../components/prints/ShareLinks";
@@ -149,6 +149,7 @@ export function PrintDetailPage() {
         <Space align="center" wrap style={{ whiteSpace: "nowrap" }}>
           Print <Typography.Text code style={{ fontSize: 16 }}>{print._id.slice(0, 8).toUpperCase()}</Typography.Text>
           <PrintStatusTag status={print.status} />
+          <TestModeTag print={print} />
           <RetentionTag print={print} />
         </Space>
       }
