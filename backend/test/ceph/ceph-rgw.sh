@@ -114,6 +114,18 @@ mon data avail crit = 1
 # gateway creates is one osdmap change)
 paxos propose interval = 0.01
 paxos min wait = 0.001
+# The daemons share the app's cores in tests and benchmarks: no in-memory debug logs gathered
+# for a crash dump, and no CRCs on messages that never leave the loopback interface (BlueStore
+# keeps its own checksums of what it stores). Signatures (cephx, SigV4) are still checked.
+debug rgw = 0/0
+debug osd = 0/0
+debug bluestore = 0/0
+debug bluefs = 0/0
+debug rocksdb = 0/0
+debug rados = 0/0
+debug objecter = 0/0
+ms crc data = false
+ms crc header = false
 
 [mon]
 mon data = $DIR/mon
