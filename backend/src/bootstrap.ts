@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import helmet, { strictTransportSecurity } from 'helmet';
@@ -76,13 +76,20 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   return config;
 }
 
+/** The API's and the live socket's paths: never a file of the web app. */
+const NOT_FRONTEND = /^\/(api|socket\.io)(\/|$)/;
+
 /** The built React app at /, with every non-API path answered by index.html (client routing). */
 function serveFrontend(app: NestExpressApplication, config: AppConfig) {
   const index = join(config.frontendDist, 'index.html');
   if (!existsSync(index)) return;
-  app.useStaticAssets(config.frontendDist, { index: false, maxAge: '1h' });
+  // The file middleware runs before the API's routes: API requests skip it, so none of them
+  // pays a file lookup that can only miss.
+  const assets = express.static(config.frontendDist, { index: false, maxAge: '1h' });
+  app.use((req: Request, res: Response, next: NextFunction) => (NOT_FRONTEND.test(req.path) ? next() : assets(req, res, next)));
   const http = app.getHttpAdapter().getInstance();
-  http.get(/^(?!\/api(\/|$)|\/socket\.io(\/|$)).*/, (_req: any, res: any) => {
+  http.get(/.*/, (req: Request, res: Response, next: NextFunction) => {
+    if (NOT_FRONTEND.test(req.path)) return next();
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);
   });
