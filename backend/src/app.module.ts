@@ -25,6 +25,7 @@ import { OrdersModule } from './orders/orders.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { StatisticsModule } from './statistics/statistics.module';
 import { ProductionModule } from './production/production.module';
+import { TemplatesModule } from './templates/templates.module';
 
 /** One module graph for the API, the worker and the tests; only the entry points differ. */
 @Module({})
@@ -53,6 +54,7 @@ export class AppModule {
         NotificationsModule,
         StatisticsModule,
         ProductionModule,
+        TemplatesModule,
         ApiKeysModule,
         IdempotencyModule,
         WebhooksModule,

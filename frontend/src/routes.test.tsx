@@ -30,9 +30,9 @@ describe("route table", () => {
     expect(resourceApis(routes).colors).toEqual({ list: "/api/sizes", one: "/api/sizes/{id}" });
     expect(menuEntries(routes).at(-1)).toMatchObject({ path: "/colors", label: "Colors", adminOnly: false });
   });
-  it("gives the sidebar the spec's entries in the spec's order, Users and Completed Payments for admins only", () => {
+  it("gives the sidebar the spec's entries in the spec's order (Production and Templates added beside Prints), Users and Completed Payments for admins only", () => {
     const entries = menuEntries();
-    expect(entries.filter((m) => !m.adminOnly).map((m) => m.label)).toEqual(["Dashboard", "Integration Orders", "Production", "Prints", "Sizes", "Images", "Integrations"]);
+    expect(entries.filter((m) => !m.adminOnly).map((m) => m.label)).toEqual(["Dashboard", "Integration Orders", "Production", "Prints", "Templates", "Sizes", "Images", "Integrations"]);
     expect(entries.filter((m) => m.adminOnly).map((m) => m.label)).toEqual(["Users", "Completed Payments"]);
   });
   it("sends signed-in users away from guest pages only", () => {

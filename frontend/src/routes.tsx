@@ -3,7 +3,7 @@
 // table; adding a screen is adding one entry here (plus its page). See docs/frontend.md "Routes".
 import { lazy, type ComponentType, type ReactNode } from "react";
 import {
-  ApiOutlined, CreditCardOutlined, DashboardOutlined, ColumnWidthOutlined, PictureOutlined,
+  ApiOutlined, AppstoreOutlined, CreditCardOutlined, DashboardOutlined, ColumnWidthOutlined, PictureOutlined,
   PrinterOutlined, ShoppingCartOutlined, TeamOutlined, ThunderboltOutlined,
 } from "@ant-design/icons";
 import { LandingPage } from "./pages/landing/LandingPage";
@@ -25,6 +25,7 @@ const PrintDetailPage = page(() => import("./pages/prints/PrintDetailPage"), "Pr
 const ManualCreatePrintPage = page(() => import("./pages/prints/ManualCreatePrintPage"), "ManualCreatePrintPage");
 const ReviewPrintPage = page(() => import("./pages/prints/ReviewPrintPage"), "ReviewPrintPage");
 const SizesPage = page(() => import("./pages/sizes/SizesPage"), "SizesPage");
+const TemplatesPage = page(() => import("./pages/templates/TemplatesPage"), "TemplatesPage");
 const ImagesPage = page(() => import("./pages/images/ImagesPage"), "ImagesPage");
 const IntegrationsPage = page(() => import("./pages/integrations/IntegrationsPage"), "IntegrationsPage");
 const IntegrationDetailPage = page(() => import("./pages/integrations/IntegrationDetailPage"), "IntegrationDetailPage");
@@ -102,6 +103,11 @@ const ROUTE_TABLE = [
   {
     path: "/prints/:id", element: <PrintDetailPage />, access: "user", resource: { name: "print", action: "show" },
     modals: [...PRINT_EDIT_MODALS, "printSuccessModal", "deletePrint", "editLayout"],
+  },
+  {
+    path: "/templates", element: <TemplatesPage />, access: "user",
+    resource: { name: "templates", action: "list", api: { list: "/api/templates", one: "/api/templates/{id}" } },
+    modals: ["newPrintFromTemplate", "renameTemplate", "deleteTemplate"], menu: { label: "Templates", icon: <AppstoreOutlined /> },
   },
   {
     path: "/sizes", element: <SizesPage />, access: "user",

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { Image } from '../images/entities/image.entity';
 import { RealtimeService } from '../realtime/realtime.service';
+import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { Size } from '../sizes/entities/size.entity';
 import { CreatePrintDto, PrintItemInput, UpdatePrintItemDto } from './dto/print.dto';
 import { PrintItem } from './entities/print-item.entity';
@@ -44,13 +45,22 @@ export class PrintDraftsService {
     private readonly realtime: RealtimeService,
   ) {}
 
-  /** `test`: made in test mode (a test API key), see Print.test. */
-  async create(userId: string, dto: CreatePrintDto | { printItems: OrderPrintItemInput[] }, type = PrintType.Manual, test = false): Promise<Print> {
+  /**
+   * `test`: made in test mode (a test API key), see Print.test. `settings`: the sheet settings
+   * the draft starts from (a print made from a template), as a duplicate carries its source's.
+   */
+  async create(
+    userId: string,
+    dto: CreatePrintDto | { printItems: Array<PrintItemInput | OrderPrintItemInput> },
+    type = PrintType.Manual,
+    test = false,
+    settings: SheetSettingsValues | null = null,
+  ): Promise<Print> {
     const refs = 'externalId' in dto || 'metadata' in dto ? { externalId: (dto as CreatePrintDto).externalId ?? null, metadata: (dto as CreatePrintDto).metadata ?? {} } : {};
     const id = await this.db
       .transaction(async (m) => {
         await checkOwnership(m, userId, dto.printItems);
-        const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [], test, ...refs }));
+        const print = await m.save(m.create(Print, { userId, type, status: PrintStatus.InDraft, files: [], test, settings, ...refs }));
         for (const item of dto.printItems) await this.addOrMerge(m, print._id, item);
         return print._id;
       })

@@ -109,6 +109,21 @@ export class PrintLayoutService {
     return this.dto(print, settings, designs, fromResult(layout, pinnedKeys), 'auto', null);
   }
 
+  /**
+   * Each item's copy size, upright (before any turn), in inches on whole pixels at the
+   * settings' DPI, as the engine places it: what a caller needs to put copies into given boxes
+   * (templates). 400 when an item cannot be laid out (as for editing).
+   */
+  async copySizes(userId: string, printId: string, settings: SheetSettingsValues): Promise<Map<string, { width: number; height: number }>> {
+    const print = await this.editable(userId, printId);
+    const { designs } = await this.designs(print, settings, false);
+    const dpi = settings.dpi;
+    return new Map(designs.map((d) => {
+      const box = copyBox(d, { x: 0, y: 0, rotation: 0 }, dpi);
+      return [d.id, { width: box.w / dpi, height: box.h / dpi }];
+    }));
+  }
+
   /** What preview and processing lay out for these designs and settings (print-layout.ts layoutPlan). */
   async plan(printId: string, designs: readonly EngineDesign[], settings: SheetSettingsValues): Promise<LayoutPlan> {
     return layoutPlan(await this.edited(printId), designs, settings);

@@ -56,7 +56,7 @@ import { PrintsReadModule } from './prints-read.module';
     PackingListService,
     { provide: PRINT_ENGINE, useFactory: (pool: CpuPool, config: AppConfig) => workerEngine(pool, config.uploads.maxPixels, config.prints.layoutThreads), inject: [CpuPool, APP_CONFIG] },
   ],
-  exports: [PrintsService, PrintDraftsService, PrintPreviewService, PrintProcessingService, PrintFilesService, PrintJobService, PrintsReadModule],
+  exports: [PrintsService, PrintDraftsService, PrintPreviewService, PrintLayoutService, PrintProcessingService, PrintFilesService, PrintJobService, PrintsReadModule],
 })
 export class PrintsModule implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('Prints');

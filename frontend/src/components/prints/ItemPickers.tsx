@@ -22,7 +22,7 @@ export function Thumb({ image, size = 48 }: { image: DesignImage | null | undefi
 }
 
 /** Searchable dropdown of the library's ready images, with thumbnails. */
-export function ImageSelect({ value, onChange }: { value?: string; onChange: (image: LibraryImage) => void }) {
+export function ImageSelect({ value, onChange, ariaLabel = "Image" }: { value?: string; onChange: (image: LibraryImage) => void; ariaLabel?: string }) {
   const [search, setSearch] = useState("");
   const term = useDebounced(search, 300);
   const { result, query } = useResourceList("images", { pagination: { currentPage: 1, pageSize: 50, mode: "server" },
@@ -37,7 +37,7 @@ export function ImageSelect({ value, onChange }: { value?: string; onChange: (im
       onSearch={setSearch}
       loading={query.isFetching}
       placeholder="Search images"
-      aria-label="Image"
+      aria-label={ariaLabel}
       style={{ width: "100%" }}
       value={value}
       onChange={(id: string) => {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import { Alert, Button, Card, Col, Empty, Flex, Popconfirm, Row, Space, Tooltip, Typography } from "antd";
-import { BorderOuterOutlined, CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
+import { AppstoreAddOutlined, BorderOuterOutlined, CopyOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ShareAltOutlined, ThunderboltOutlined } from "@ant-design/icons";
 import dayjs from "dayjs";
 import { useNavigate, useParams } from "react-router";
 import { useSearchParams } from "../../lib/searchParams";
@@ -15,6 +15,7 @@ import { ChangeImageModal, ChangeSizeModal, Thumb } from "../../components/print
 import { QuantityStepper } from "../../components/prints/QuantityStepper";
 import { LayoutPreview } from "../../components/prints/LayoutPreview";
 import { LayoutEditorModal } from "../../components/prints/layout-editor/LayoutEditorModal";
+import { SaveTemplateModal } from "../../components/templates/SaveTemplateModal";
 import { usePrintLayout } from "../../hooks/usePrintLayout";
 import { OrderLineCell } from "../../components/orders/orderBits";
 import { PrintStatusTag, RetentionTag, TestModeTag } from "../../components/prints/PrintBits";
@@ -71,6 +72,7 @@ export function PrintDetailPage() {
 
   const [changing, setChanging] = useState<{ kind: "image" | "size"; item: PrintItem } | null>(null);
   const layoutEditor = useQueryModal("editLayout");
+  const [savingTemplate, setSavingTemplate] = useState(false);
   const layoutOps = usePrintLayout(id);
 
   if (query.isLoading || !print) {
@@ -176,6 +178,9 @@ export function PrintDetailPage() {
           >
             Duplicate
           </Button>
+          <Tooltip title="Keep where the designs sit on the sheet, for new prints with other artwork">
+            <Button icon={<AppstoreAddOutlined />} disabled={!layout?.sheets.length || !settings || busy} onClick={() => setSavingTemplate(true)}>Save as template</Button>
+          </Tooltip>
           <Button danger icon={<DeleteOutlined />} disabled={!canDelete(print.status) || busy} onClick={() => setParams((p) => openModalParams(p, "deletePrint", print._id))}>Delete</Button>
         </Space>
       }
@@ -239,6 +244,9 @@ export function PrintDetailPage() {
       {layoutEditor.open && layout && settings && (
         // not closed by a refetch of the preview (a window focus): the edit in progress stays
         <LayoutEditorModal open={layoutEditor.open && editable} onClose={layoutEditor.close} printId={id} layout={layout} items={items} settings={settings} />
+      )}
+      {savingTemplate && layout && settings && (
+        <SaveTemplateModal open onClose={() => setSavingTemplate(false)} source={{ printId: id, sheets: layout.sheets.map((s) => s.index), settings: layout.settings ?? settings }} />
       )}
       <AddItemModal
         onAdd={(image, sizeId, quantity) => actions.addItem.mutateAsync({ imageId: image._id, sizeId, quantity }).then(() => toast.success(IMAGE_ADDED))}

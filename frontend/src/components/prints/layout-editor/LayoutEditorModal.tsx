@@ -4,16 +4,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Alert, Button, Flex, Modal, Select, Space, Tag, Tooltip, Typography } from "antd";
 import {
-  DeleteOutlined, DragOutlined, NodeIndexOutlined, PlusOutlined, PushpinFilled, PushpinOutlined, RedoOutlined, RotateRightOutlined, SaveOutlined, UndoOutlined, ZoomInOutlined, ZoomOutOutlined,
+  AppstoreAddOutlined, DeleteOutlined, DragOutlined, NodeIndexOutlined, PlusOutlined, PushpinFilled, PushpinOutlined, RedoOutlined, RotateRightOutlined, SaveOutlined, UndoOutlined, ZoomInOutlined, ZoomOutOutlined,
 } from "@ant-design/icons";
 import type { DesignImage, Layout, PrintItem, SheetSettings } from "../../../api/types";
 import { useEditHistory } from "../../../hooks/useEditHistory";
 import { usePrintLayout, type LayoutProblem } from "../../../hooks/usePrintLayout";
 import { toast } from "../../../lib/toast";
 import {
-  BIG_NUDGE_IN, copiesFromLayout, copyName, countsByItem, findProblems, NUDGE_IN, rotated, snap, toApiCopies, type EditorCopy, type EditorSettings,
+  BIG_NUDGE_IN, copiesFromLayout, copyName, countsByItem, findProblems, footprint, NUDGE_IN, rotated, snap, toApiCopies, type EditorCopy, type EditorSettings,
 } from "./editorModel";
 import { LayoutCanvas, type LayoutCanvasHandle } from "./LayoutCanvas";
+import { SaveTemplateModal } from "../../templates/SaveTemplateModal";
 
 export interface LayoutEditorModalProps {
   open: boolean;
@@ -74,6 +75,16 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
   const images = useMemo(() => new Map(items.flatMap((i) => (i.image ? [[i.image._id, i.image as DesignImage] as const] : []))), [items]);
   const nameOf = useMemo(() => new Map(items.map((i) => [i._id, i.image?.name])), [items]);
   const label = useCallback((c: EditorCopy) => copyName(c, nameOf.get(c.itemId)), [nameOf]);
+  // "Save as template": the copies on screen as slots (box as placed, what went there)
+  const [savingTemplate, setSavingTemplate] = useState(false);
+  const slotSources = useMemo(() => {
+    if (!savingTemplate) return [];
+    const itemOf = new Map(items.map((i) => [i._id, i]));
+    return copies.map((c) => {
+      const it = itemOf.get(c.itemId);
+      return { sheet: c.sheet, ...footprint(c), rotation: c.rotation, label: it?.image?.name ?? null, sizeName: it?.size?.name ?? null, sizeValue: it?.size?.value ?? null };
+    });
+  }, [savingTemplate, copies, items]);
 
   // the checks the client makes exactly; for "shape" prints the server names the copies too close
   const local = useMemo(() => findProblems(copies, s), [copies, s]);
@@ -274,6 +285,9 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
           </Typography.Text>
           <Space wrap>
             <Button onClick={onClose}>Cancel</Button>
+            <Tooltip title={blocked && !checking ? "Fix the copies shown in red first" : "Keep where the designs sit, for new prints with other artwork"}>
+              <Button icon={<AppstoreAddOutlined />} disabled={blocked || copies.length === 0} onClick={() => setSavingTemplate(true)}>Save as template</Button>
+            </Tooltip>
             <Tooltip title={blocked && !checking ? "Fix the copies shown in red first" : null}>
               <Button type="primary" icon={<SaveOutlined />} disabled={blocked} loading={ops.save.isPending} onClick={save}>Save layout</Button>
             </Tooltip>
@@ -371,6 +385,7 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
           />
         )}
       </Flex>
+      <SaveTemplateModal open={savingTemplate} onClose={() => setSavingTemplate(false)} source={{ copies: slotSources, settings }} />
     </Modal>
   );
 }
