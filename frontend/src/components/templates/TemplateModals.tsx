@@ -58,23 +58,23 @@ export function NewPrintFromTemplateModal() {
   const { sizes } = useAllSizes();
   const { createPrint } = useTemplateActions();
   const navigate = useNavigate();
-  const [choices, setChoices] = useState<Choice[]>([]);
+  const [picked, setPicked] = useState<Record<number, Choice>>({});
   const [error, setError] = useState<string | null>(null);
   const slots = useMemo(() => template?.slots ?? [], [template]);
 
-  // each slot starts at the seller's size of the slot's printed width (its own size name first)
+  // each opening starts empty
   useEffect(() => {
     if (!modal.open) return;
     setError(null);
-    setChoices(
-      slots.map((s) => {
-        const same = sizes.filter((z) => s.sizeValue != null && Math.abs(z.value - s.sizeValue) < 0.0005);
-        return { sizeId: (same.find((z) => z.name === s.sizeName) ?? same[0])?._id };
-      }),
-    );
-  }, [modal.open, slots, sizes]);
+    setPicked({});
+  }, [modal.open, modal.value]);
 
-  const set = (i: number, c: Choice) => setChoices((list) => list.map((v, k) => (k === i ? { ...v, ...c } : v)));
+  // a slot's size until one is picked: the seller's size of the slot's printed width (its own size name first)
+  const choices: Choice[] = slots.map((s, i) => {
+    const same = sizes.filter((z) => s.sizeValue != null && Math.abs(z.value - s.sizeValue) < 0.0005);
+    return { imageId: picked[i]?.imageId, sizeId: picked[i]?.sizeId ?? (same.find((z) => z.name === s.sizeName) ?? same[0])?._id };
+  });
+  const set = (i: number, c: Choice) => setPicked((all) => ({ ...all, [i]: { ...all[i], ...c } }));
   const filled = choices.flatMap((c, slot) => (c.imageId ? [{ slot, imageId: c.imageId, ...(c.sizeId ? { sizeId: c.sizeId } : {}) }] : []));
   const submit = async () => {
     if (!template) return;
