@@ -1428,6 +1428,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/print/{id}/layout/shapes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Each design's footprint and ink mask for these sheet settings, in printed pixels, and the engine's grid: what the editor draws as the copies' outlines and checks the gap with while dragging (nothing is stored)
+         * @description Example:
+         *
+         *     ```sh
+         *     curl -X POST -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' -d '{…}' $GS/api/print/$ID/layout/shapes
+         *     ```
+         */
+        post: operations["layoutShapes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/print/{id}/packing-list": {
         parameters: {
             query?: never;
@@ -3099,6 +3123,14 @@ export interface components {
         CreditPackagesResponse: {
             data: components["schemas"]["CreditPackagesData"];
         };
+        DesignMaskDto: {
+            /** @description Base64 of the rows, each ceil(width / 8) bytes, cell x at bit (x & 7) of byte x >> 3; a cell is ink when any pixel in it is */
+            data: string;
+            /** @description Cells down the trimmed art */
+            height: number;
+            /** @description Cells across the trimmed art */
+            width: number;
+        };
         ErrorResponse: {
             /**
              * @description For programs: stable, snake_case. The route's own (e.g. insufficient_credits, invalid_status) where it names one, else the status's (validation_failed, unauthorized, forbidden, not_found, conflict, rate_limited…). docs/api.md lists them.
@@ -3592,6 +3624,40 @@ export interface components {
             /** @description The copies concerned (two for too_close) */
             copies: components["schemas"]["LayoutCopyRefDto"][];
             message: string;
+        };
+        LayoutShapeBoxDto: {
+            h: number;
+            w: number;
+            x: number;
+            y: number;
+        };
+        LayoutShapeDesignDto: {
+            /** @description The art within the footprint */
+            art: components["schemas"]["LayoutShapeBoxDto"];
+            h: number;
+            itemId: string;
+            /** @description The order label's space within the footprint, kept free like ink */
+            label: components["schemas"]["LayoutShapeBoxDto"] | null;
+            /** @description Ink of the trimmed art ("shape" prints); null: the whole art box counts */
+            mask: components["schemas"]["DesignMaskDto"] | null;
+            /** @description Pixels the rendered ink may reach beyond the mask's cells */
+            reach: number;
+            /** @description Footprint (art and order label space), upright, printed pixels */
+            w: number;
+        };
+        LayoutShapesDto: {
+            /** @description The engine's grid cell for the gap check, sheet pixels (before its memory bound for very large designs) */
+            cellPx: number;
+            designs: components["schemas"]["LayoutShapeDesignDto"][];
+            dpi: number;
+            /** @description Whole sheet pixels */
+            gap: number;
+            /** @description Whole sheet pixels; the grid starts at the margin */
+            margin: number;
+            rotate: boolean;
+        };
+        LayoutShapesResponse: {
+            data: components["schemas"]["LayoutShapesDto"];
         };
         LayoutSheetDto: {
             index: number;
@@ -13830,6 +13896,165 @@ export interface operations {
                      *         }
                      *       ],
                      *       "message": "Name is required",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No session (unauthorized), or the API key is malformed, unknown, revoked or expired (invalid_api_key) */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_api_key",
+                     *       "message": "This API key has been revoked.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key, a cross-site cookie request, or a route this user may not use */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "read_only_key",
+                     *       "message": "This API key is read-only. Use a read-write key to make changes.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "Not found",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The print is not In Draft, Deleted or Error (code invalid_status) */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_status",
+                     *       "message": "The layout can be edited only while the print is In Draft or Deleted (before processing).",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Too many requests with this API key, or too many invalid keys from this address (see Retry-After) */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "Too many requests with this API key. Try again in 12 s.",
+                     *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    layoutShapes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProcessPrintDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LayoutShapesResponse"];
+                };
+            };
+            /** @description The print has no items, or an item is not ready to lay out (no_items) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "no_items",
+                     *       "message": "Add at least one item before processing.",
                      *       "requestId": "3f1c9a2e-7b4d-4e0a-9c61-2b7f4f1c9a10",
                      *       "statusCode": 400
                      *     }

@@ -10,6 +10,7 @@ import { LayoutProblemDto, PrintLayoutDto, SaveLayoutDto } from './dto/print-lay
 import { EngineDesign, FixedPlacementError, LayoutResult, PRINT_ENGINE, PrintEngine } from './engine.adapter';
 import { Print } from './entities/print.entity';
 import { engineDesign, withLabels, withMasks } from './print-designs';
+import { layoutShapes, LayoutShapes } from './print-layout-shapes';
 import {
   copyBox,
   footprintBox,
@@ -77,6 +78,14 @@ export class PrintLayoutService {
     const settings = await this.sheetSettings.resolve(userId, dto.presetId, dto.settings);
     const { designs, names } = await this.designs(print, settings, true);
     return this.engine.checkLayout(designs, layoutSettings(settings), normalize(dto.copies, settings.dpi), names);
+  }
+
+  /** Each design's footprint and ink for these settings: the editor's outlines and its local gap check (print-layout-shapes.ts). */
+  async shapes(userId: string, printId: string, dto: { presetId?: string; settings?: SaveLayoutDto['settings'] }): Promise<LayoutShapes> {
+    const print = await this.editable(userId, printId);
+    const settings = await this.sheetSettings.resolve(userId, dto.presetId, dto.settings);
+    const { designs } = await this.designs(print, settings, true);
+    return layoutShapes(designs, layoutSettings(settings));
   }
 
   /** Back to the engine's layout: the edit is dropped. */

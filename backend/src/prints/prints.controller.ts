@@ -19,7 +19,7 @@ import {
   ProcessPrintDto,
   UpdatePrintItemDto,
 } from './dto/print.dto';
-import { LayoutCheckResponse, PrintLayoutResponse, SaveLayoutDto } from './dto/print-layout.dto';
+import { LayoutCheckResponse, LayoutShapesResponse, PrintLayoutResponse, SaveLayoutDto } from './dto/print-layout.dto';
 import { PrintDraftsService } from './print-drafts.service';
 import { NOT_EDITABLE, PrintLayoutService } from './print-layout.service';
 import { PrintFilesService } from './print-files.service';
@@ -280,6 +280,19 @@ export class PrintsController {
   @layoutNotEditable
   async checkLayout(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: SaveLayoutDto) {
     return { data: { problems: await this.layouts.check(user._id, id, dto) } };
+  }
+
+  @Post(':id/layout/shapes')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      "Each design's footprint and ink mask for these sheet settings, in printed pixels, and the engine's grid: what the editor draws as the copies' outlines and checks the gap with while dragging (nothing is stored)",
+  })
+  @ApiOkResponse({ type: LayoutShapesResponse })
+  @ApiErrors({ status: 400, when: 'The print has no items, or an item is not ready to lay out', message: MSG.noItems, code: 'no_items' })
+  @layoutNotEditable
+  async layoutShapes(@CurrentUser() user: User, @Param('id', printId) id: string, @Body() dto: ProcessPrintDto) {
+    return { data: await this.layouts.shapes(user._id, id, dto) };
   }
 
   @Post(':id/layout/renest')

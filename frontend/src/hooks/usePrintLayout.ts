@@ -1,13 +1,14 @@
 import { useMutation } from "@tanstack/react-query";
 import { useInvalidate } from "@refinedev/core";
 import { api, call } from "../api/client";
-import { useInvalidateApi } from "../api/query";
+import { useApiQuery, useInvalidateApi } from "../api/query";
 import type { components } from "../api/schema";
 import type { SheetSettingsInput } from "../api/types";
 
 type LayoutCopyInput = components["schemas"]["LayoutCopyInput"];
 export type LayoutProblem = components["schemas"]["LayoutProblemDto"];
 export type PrintLayout = components["schemas"]["PrintLayoutDto"];
+export type LayoutShapes = components["schemas"]["LayoutShapesDto"];
 
 interface LayoutBody {
   settings?: SheetSettingsInput;
@@ -51,4 +52,18 @@ export function usePrintLayout(printId: string) {
         : call(api.DELETE("/api/print/{id}/{itemId}", { params: { path: { ...path, itemId } } })),
   });
   return { save, check, renest, discard, setQuantity, refresh };
+}
+
+/**
+ * Each design's footprint and ink mask for these sheet settings (POST …/layout/shapes): the
+ * editor draws the copies' true outlines with them and checks the gap by ink while dragging
+ * (layout-editor/shapeCheck.ts). Read once per print and settings; no toast on failure (the
+ * editor then draws boxes and waits for the server's check).
+ */
+export function useLayoutShapes(printId: string | undefined, settings: SheetSettingsInput) {
+  return useApiQuery(
+    ["/api/print/{id}/layout/shapes", { id: printId, settings }],
+    async (signal) => api.POST("/api/print/{id}/layout/shapes", { params: { path: { id: printId! } }, body: { settings }, signal }).then((r) => ({ ...r, data: r.data?.data })),
+    { enabled: !!printId, silent: true, staleTime: 5 * 60_000, retry: false },
+  );
 }

@@ -111,3 +111,39 @@ export class LayoutCheckDto {
 export class LayoutCheckResponse {
   @ApiProperty({ type: LayoutCheckDto }) data: LayoutCheckDto;
 }
+
+export class LayoutShapeBoxDto {
+  @ApiProperty() x: number;
+  @ApiProperty() y: number;
+  @ApiProperty() w: number;
+  @ApiProperty() h: number;
+}
+
+export class DesignMaskDto {
+  @ApiProperty({ description: 'Cells across the trimmed art' }) width: number;
+  @ApiProperty({ description: 'Cells down the trimmed art' }) height: number;
+  @ApiProperty({ description: 'Base64 of the rows, each ceil(width / 8) bytes, cell x at bit (x & 7) of byte x >> 3; a cell is ink when any pixel in it is' }) data: string;
+}
+
+export class LayoutShapeDesignDto {
+  @ApiProperty() itemId: string;
+  @ApiProperty({ description: 'Footprint (art and order label space), upright, printed pixels' }) w: number;
+  @ApiProperty() h: number;
+  @ApiProperty({ type: LayoutShapeBoxDto, description: 'The art within the footprint' }) art: LayoutShapeBoxDto;
+  @ApiProperty({ type: LayoutShapeBoxDto, nullable: true, description: "The order label's space within the footprint, kept free like ink" }) label: LayoutShapeBoxDto | null;
+  @ApiProperty({ type: DesignMaskDto, nullable: true, description: 'Ink of the trimmed art ("shape" prints); null: the whole art box counts' }) mask: DesignMaskDto | null;
+  @ApiProperty({ description: "Pixels the rendered ink may reach beyond the mask's cells" }) reach: number;
+}
+
+export class LayoutShapesDto {
+  @ApiProperty({ description: "The engine's grid cell for the gap check, sheet pixels (before its memory bound for very large designs)" }) cellPx: number;
+  @ApiProperty() dpi: number;
+  @ApiProperty({ description: 'Whole sheet pixels' }) gap: number;
+  @ApiProperty({ description: 'Whole sheet pixels; the grid starts at the margin' }) margin: number;
+  @ApiProperty() rotate: boolean;
+  @ApiProperty({ type: [LayoutShapeDesignDto] }) designs: LayoutShapeDesignDto[];
+}
+
+export class LayoutShapesResponse {
+  @ApiProperty({ type: LayoutShapesDto }) data: LayoutShapesDto;
+}
