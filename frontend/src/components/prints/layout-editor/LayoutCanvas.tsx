@@ -1,15 +1,27 @@
 // The editor's canvas (Konva): sheets stacked top to bottom, drawn in inches (the stage is
-// scaled to pixels), every copy with its design, its gap as a faint halo, problems in red.
+// scaled to pixels), every copy with its design and its gap as a faint halo around its true
+// outline (the ink for "shape" prints, from POST …/layout/shapes), problems in red.
 // Konva handles mouse and touch alike; the editor's keyboard lives on the surrounding element.
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef, useState } from "react";
+//
+// Speed at a real order's size (docs/frontend.md "Layout editor"): each copy is a memoised
+// node drawn from two bitmaps per design made once (its art and its halo, at the zoom's
+// resolution), with one hit rectangle that listens; a drag moves the copies it carries to a
+// layer of their own so only they are redrawn; the box-select band is drawn imperatively, and
+// nothing re-renders React while the pointer moves. The gap by ink is checked here as the
+// engine checks it (shapeCheck.ts), so a dragged copy turns red at once.
+import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
 import { Group, Image as KImage, Layer, Line, Rect, Stage, Text } from "react-konva";
 import type Konva from "konva";
 import type { DesignImage } from "../../../api/types";
+import { useLayoutShapes } from "../../../hooks/usePrintLayout";
 import { footprint, labelBox, shownLength, snap, tooCloseAny, type EditorCopy, type EditorSettings } from "./editorModel";
+import { ShapeChecker, turnRect, type LayoutShapes, type PreparedCopy } from "./shapeCheck";
 
 const SHEET_SPACING_IN = 1.5;
 const RED = "#dc2626";
 const BLUE = "#2563eb";
+/** Longest side of a design's bitmaps, device pixels (sharp enough at any zoom the editor offers for one copy). */
+const SPRITE_MAX_SIDE = 1024;
 
 export interface LayoutCanvasProps {
   copies: EditorCopy[];
@@ -28,6 +40,10 @@ export interface LayoutCanvasProps {
   /** Dragging the background pans instead of box-selecting. */
   panMode: boolean;
   onZoom: (zoom: number) => void;
+  /** The print: its designs' outlines and ink are read for these settings. */
+  printId?: string;
+  /** The designs' outlines and ink when already at hand (instead of reading them for printId). */
+  shapes?: LayoutShapes;
 }
 
 export interface LayoutCanvasHandle {
@@ -54,20 +70,242 @@ function useImageElements(images: Map<string, DesignImage>) {
   return loaded;
 }
 
+/** What a copy of a design is drawn from: its art and halos, upright, and where they go in inches. */
+interface Sprite {
+  art?: HTMLCanvasElement;
+  /** The footprint grown by half the gap: faint, and red for a copy with a problem. */
+  halo?: HTMLCanvasElement;
+  haloRed?: HTMLCanvasElement;
+  /** Upright footprint (art and label) in inches, the art's place in it, and the halo's margin. */
+  fw: number;
+  fh: number;
+  art0: { x: number; y: number; w: number; h: number };
+  pad: number;
+  /** The outline follows the ink (a "shape" print with the design's mask). */
+  inked: boolean;
+}
+
+/** Every design's sprite at `res` device pixels per inch. */
+function makeSprites(
+  images: Map<string, DesignImage>,
+  elements: Map<string, HTMLImageElement>,
+  checker: ShapeChecker | null,
+  itemImage: Map<string, string>,
+  s: EditorSettings,
+  res: number,
+): Map<string, Sprite> {
+  const out = new Map<string, Sprite>();
+  if (typeof document === "undefined") return out;
+  const canvas = (w: number, h: number) => {
+    const k = Math.min(1, SPRITE_MAX_SIDE / Math.max(w, h));
+    const c = document.createElement("canvas");
+    c.width = Math.max(1, Math.ceil(w * k));
+    c.height = Math.max(1, Math.ceil(h * k));
+    return c;
+  };
+  for (const [itemId, imageId] of itemImage) {
+    const d = checker?.design(itemId);
+    const img = images.get(imageId);
+    const el = elements.get(imageId);
+    if (!d || !img) continue;
+    const dpi = checker!.shapes.dpi;
+    const pad = s.gap / 2;
+    const sprite: Sprite = { fw: d.w / dpi, fh: d.h / dpi, art0: { x: d.art.x / dpi, y: d.art.y / dpi, w: d.art.w / dpi, h: d.art.h / dpi }, pad, inked: checker!.shape && !!d.mask };
+    if (el && img.width) {
+      const a = canvas(sprite.art0.w * res, sprite.art0.h * res);
+      const k = el.naturalWidth / img.width;
+      const t = img.trim ?? { left: 0, top: 0, width: img.width, height: img.height ?? img.width };
+      a.getContext("2d")?.drawImage(el, t.left * k, t.top * k, t.width * k, t.height * k, 0, 0, a.width, a.height);
+      sprite.art = a;
+    }
+    if (pad > 0 || sprite.inked) {
+      const rects = checker!.rectsOf(itemId);
+      const paint = (color: string) => {
+        const c = canvas((sprite.fw + 2 * pad) * res, (sprite.fh + 2 * pad) * res);
+        const ctx = c.getContext("2d");
+        if (!ctx) return c;
+        const k = c.width / (sprite.fw + 2 * pad);
+        const path = new Path2D();
+        for (const [x0, y0, x1, y1] of rects) path.rect((x0 / dpi + pad) * k, (y0 / dpi + pad) * k, ((x1 - x0) / dpi) * k, ((y1 - y0) / dpi) * k);
+        ctx.fillStyle = color;
+        ctx.strokeStyle = color;
+        ctx.fill(path);
+        if (pad > 0) {
+          // grown by half the gap on every side: two halos touch where the copies are a gap apart
+          ctx.lineWidth = 2 * pad * k;
+          ctx.lineJoin = checker!.shape ? "round" : "miter";
+          ctx.stroke(path);
+        }
+        return c;
+      };
+      sprite.halo = paint("rgb(99,102,241)");
+      sprite.haloRed = paint(RED);
+    }
+    out.set(itemId, sprite);
+  }
+  return out;
+}
+
+/** Where an upright w × h image goes, relative to the turned box's top-left, to show it turned by `rotation`. */
+const turnedAt = (rotation: number, tw: number, th: number) =>
+  rotation === 90 ? { x: tw, y: 0 } : rotation === 180 ? { x: tw, y: th } : rotation === 270 ? { x: 0, y: th } : { x: 0, y: 0 };
+
+interface CopyNodeProps {
+  c: EditorCopy;
+  top: number;
+  bad: boolean;
+  selected: boolean;
+  draggable: boolean;
+  sprite?: Sprite;
+  /** The art when there is no sprite yet (box prints before the shapes arrive). */
+  image?: { el: HTMLImageElement; crop?: { x: number; y: number; width: number; height: number } };
+  gap: number;
+  /** Pixels per inch (for the pin badge's size); 0 when the copy is not pinned. */
+  badgeScale: number;
+  register: (key: string, node: Konva.Group | null) => void;
+  handlers: CopyHandlers;
+}
+
+interface CopyHandlers {
+  pointerDown: (key: string, e: Konva.KonvaEventObject<PointerEvent>) => void;
+  dragStart: (key: string) => void;
+  dragMove: (key: string, node: Konva.Group) => void;
+  dragEnd: () => void;
+}
+
+/** One copy. Memoised: a copy re-renders only when it, its state or the zoom's badge size changes. */
+const CopyNode = memo(function CopyNode({ c, top, bad, selected, draggable, sprite, image, gap, badgeScale, register, handlers }: CopyNodeProps) {
+  const f = footprint(c);
+  const lb = labelBox(c);
+  const ref = useCallback((n: Konva.Group | null) => register(c.key, n), [register, c.key]);
+  let halo: ReactNode = null;
+  let art: ReactNode = null;
+  if (sprite) {
+    // the footprint's top-left relative to the art's, as placed
+    const q = c.rotation / 90;
+    const [ax0, ay0] = turnRect([sprite.art0.x, sprite.art0.y, sprite.art0.x + sprite.art0.w, sprite.art0.y + sprite.art0.h], sprite.fw, sprite.fh, q);
+    const odd = q % 2 === 1;
+    const tw = (odd ? sprite.fh : sprite.fw) + 2 * sprite.pad;
+    const th = (odd ? sprite.fw : sprite.fh) + 2 * sprite.pad;
+    const h0 = turnedAt(c.rotation, tw, th);
+    const hs = sprite.halo && (bad ? sprite.haloRed : sprite.halo);
+    if (hs)
+      halo = (
+        <KImage
+          name="halo"
+          image={hs}
+          x={-ax0 - sprite.pad + h0.x}
+          y={-ay0 - sprite.pad + h0.y}
+          width={sprite.fw + 2 * sprite.pad}
+          height={sprite.fh + 2 * sprite.pad}
+          rotation={c.rotation}
+          opacity={bad ? 0.35 : sprite.inked ? 0.16 : 0.08}
+          listening={false}
+          perfectDrawEnabled={false}
+        />
+      );
+    if (sprite.art) {
+      const p = turnedAt(c.rotation, f.width, f.height);
+      art = <KImage image={sprite.art} x={p.x} y={p.y} width={c.w} height={c.h} rotation={c.rotation} listening={false} perfectDrawEnabled={false} />;
+    }
+  } else {
+    if (gap > 0) halo = <Rect name="halo" x={-gap / 2} y={-gap / 2} width={f.width + gap} height={f.height + gap} fill={bad ? "rgba(220,38,38,0.10)" : "rgba(99,102,241,0.07)"} listening={false} perfectDrawEnabled={false} />;
+    if (image) {
+      const p = turnedAt(c.rotation, f.width, f.height);
+      art = <KImage image={image.el} crop={image.crop} x={p.x} y={p.y} width={c.w} height={c.h} rotation={c.rotation} listening={false} perfectDrawEnabled={false} />;
+    }
+  }
+  const inked = !!sprite?.inked;
+  return (
+    <Group
+      ref={ref}
+      id={`copy-${c.key}`}
+      name="copy"
+      x={c.x}
+      y={top + c.y}
+      draggable={draggable}
+      onPointerDown={(e) => handlers.pointerDown(c.key, e)}
+      onDragStart={() => handlers.dragStart(c.key)}
+      onDragMove={(e) => handlers.dragMove(c.key, e.target as unknown as Konva.Group)}
+      onDragEnd={handlers.dragEnd}
+    >
+      {halo}
+      {/* the hit area (and, for box prints, the box's tint) */}
+      <Rect width={f.width} height={f.height} fill={inked ? "rgba(0,0,0,0)" : "rgba(148,163,184,0.12)"} perfectDrawEnabled={false} />
+      {lb && <Rect name="label" x={lb.x} y={lb.y} width={lb.width} height={lb.height} fill="#fff" stroke="rgba(15,23,42,0.55)" strokeWidth={1} strokeScaleEnabled={false} dash={[3, 2]} listening={false} perfectDrawEnabled={false} />}
+      {art}
+      {bad && !inked && <Rect width={f.width} height={f.height} fill="rgba(220,38,38,0.28)" listening={false} perfectDrawEnabled={false} />}
+      {/* the box: always for box prints; for shape prints only while selected or at fault (the halo is the outline) */}
+      {(!inked || bad || selected) && (
+        <Rect
+          name="outline"
+          width={f.width}
+          height={f.height}
+          stroke={bad ? RED : selected ? BLUE : "rgba(71,85,105,0.5)"}
+          strokeWidth={bad || selected ? 2 : 1}
+          dash={inked && !selected ? [4, 3] : undefined}
+          strokeScaleEnabled={false}
+          listening={false}
+          perfectDrawEnabled={false}
+        />
+      )}
+      {badgeScale > 0 && (
+        <Group x={f.width} y={0} listening={false}>
+          <Rect x={-14 / badgeScale} y={0} width={14 / badgeScale} height={14 / badgeScale} fill="#f59e0b" cornerRadius={3 / badgeScale} />
+          <Text x={-11 / badgeScale} y={2 / badgeScale} text="P" fontSize={11 / badgeScale} fontStyle="bold" fill="#fff" />
+        </Group>
+      )}
+    </Group>
+  );
+});
+
 export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(function LayoutCanvas(props, ref) {
-  const { copies, settings, sheets, images, problems, selected, onSelect, onMove, width, height, zoom, panMode, onZoom } = props;
+  const { copies, settings, sheets, images, problems, selected, onSelect, width, height, zoom, panMode, onZoom } = props;
   const stageRef = useRef<Konva.Stage>(null);
+  const dragLayer = useRef<Konva.Layer>(null);
+  const bandRect = useRef<Konva.Rect>(null);
   const elements = useImageElements(images);
+  const fetched = useLayoutShapes(props.shapes ? undefined : props.printId, settings);
+  const shapes = props.shapes ?? fetched.data;
+  const checker = useMemo(() => (shapes ? new ShapeChecker(shapes, settings.nesting) : null), [shapes, settings.nesting]);
   // pixels per inch at zoom 1: the sheet's width fits the canvas
   const fit = Math.max(4, (width - 24) / settings.width);
   const scale = fit * zoom;
+  // the bitmaps' resolution follows the zoom in powers of two (made again only when that step changes)
+  const dpr = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
+  const res = 2 ** Math.ceil(Math.log2(Math.max(8, scale * dpr)));
+  const itemImage = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const c of copies) if (!m.has(c.itemId)) m.set(c.itemId, c.imageId);
+    return m;
+  }, [copies]);
+  const itemKey = [...itemImage].map(([a, b]) => `${a}:${b}`).join(",");
+  const sprites = useMemo(
+    () => makeSprites(images, elements, checker, itemImage, settings, res),
+    // itemImage by its content: a moved copy does not make the bitmaps again
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [images, elements, checker, itemKey, settings, res],
+  );
   const [pos, setPos] = useState({ x: 12, y: 12 });
   // a new width (a phone turned, a window resized) fits the sheet again from its top-left
   useEffect(() => setPos({ x: 12, y: 12 }), [width]);
   const lengths = useMemo(() => Array.from({ length: sheets }, (_, i) => shownLength(copies, i, settings)), [copies, sheets, settings]);
   const offsets = useMemo(() => lengths.reduce<number[]>((acc, _, i) => [...acc, i === 0 ? 0 : acc[i - 1] + lengths[i - 1] + SHEET_SPACING_IN], []), [lengths]);
-  const [band, setBand] = useState<{ x0: number; y0: number; x1: number; y1: number; add: boolean } | null>(null);
-  const drag = useRef<{ key: string; start: Map<string, { x: number; y: number }> } | null>(null);
+  // the gap by ink, as the engine decides it (box prints: the model's exact box check)
+  const inkClose = useMemo(() => (checker?.shape ? checker.problems(copies) : null), [checker, copies]);
+  const isBad = (key: string) => problems.has(key) || !!inkClose?.has(key);
+
+  const nodes = useRef(new Map<string, Konva.Group>());
+  const register = useCallback((key: string, node: Konva.Group | null) => {
+    if (node) nodes.current.set(key, node);
+    else nodes.current.delete(key);
+  }, []);
+
+  // the handlers read the latest props through a ref, so the memoised copies keep them
+  const live = useRef({ props, offsets, lengths, scale, pos, checker, sprites });
+  live.current = { props, offsets, lengths, scale, pos, checker, sprites };
+  const band = useRef<{ x0: number; y0: number; x1: number; y1: number; add: boolean } | null>(null);
+  const drag = useRef<{ key: string; start: Map<string, { x: number; y: number }>; others: PreparedCopy[]; red: Map<string, boolean> } | null>(null);
 
   useImperativeHandle(ref, () => ({
     reveal: (key) => {
@@ -82,31 +320,140 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
 
   // where a point of the stage (inches) falls: the sheet whose band holds it
   const sheetAt = (y: number) => {
-    for (let i = 0; i < sheets; i++) if (y < offsets[i] + lengths[i] + SHEET_SPACING_IN / 2) return i;
-    return sheets - 1;
+    const { offsets: o, lengths: l } = live.current;
+    for (let i = 0; i < o.length; i++) if (y < o[i] + l[i] + SHEET_SPACING_IN / 2) return i;
+    return o.length - 1;
   };
   const pointer = () => {
     const p = stageRef.current?.getPointerPosition();
-    return p ? { x: (p.x - pos.x) / scale, y: (p.y - pos.y) / scale } : null;
+    const { pos: at, scale: k } = live.current;
+    return p ? { x: (p.x - at.x) / k, y: (p.y - at.y) / k } : null;
   };
 
+  /** A copy turns red (or back) while it is dragged, without React. */
+  const paintDragged = (key: string, bad: boolean) => {
+    const n = nodes.current.get(key);
+    if (!n) return;
+    const outline = n.findOne(".outline") as Konva.Rect | undefined;
+    outline?.stroke(bad ? RED : BLUE);
+    const c = live.current.props.copies.find((v) => v.key === key);
+    const sprite = c && live.current.sprites.get(c.itemId);
+    const halo = n.findOne(".halo") as Konva.Image | Konva.Rect | undefined;
+    if (sprite?.halo && halo && "image" in halo) {
+      (halo as Konva.Image).image(bad ? sprite.haloRed! : sprite.halo);
+      halo.opacity(bad ? 0.35 : sprite.inked ? 0.16 : 0.08);
+    } else if (halo) (halo as Konva.Rect).fill(bad ? "rgba(220,38,38,0.10)" : "rgba(99,102,241,0.07)");
+  };
+
+  const handlers = useMemo<CopyHandlers>(
+    () => ({
+      pointerDown: (key, e) => {
+        e.cancelBubble = true;
+        const { selected: sel, onSelect: select } = live.current.props;
+        if (e.evt.shiftKey) {
+          const next = new Set(sel);
+          if (next.has(key)) next.delete(key);
+          else next.add(key);
+          select(next);
+        } else if (!sel.has(key)) select(new Set([key]));
+      },
+      dragStart: (key) => {
+        const { props: p, checker: chk } = live.current;
+        const moving = p.selected.has(key) ? [...p.selected] : [key];
+        const start = new Map<string, { x: number; y: number }>();
+        for (const k of moving) {
+          const n = nodes.current.get(k);
+          if (!n) continue;
+          start.set(k, { x: n.x(), y: n.y() });
+          // only the carried copies are redrawn while they move
+          if (dragLayer.current) n.moveTo(dragLayer.current);
+        }
+        dragLayer.current?.batchDraw();
+        stageRef.current?.batchDraw();
+        const others = p.copies.filter((o) => !start.has(o.key));
+        drag.current = { key, start, others: chk ? chk.prepare(others) : [], red: new Map() };
+      },
+      dragMove: (key, target) => {
+        const d = drag.current;
+        if (!d) return;
+        const { props: p, offsets: o, checker: chk } = live.current;
+        const s0 = d.start.get(key)!;
+        const dx = target.x() - s0.x;
+        const dy = target.y() - s0.y;
+        for (const [k, s] of d.start) if (k !== key) nodes.current.get(k)?.position({ x: s.x + dx, y: s.y + dy });
+        // every carried copy turns red as soon as it comes too close to one that stays (its ink for "shape" prints)
+        for (const k of d.start.keys()) {
+          const c = p.copies.find((v) => v.key === k);
+          const n = nodes.current.get(k);
+          if (!c || !n) continue;
+          const sheet = sheetAt(n.y() + footprint(c).height / 2);
+          const probe = { ...c, sheet, x: snap(n.x(), p.settings.dpi), y: snap(n.y() - o[sheet], p.settings.dpi) };
+          const close = chk ? chk.closeToPrepared(probe, d.others) : p.settings.nesting === "box" && tooCloseAny(probe, p.copies.filter((v) => !d.start.has(v.key)), p.settings);
+          if (d.red.get(k) !== close) {
+            d.red.set(k, close);
+            paintDragged(k, close);
+          }
+        }
+      },
+      dragEnd: () => {
+        const d = drag.current;
+        drag.current = null;
+        if (!d) return;
+        const { props: p, offsets: o } = live.current;
+        const moves = [...d.start.keys()].flatMap((k) => {
+          const n = nodes.current.get(k);
+          const v = p.copies.find((x) => x.key === k);
+          if (!n || !v) return [];
+          const sheet = sheetAt(n.y() + footprint(v).height / 2);
+          return [{ key: k, sheet, x: snap(n.x(), p.settings.dpi), y: snap(n.y() - o[sheet], p.settings.dpi) }];
+        });
+        // back among the others before React places them anew
+        const layer = copyLayer.current;
+        for (const k of d.start.keys()) {
+          const n = nodes.current.get(k);
+          if (n && layer) n.moveTo(layer);
+        }
+        dragLayer.current?.batchDraw();
+        layer?.batchDraw();
+        p.onMove(moves);
+      },
+    }),
+    [],
+  );
+  const copyLayer = useRef<Konva.Layer>(null);
+
+  const drawBand = () => {
+    const b = band.current;
+    const r = bandRect.current;
+    if (!r) return;
+    r.visible(!!b);
+    if (b) r.setAttrs({ x: Math.min(b.x0, b.x1), y: Math.min(b.y0, b.y1), width: Math.abs(b.x1 - b.x0), height: Math.abs(b.y1 - b.y0) });
+    dragLayer.current?.batchDraw();
+  };
   const startBand = (e: Konva.KonvaEventObject<PointerEvent>) => {
     if (panMode) return;
     const onCopy = e.target.findAncestor?.(".copy", true);
     if (onCopy) return;
     const p = pointer();
     if (!p) return;
-    setBand({ x0: p.x, y0: p.y, x1: p.x, y1: p.y, add: e.evt.shiftKey });
+    band.current = { x0: p.x, y0: p.y, x1: p.x, y1: p.y, add: e.evt.shiftKey };
+    drawBand();
   };
   const moveBand = () => {
-    if (!band) return;
+    if (!band.current) return;
     const p = pointer();
-    if (p) setBand({ ...band, x1: p.x, y1: p.y });
+    if (!p) return;
+    band.current.x1 = p.x;
+    band.current.y1 = p.y;
+    drawBand();
   };
   const endBand = () => {
-    if (!band) return;
-    const [x0, x1] = [Math.min(band.x0, band.x1), Math.max(band.x0, band.x1)];
-    const [y0, y1] = [Math.min(band.y0, band.y1), Math.max(band.y0, band.y1)];
+    const b = band.current;
+    if (!b) return;
+    band.current = null;
+    drawBand();
+    const [x0, x1] = [Math.min(b.x0, b.x1), Math.max(b.x0, b.x1)];
+    const [y0, y1] = [Math.min(b.y0, b.y1), Math.max(b.y0, b.y1)];
     const tiny = x1 - x0 < 0.05 && y1 - y0 < 0.05;
     const hit = tiny
       ? []
@@ -115,17 +462,26 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
           const top = offsets[c.sheet] + f.y;
           return f.x < x1 && f.x + f.width > x0 && top < y1 && top + f.height > y0;
         });
-    const next = new Set(band.add ? selected : []);
+    const next = new Set(b.add ? selected : []);
     for (const c of hit) next.add(c.key);
     onSelect(next);
-    setBand(null);
   };
 
-  const copyNode = (key: string) => stageRef.current?.findOne((n: Konva.Node) => n.id() === `copy-${key}`) as unknown as Konva.Group | undefined;
+  const cropped = useMemo(() => {
+    const m = new Map<string, { el: HTMLImageElement; crop?: { x: number; y: number; width: number; height: number } }>();
+    for (const [id, el] of elements) {
+      const img = images.get(id);
+      const k = img?.width ? el.naturalWidth / img.width : 1;
+      const t = img?.trim;
+      m.set(id, { el, crop: t ? { x: t.left * k, y: t.top * k, width: t.width * k, height: t.height * k } : undefined });
+    }
+    return m;
+  }, [elements, images]);
 
   return (
-    // the mapping from inches to the canvas, for tests and tools: client = origin + inches × ppi (sheet i starts at offsets[i])
-    <div data-testid="layout-canvas" data-ppi={scale} data-ox={pos.x} data-oy={pos.y} data-offsets={offsets.join(",")}>
+    // the mapping from inches to the canvas, for tests and tools: client = origin + inches × ppi (sheet i starts at offsets[i]);
+    // the outlines drawn (ink or box) and how many copies are shown in red
+    <div data-testid="layout-canvas" data-ppi={scale} data-ox={pos.x} data-oy={pos.y} data-offsets={offsets.join(",")} data-outlines={checker?.shape ? "ink" : "box"} data-red={copies.filter((c) => isBad(c.key)).length}>
     <Stage
       ref={stageRef}
       width={width}
@@ -149,9 +505,10 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
       }}
       style={{ background: "#e2e8f0", touchAction: "none", cursor: panMode ? "grab" : "default" }}
     >
-      <Layer listening={false}>
+      {/* one layer for the sheets and the copies, one for what moves: two canvases to composite */}
+      <Layer ref={copyLayer}>
         {lengths.map((len, i) => (
-          <Group key={i} y={offsets[i]}>
+          <Group key={`sheet-${i}`} y={offsets[i]} listening={false}>
             <Rect width={settings.width} height={len} fill="#fff" stroke="#94a3b8" strokeWidth={1} strokeScaleEnabled={false} />
             {settings.margin > 0 && (
               <Rect
@@ -174,111 +531,26 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
             <Text x={0} y={-14 / scale - 0.02} text={`Sheet ${i + 1}`} fontSize={12 / scale} fill="#334155" />
           </Group>
         ))}
-      </Layer>
-      <Layer>
-        {copies.map((c) => {
-          const f = footprint(c);
-          const bad = problems.has(c.key);
-          const isSel = selected.has(c.key);
-          const el = elements.get(c.imageId);
-          const img = images.get(c.imageId);
-          const k = el && img?.width ? el.naturalWidth / img.width : 1;
-          const t = img?.trim;
-          const crop = el && t ? { x: t.left * k, y: t.top * k, width: t.width * k, height: t.height * k } : undefined;
-          const place = c.rotation === 90 ? { x: f.width, y: 0 } : c.rotation === 180 ? { x: f.width, y: f.height } : c.rotation === 270 ? { x: 0, y: f.height } : { x: 0, y: 0 };
-          const gap = settings.gap;
-          const lb = labelBox(c);
-          return (
-            <Group
-              key={c.key}
-              id={`copy-${c.key}`}
-              name="copy"
-              x={c.x}
-              y={offsets[c.sheet] + c.y}
-              draggable={!panMode}
-              onPointerDown={(e) => {
-                e.cancelBubble = true;
-                if (e.evt.shiftKey) {
-                  const next = new Set(selected);
-                  if (next.has(c.key)) next.delete(c.key);
-                  else next.add(c.key);
-                  onSelect(next);
-                } else if (!selected.has(c.key)) onSelect(new Set([c.key]));
-              }}
-              onDragStart={() => {
-                const moving = selected.has(c.key) ? [...selected] : [c.key];
-                const start = new Map<string, { x: number; y: number }>();
-                for (const key of moving) {
-                  const n = copyNode(key);
-                  if (n) start.set(key, { x: n.x(), y: n.y() });
-                }
-                drag.current = { key: c.key, start };
-              }}
-              onDragMove={(e) => {
-                const d = drag.current;
-                if (!d) return;
-                const s0 = d.start.get(c.key)!;
-                const dx = e.target.x() - s0.x;
-                const dy = e.target.y() - s0.y;
-                for (const [key, s] of d.start) if (key !== c.key) copyNode(key)?.position({ x: s.x + dx, y: s.y + dy });
-                // the dragged copy turns red as soon as it comes too close (its box; the server decides shapes on drop)
-                const sheet = sheetAt(e.target.y() + f.height / 2);
-                const probe = { ...c, sheet, x: e.target.x(), y: e.target.y() - offsets[sheet] };
-                const outline = (e.target as unknown as Konva.Group).findOne(".outline") as Konva.Rect | undefined;
-                const close = settings.nesting === "box" && tooCloseAny(probe, copies.filter((o) => !d.start.has(o.key)), settings);
-                outline?.stroke(close ? RED : BLUE);
-              }}
-              onDragEnd={() => {
-                const d = drag.current;
-                drag.current = null;
-                if (!d) return;
-                const moves = [...d.start.keys()].flatMap((key) => {
-                  const n = copyNode(key);
-                  const v = copies.find((x) => x.key === key);
-                  if (!n || !v) return [];
-                  const h = footprint(v).height;
-                  const sheet = sheetAt(n.y() + h / 2);
-                  return [{ key, sheet, x: snap(n.x(), settings.dpi), y: snap(n.y() - offsets[sheet], settings.dpi) }];
-                });
-                onMove(moves);
-              }}
-            >
-              {gap > 0 && <Rect x={-gap / 2} y={-gap / 2} width={f.width + gap} height={f.height + gap} fill={bad ? "rgba(220,38,38,0.10)" : "rgba(99,102,241,0.07)"} listening={false} />}
-              <Rect width={f.width} height={f.height} fill="rgba(148,163,184,0.12)" />
-              {lb && <Rect name="label" x={lb.x} y={lb.y} width={lb.width} height={lb.height} fill="#fff" stroke="rgba(15,23,42,0.55)" strokeWidth={1} strokeScaleEnabled={false} dash={[3, 2]} listening={false} />}
-              {el && <KImage image={el} crop={crop} x={place.x} y={place.y} width={c.w} height={c.h} rotation={c.rotation} listening={false} perfectDrawEnabled={false} />}
-              {bad && <Rect width={f.width} height={f.height} fill="rgba(220,38,38,0.28)" listening={false} />}
-              <Rect
-                name="outline"
-                width={f.width}
-                height={f.height}
-                stroke={bad ? RED : isSel ? BLUE : "rgba(71,85,105,0.5)"}
-                strokeWidth={bad || isSel ? 2 : 1}
-                strokeScaleEnabled={false}
-              />
-              {c.pinned && (
-                <Group x={f.width} y={0} listening={false}>
-                  <Rect x={-14 / scale} y={0} width={14 / scale} height={14 / scale} fill="#f59e0b" cornerRadius={3 / scale} />
-                  <Text x={-11 / scale} y={2 / scale} text="P" fontSize={11 / scale} fontStyle="bold" fill="#fff" />
-                </Group>
-              )}
-            </Group>
-          );
-        })}
-        {band && (
-          <Rect
-            x={Math.min(band.x0, band.x1)}
-            y={Math.min(band.y0, band.y1)}
-            width={Math.abs(band.x1 - band.x0)}
-            height={Math.abs(band.y1 - band.y0)}
-            fill="rgba(37,99,235,0.08)"
-            stroke={BLUE}
-            dash={[4, 3]}
-            strokeWidth={1}
-            strokeScaleEnabled={false}
-            listening={false}
+        {copies.map((c) => (
+          <CopyNode
+            key={c.key}
+            c={c}
+            top={offsets[c.sheet] ?? 0}
+            bad={isBad(c.key)}
+            selected={selected.has(c.key)}
+            draggable={!panMode}
+            sprite={sprites.get(c.itemId)}
+            image={cropped.get(c.imageId)}
+            gap={settings.gap}
+            badgeScale={c.pinned ? scale : 0}
+            register={register}
+            handlers={handlers}
           />
-        )}
+        ))}
+      </Layer>
+      {/* the copies being dragged, drawn apart from the rest, and the box-select band */}
+      <Layer ref={dragLayer}>
+        <Rect ref={bandRect} visible={false} fill="rgba(37,99,235,0.08)" stroke={BLUE} dash={[4, 3]} strokeWidth={1} strokeScaleEnabled={false} listening={false} />
       </Layer>
     </Stage>
     </div>

@@ -343,6 +343,7 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
               ref={canvas}
               copies={copies}
               settings={s}
+              printId={printId}
               sheets={sheets}
               images={images}
               problems={problems}
