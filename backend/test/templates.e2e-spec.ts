@@ -192,6 +192,21 @@ describe('Templates (e2e)', () => {
     expect(res.body).toMatchObject({ code: 'size_required', message: 'Choose a size for the slot 1 ("sleeve"): you have no 3.5 in size.' });
   });
 
+  it('a template over two sheets makes a print over two sheets, each copy on its slot\'s sheet', async () => {
+    const two = (
+      await s.agent
+        .post('/api/templates')
+        .send({ name: 'Front and back sheets', settings: { ...settings, maxLength: 4 }, slots: [{ sheet: 1, x: 2, y: 1, width: 1, height: 1, rotation: 0, label: 'back' }, { sheet: 0, x: 1, y: 1, width: 1, height: 1, rotation: 0, label: 'front' }] })
+        .expect(201)
+    ).body.data;
+    expect(two.sheets).toBe(2);
+    expect(two.slots.map((x: any) => [x.sheet, x.label])).toEqual([[0, 'front'], [1, 'back']]);
+    const res = await s.agent.post(`/api/templates/${two._id}/prints`).send({ items: [{ slot: 0, imageId: star._id, sizeId: one._id }, { slot: 1, imageId: star._id, sizeId: one._id }] }).expect(201);
+    const layout = (await s.agent.get(`/api/print/${res.body.data._id}/layout`).expect(200)).body.data;
+    expect(layout.copies.map((c: Copy) => [c.sheet, c.x, c.y]).sort()).toEqual([[0, 1, 1], [1, 2, 1]]);
+    expect(layout.sheets).toHaveLength(2);
+  });
+
   it('a test key may use templates; the print it makes is a test print', async () => {
     const key = (await s.agent.post('/api/api-keys').send({ name: 'Sandbox', scope: 'read-write', mode: 'test' }).expect(201)).body.data;
     const auth = { Authorization: `Bearer ${key.secret}` };
