@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { CreditsService } from '../src/credits/credits.service';
+import { DeliveryLivemode1765000900000 } from '../src/database/migrations/1765000900000-DeliveryLivemode';
 import { WebhookReceiver } from './fakes/webhook-receiver';
 import { addDesign, addSize, binary, setCredits, waitDone, waitFor } from './prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
@@ -227,6 +228,23 @@ describe('Webhooks (e2e)', () => {
     expect(again.body.message).toBe('Not delivered: HTTP 503');
     expect(again.body.data).toMatchObject({ lastAttemptOk: false, lastStatusCode: 503, attempts: attempts + 2 });
     receiver.respond = () => 200;
+  });
+
+  it('a delivery recorded before endpoints had a mode is redelivered with livemode: true (its migration)', async () => {
+    const s = await integrator('oldhook');
+    const ep = await endpoint(s.auth, '/old');
+    await http().post(`/api/webhooks/${ep._id}/test`).set(s.auth).expect(200);
+    const d = await waitFor(async () => (await deliveries(s.auth, ep._id)).find((x: any) => x.status === 'succeeded'), 30_000, 'ping delivered');
+    // as such a delivery was stored: an envelope without livemode
+    await db.query(`UPDATE webhook_deliveries SET payload = payload - 'livemode' WHERE id = $1`, [d._id]);
+    const runner = db.createQueryRunner();
+    try {
+      await new DeliveryLivemode1765000900000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    await http().post(`/api/webhooks/deliveries/${d._id}/redeliver`).set(s.auth).expect(200);
+    expect(JSON.parse(receiver.at('/old').at(-1)!.body)).toMatchObject({ id: d.eventId, type: 'ping', livemode: true });
   });
 
   it('print.failed when an image fails inspection after processing started; the print is refunded', async () => {
