@@ -78,7 +78,12 @@ async function run(arm) {
   const band = await drag({ x: -0.15, y: 0.1 }, { x: 21.9, y: 14.2 });
   const selected = Number(await page.locator("[data-selected]").getAttribute("data-selected"));
   // the selection carried 1.5 in down by one of its copies (row 0, column 0)
+  const sumY = async () => Number(await page.locator("[data-sumy]").getAttribute("data-sumy"));
+  const y0 = await sumY();
   const many = await drag({ x: 0.3 + 1.25, y: 0.3 + 1.25 }, { x: 0.3 + 1.25, y: 1.8 + 1.25 });
+  // each selected copy moved by the same 1.5 in (a check that the gesture did what it says)
+  many.movedIn = +((await sumY()) - y0) / selected;
+  if (Math.abs(many.movedIn - 1.5) > 0.02) throw new Error(`${arm}: the selection moved ${many.movedIn} in, not 1.5`);
   await page.close();
   return { arm, one, band: { ...band, selected }, many };
 }

@@ -83,7 +83,7 @@ function App() {
   const problems = useMemo(() => findProblems(copies, S), [copies]);
   const Canvas = arm === "before" ? LayoutCanvasBefore : LayoutCanvas;
   return (
-    <div style={{ width: W, height: H }} data-selected={selected.size} data-problems={problems.size}>
+    <div style={{ width: W, height: H }} data-selected={selected.size} data-problems={problems.size} data-sumy={copies.reduce((a, c) => a + c.y, 0)}>
       <Canvas
         copies={copies}
         settings={S}

@@ -11,7 +11,7 @@
 // engine checks it (shapeCheck.ts), so a dragged copy turns red at once.
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode } from "react";
 import { Group, Image as KImage, Layer, Line, Rect, Stage, Text } from "react-konva";
-import type Konva from "konva";
+import Konva from "konva";
 import type { DesignImage } from "../../../api/types";
 import { useLayoutShapes } from "../../../hooks/usePrintLayout";
 import { footprint, labelBox, shownLength, snap, tooCloseAny, type EditorCopy, type EditorSettings } from "./editorModel";
@@ -144,6 +144,17 @@ function makeSprites(
     out.set(itemId, sprite);
   }
   return out;
+}
+
+/** Most pixels the carried copies' bitmap may have; a larger selection (zoomed far in) is drawn node by node. */
+const CARRIER_MAX_PIXELS = 8_000_000;
+
+/** The carried copies as one bitmap at the stage's scale (made again when one of them turns red or back). */
+function cacheCarrier(g: Konva.Group, scale: number) {
+  g.clearCache();
+  const r = g.getClientRect({ relativeTo: g });
+  const ratio = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
+  if (r.width * r.height * scale * scale * ratio * ratio <= CARRIER_MAX_PIXELS) g.cache({ pixelRatio: ratio });
 }
 
 /** Where an upright w × h image goes, relative to the turned box's top-left, to show it turned by `rotation`. */
@@ -305,7 +316,15 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
   const live = useRef({ props, offsets, lengths, scale, pos, checker, sprites });
   live.current = { props, offsets, lengths, scale, pos, checker, sprites };
   const band = useRef<{ x0: number; y0: number; x1: number; y1: number; add: boolean } | null>(null);
-  const drag = useRef<{ key: string; start: Map<string, { x: number; y: number }>; others: PreparedCopy[]; red: Map<string, boolean> } | null>(null);
+  const drag = useRef<{
+    key: string;
+    start: Map<string, { x: number; y: number }>;
+    carried: Map<string, EditorCopy>;
+    /** The carried copies but the grabbed one (several selected). */
+    carrier: Konva.Group | null;
+    others: PreparedCopy[];
+    red: Map<string, boolean>;
+  } | null>(null);
 
   useImperativeHandle(ref, () => ({
     reveal: (key) => {
@@ -358,61 +377,78 @@ export const LayoutCanvas = forwardRef<LayoutCanvasHandle, LayoutCanvasProps>(fu
         } else if (!sel.has(key)) select(new Set([key]));
       },
       dragStart: (key) => {
-        const { props: p, checker: chk } = live.current;
+        const { props: p, checker: chk, scale: k } = live.current;
         const moving = p.selected.has(key) ? [...p.selected] : [key];
+        const byKey = new Map(p.copies.map((c) => [c.key, c]));
         const start = new Map<string, { x: number; y: number }>();
-        for (const k of moving) {
-          const n = nodes.current.get(k);
-          if (!n) continue;
-          start.set(k, { x: n.x(), y: n.y() });
+        const carried = new Map<string, EditorCopy>();
+        const layer = dragLayer.current;
+        // the copies carried along with the grabbed one ride in one group, drawn from one bitmap
+        const carrier = layer && moving.length > 1 ? new Konva.Group({ listening: false }) : null;
+        if (carrier) layer!.add(carrier);
+        for (const m of moving) {
+          const n = nodes.current.get(m);
+          const c = byKey.get(m);
+          if (!n || !c) continue;
+          start.set(m, { x: n.x(), y: n.y() });
+          carried.set(m, c);
           // only the carried copies are redrawn while they move
-          if (dragLayer.current) n.moveTo(dragLayer.current);
+          if (m !== key && carrier) n.moveTo(carrier);
+          else if (layer) n.moveTo(layer);
         }
-        dragLayer.current?.batchDraw();
-        stageRef.current?.batchDraw();
+        if (carrier) cacheCarrier(carrier, k);
+        layer?.batchDraw();
+        copyLayer.current?.batchDraw();
         const others = p.copies.filter((o) => !start.has(o.key));
-        drag.current = { key, start, others: chk ? chk.prepare(others) : [], red: new Map() };
+        drag.current = { key, start, carried, carrier, others: chk ? chk.prepare(others) : [], red: new Map() };
       },
       dragMove: (key, target) => {
         const d = drag.current;
         if (!d) return;
-        const { props: p, offsets: o, checker: chk } = live.current;
+        const { props: p, offsets: o, checker: chk, scale: k } = live.current;
         const s0 = d.start.get(key)!;
         const dx = target.x() - s0.x;
         const dy = target.y() - s0.y;
-        for (const [k, s] of d.start) if (k !== key) nodes.current.get(k)?.position({ x: s.x + dx, y: s.y + dy });
+        d.carrier?.position({ x: dx, y: dy });
         // every carried copy turns red as soon as it comes too close to one that stays (its ink for "shape" prints)
-        for (const k of d.start.keys()) {
-          const c = p.copies.find((v) => v.key === k);
-          const n = nodes.current.get(k);
-          if (!c || !n) continue;
-          const sheet = sheetAt(n.y() + footprint(c).height / 2);
-          const probe = { ...c, sheet, x: snap(n.x(), p.settings.dpi), y: snap(n.y() - o[sheet], p.settings.dpi) };
-          const close = chk ? chk.closeToPrepared(probe, d.others) : p.settings.nesting === "box" && tooCloseAny(probe, p.copies.filter((v) => !d.start.has(v.key)), p.settings);
-          if (d.red.get(k) !== close) {
-            d.red.set(k, close);
-            paintDragged(k, close);
+        let repaint = false;
+        const stay = chk ? null : p.copies.filter((v) => !d.start.has(v.key));
+        for (const [m, c] of d.carried) {
+          const at = d.start.get(m)!;
+          const sheet = sheetAt(at.y + dy + footprint(c).height / 2);
+          const probe = { ...c, sheet, x: snap(at.x + dx, p.settings.dpi), y: snap(at.y + dy - o[sheet], p.settings.dpi) };
+          const close = chk ? chk.closeToPrepared(probe, d.others) : p.settings.nesting === "box" && tooCloseAny(probe, stay!, p.settings);
+          if (d.red.get(m) !== close) {
+            d.red.set(m, close);
+            paintDragged(m, close);
+            if (m !== key) repaint = true;
           }
         }
+        if (repaint && d.carrier) cacheCarrier(d.carrier, k);
       },
       dragEnd: () => {
         const d = drag.current;
         drag.current = null;
         if (!d) return;
         const { props: p, offsets: o } = live.current;
-        const moves = [...d.start.keys()].flatMap((k) => {
-          const n = nodes.current.get(k);
-          const v = p.copies.find((x) => x.key === k);
-          if (!n || !v) return [];
-          const sheet = sheetAt(n.y() + footprint(v).height / 2);
-          return [{ key: k, sheet, x: snap(n.x(), p.settings.dpi), y: snap(n.y() - o[sheet], p.settings.dpi) }];
+        const grabbed = nodes.current.get(d.key);
+        const dx = grabbed ? grabbed.x() - d.start.get(d.key)!.x : 0;
+        const dy = grabbed ? grabbed.y() - d.start.get(d.key)!.y : 0;
+        const moves = [...d.carried].map(([m, v]) => {
+          const at = d.start.get(m)!;
+          const sheet = sheetAt(at.y + dy + footprint(v).height / 2);
+          return { key: m, sheet, x: snap(at.x + dx, p.settings.dpi), y: snap(at.y + dy - o[sheet], p.settings.dpi) };
         });
-        // back among the others before React places them anew
+        // back among the others, where they were dropped, before React places them anew
         const layer = copyLayer.current;
-        for (const k of d.start.keys()) {
-          const n = nodes.current.get(k);
-          if (n && layer) n.moveTo(layer);
+        for (const [m] of d.carried) {
+          const n = nodes.current.get(m);
+          if (!n || !layer) continue;
+          const at = d.start.get(m)!;
+          n.moveTo(layer);
+          n.position({ x: at.x + dx, y: at.y + dy });
         }
+        d.carrier?.destroy();
         dragLayer.current?.batchDraw();
         layer?.batchDraw();
         p.onMove(moves);
