@@ -17,6 +17,8 @@ import { APP_CONFIG } from './config/config.module';
 import { AppConfig } from './config/configuration';
 import { describeDocument, toOpenApi31 } from './openapi-31';
 import { AppIoAdapter } from './realtime/redis-io.adapter';
+import { sessionWriteBarrier } from './session/session-write-barrier';
+import { SessionService } from './session/session.service';
 
 /** Everything main.ts does to the app before listening; tests call the same function. */
 export function configureApp(app: NestExpressApplication): AppConfig {
@@ -55,6 +57,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   const hsts = strictTransportSecurity({ maxAge: 365 * 24 * 3600, includeSubDomains: false });
   app.use((req: Request, res: Response, next: NextFunction) => (req.secure ? hsts(req, res, next) : next()));
   app.use(cookieParser());
+  app.use(sessionWriteBarrier(app.get(SessionService)));
   app.use(apiKeyMiddleware(app.get(ApiKeysService)));
   app.use(originCheck(config.allowedOrigins));
   // JSON is parsed here rather than by Nest's default (which then skips its own), so the

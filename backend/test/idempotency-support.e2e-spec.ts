@@ -41,6 +41,7 @@ describe('Idempotency-Key support (e2e)', () => {
     'PrintSharesController.createShareLinks',
     'PrintsController.checkLayout',
     'PrintsController.renestLayout',
+    'PrintsController.layoutShapes', // reads the designs' outlines for the editor: nothing to repeat
   ];
 
   it('every POST route honours the key, ignores it (a receiver of calls from a shop or PayPal) or is listed here as refusing it', () => {
@@ -78,6 +79,10 @@ describe('Idempotency-Key support (e2e)', () => {
     const size = (await seller.agent.post('/api/sizes').send({ name: 'Pocket', value: 4 }).expect(201)).body.data;
     await seller.agent.put(`/api/sizes/${size._id}`).set(key).send({ name: 'Pocket', value: 5 }).expect(200);
     await seller.agent.delete(`/api/sizes/${size._id}`).set(key).expect(200);
+    // who is asking comes first: without a session the answer is 401, whatever the header
+    expect((await t.agent().post('/api/api-keys').set(key).send({ name: 'k', scope: 'read' }).expect(401)).body.code).toBe('unauthorized');
+    // and the key's check comes before the body's
+    expect((await seller.agent.post('/api/api-keys').set(key).send({}).expect(400)).body.code).toBe('idempotency_not_supported');
   });
 
   it('honoured on the creations that had none: a retry answers the first response and creates nothing', async () => {

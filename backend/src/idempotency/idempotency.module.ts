@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { IdempotencySupportInterceptor } from './idempotency-support.interceptor';
+import { APP_GUARD } from '@nestjs/core';
+import { IdempotencySupportGuard } from './idempotency-support.guard';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyService } from './idempotency.service';
 
@@ -10,7 +10,7 @@ import { IdempotencyService } from './idempotency.service';
  */
 @Global()
 @Module({
-  providers: [IdempotencyService, IdempotencyInterceptor, { provide: APP_INTERCEPTOR, useClass: IdempotencySupportInterceptor }],
+  providers: [IdempotencyService, IdempotencyInterceptor, { provide: APP_GUARD, useClass: IdempotencySupportGuard }],
   exports: [IdempotencyService, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

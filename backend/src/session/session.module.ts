@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG } from '../config/config.module';
@@ -7,7 +6,6 @@ import { AppConfig } from '../config/configuration';
 import { User } from '../users/entities/user.entity';
 import { Session } from './entities/session.entity';
 import { jwtKey, SessionService } from './session.service';
-import { SessionWriteBarrier } from './session-write-barrier';
 
 /** Sessions and cookies (see SessionService); exports the JWT signer for the other short-lived cookies. */
 @Module({
@@ -18,7 +16,7 @@ import { SessionWriteBarrier } from './session-write-barrier';
       useFactory: (config: AppConfig) => ({ secret: jwtKey(config), signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
-  providers: [SessionService, { provide: APP_INTERCEPTOR, useClass: SessionWriteBarrier }],
+  providers: [SessionService],
   exports: [SessionService, JwtModule],
 })
 export class SessionModule {}

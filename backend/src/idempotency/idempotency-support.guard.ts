@@ -1,7 +1,6 @@
-import { BadRequestException, CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { BadRequestException, CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Request } from 'express';
-import { Observable } from 'rxjs';
 import { IDEMPOTENCY_IGNORED, IDEMPOTENT } from './idempotency.decorators';
 import { IDEMPOTENCY_HEADER } from './idempotency.interceptor';
 
@@ -15,17 +14,22 @@ export const NOT_SUPPORTED_MESSAGE =
  * Global: an Idempotency-Key on a POST or PATCH route that does not honour it answers 400
  * `idempotency_not_supported`, so a client never believes a retry is protected when it is
  * not. GET, PUT and DELETE are repeatable by definition; the header is ignored there.
+ *
+ * A guard rather than an interceptor: it only lets a request through or refuses it, and a
+ * global interceptor would put every request of every route through the interceptor chain.
+ * Registered after the session guards (IdempotencyModule comes after AuthModule and
+ * ApiKeysModule), so an unauthenticated request is still 401 first.
  */
 @Injectable()
-export class IdempotencySupportInterceptor implements NestInterceptor {
+export class IdempotencySupportGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request>();
-    if (req.headers[IDEMPOTENCY_HEADER] === undefined || !UNSAFE_METHODS.has(req.method)) return next.handle();
+    if (req.headers[IDEMPOTENCY_HEADER] === undefined || !UNSAFE_METHODS.has(req.method)) return true;
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IDEMPOTENT, targets) || this.reflector.getAllAndOverride<boolean>(IDEMPOTENCY_IGNORED, targets)) return next.handle();
+    if (this.reflector.getAllAndOverride<boolean>(IDEMPOTENT, targets) || this.reflector.getAllAndOverride<boolean>(IDEMPOTENCY_IGNORED, targets)) return true;
     throw new BadRequestException({ message: NOT_SUPPORTED_MESSAGE, code: 'idempotency_not_supported' });
   }
 }
