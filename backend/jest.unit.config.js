@@ -17,5 +17,6 @@ module.exports = {
     '<rootDir>/src/bin/gangsheet\\.spec\\.ts$',
     '<rootDir>/src/gangsheet/fixed-label-cli\\.spec\\.ts$',
     '<rootDir>/src/cpu/cpu-pool\\.spec\\.ts$',
+    '<rootDir>/src/prints/print-layout-shapes\\.spec\\.ts$',
   ],
 };
