@@ -4,6 +4,7 @@
  * the two keep the gap, exactly the occupancy grid's fit test (grid.ts).
  */
 import { popcount } from './cells';
+import type { Poles } from './poles';
 
 /** One orientation of a type, with both masks pre-shifted by every bit offset. */
 export interface CompactShape {
@@ -24,6 +25,12 @@ export interface CompactShape {
   dshifted: Uint32Array[];
   dlo: Int32Array;
   dhi: Int32Array;
+  /** Poles of the ink (poles.ts), made when first asked for. */
+  poles?: () => Poles;
+  /** Width of a column in rows. */
+  ux?: number;
+  /** The gap in rows (poles of two copies collide within it). */
+  gap?: number;
 }
 
 export interface CompactPiece {

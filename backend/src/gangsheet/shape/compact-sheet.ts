@@ -6,8 +6,9 @@ import { Rng } from '../pack/rng';
 import { NestType, prepare, Prepared } from './grid';
 import type { NestPlacement, NestSheet } from './nest';
 import { CompactShape, gapOverlap, shiftRows } from './cell-overlap';
-import { compactStrip, CompactOptions } from './overlap';
+import { compactStrip, CompactOptions, OverlapMeasure } from './overlap';
 import { SharedStrip } from './race';
+import { Poles, polesOf } from './poles';
 
 /** Compaction shapes by preparation, made once per object (see `prepare`). */
 const compactOf = new WeakMap<Prepared, CompactShape>();
@@ -21,11 +22,11 @@ export function compactSheet(
   types: readonly NestType[],
   copies: readonly number[],
   sheet: NestSheet,
-  cfg: { width: number; seed?: number; compactMoves?: number; firstStep?: number },
+  cfg: { width: number; seed?: number; compactMoves?: number; firstStep?: number; overlap?: OverlapMeasure },
   deadline: number,
 ): NestSheet | null {
   const prepared = types.map((t) => t.orientations.map(prepare));
-  return compactLast(prepared, copies, sheet, { width: cfg.width, maxRows: Infinity, compactMoves: cfg.compactMoves }, new Rng((cfg.seed ?? 1) + 11), deadline, cfg.firstStep);
+  return compactLast(prepared, copies, sheet, { width: cfg.width, maxRows: Infinity, compactMoves: cfg.compactMoves, overlap: cfg.overlap }, new Rng((cfg.seed ?? 1) + 11), deadline, cfg.firstStep);
 }
 
 export function toCompactShape(p: Prepared): CompactShape {
@@ -37,6 +38,7 @@ export function toCompactShape(p: Prepared): CompactShape {
 function compactShapeOf(p: Prepared): CompactShape {
   const o = p.src;
   const d = o.dil === o.mask || o.pad === 0 ? null : shiftRows(o.dil.bits, o.dil.words, o.dil.h);
+  let poles: Poles | undefined;
   return {
     w: p.w,
     h: p.h,
@@ -51,6 +53,9 @@ function compactShapeOf(p: Prepared): CompactShape {
     dshifted: d ? d.shifted : p.shifted,
     dlo: d ? d.lo : p.lo,
     dhi: d ? d.hi : p.hi,
+    poles: () => (poles ??= polesOf(o.mask, o.aspect ?? 1)),
+    ux: o.aspect ?? 1,
+    gap: Math.max(0, o.pad - 1),
   };
 }
 
@@ -64,7 +69,7 @@ export function compactLast(
   prepared: readonly (readonly Prepared[])[],
   copies: readonly number[],
   sheet: NestSheet,
-  cfg: { width: number; maxRows: number; compactMoves?: number },
+  cfg: { width: number; maxRows: number; compactMoves?: number; overlap?: OverlapMeasure },
   rng: Rng,
   deadline: number,
   firstStep?: number,
@@ -82,7 +87,7 @@ export function compactLast(
   const start = order.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y }));
   race?.publish(start, sheet.rows);
   const fixed = order.some((p) => p.copy >= fixedFrom) ? order.map((p) => p.copy >= fixedFrom) : undefined;
-  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience, fixed });
+  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience, fixed, overlap: cfg.overlap });
   if (race) {
     // a helper may have found a shorter strip after this thread's last look
     race.stop();

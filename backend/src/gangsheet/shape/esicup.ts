@@ -9,6 +9,7 @@ import { NestType, prepare } from './grid';
 import { NestFixed, nestSheets } from './nest';
 import { gapOverlap } from './cell-overlap';
 import type { PlacementRule } from './placement';
+import type { OverlapMeasure } from './overlap';
 
 export type Point = [number, number];
 
@@ -206,10 +207,12 @@ export interface NestEsicupOptions {
   seed?: number;
   compactShare?: number;
   compactMoves?: number;
-  /** Shares of the time for refinements on grids of half, a quarter... of the cell (default ESICUP_REFINE). */
+  /** Shares of the time for refinements on grids of half, a quarter... of the cell (default ESICUP_REFINE, or ESICUP_REFINE_TWICE where the first refinement grid still costs over REFINE_AGAIN). */
   refine?: number[];
   /** Deterministic effort cap for the refinement (position searches), for tests. */
   refineMoves?: number;
+  /** Overlap measure of the compaction and refinement (overlap.ts; default "cells"). */
+  overlap?: OverlapMeasure;
 }
 
 /**
@@ -219,6 +222,23 @@ export interface NestEsicupOptions {
  * global search runs at the coarse grid's speed (docs/gangsheet.md, "ESICUP grid").
  */
 export const ESICUP_REFINE = [0.4];
+
+/**
+ * Shares of the time for the refinements: ESICUP_REFINE, or ESICUP_REFINE_TWICE where the
+ * masks on the first refinement's grid still lie more than REFINE_AGAIN above the polygons'
+ * area (many short slanted edges, as in swim): the grid twice as fine again takes back half
+ * of that.
+ */
+function refineLevels(inst: EsicupInstance, sx: number, sy: number): number[] {
+  const { types } = esicupTypes(inst, 2 * sx, 2 * sy);
+  const cells = inst.items.reduce((a, it, t) => a + it.demand * types[t].orientations[0].mask.area, 0) / (4 * sx * sy);
+  return cells > itemArea(inst) * (1 + REFINE_AGAIN) ? ESICUP_REFINE_TWICE : ESICUP_REFINE;
+}
+
+/** Mask area above the polygons' on the refinement grid beyond which a second refinement follows. */
+const REFINE_AGAIN = 0.02;
+/** Two refinements (grids of half and a quarter of the search cell): shares of the time. */
+export const ESICUP_REFINE_TWICE = [0.25, 0.15];
 
 /** Cell masks of every item in every allowed orientation, sx cells per unit across the strip and sy along it. */
 function esicupTypes(inst: EsicupInstance, sx: number, sy: number): { types: NestType[]; orients: Orient[][] } {
@@ -239,7 +259,7 @@ function esicupTypes(inst: EsicupInstance, sx: number, sy: number): { types: Nes
       const w = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[0])) - 1e-7));
       const h = Math.max(1, Math.ceil(Math.max(...g.map((q) => q[1])) - 1e-7));
       const mask = rasterizePolygon(g, w, h);
-      os.push({ rotation: r, mask, dil: mask, pad: 0 });
+      os.push({ rotation: r, mask, dil: mask, pad: 0, aspect: sy / sx });
       meta.push({ rotation: r, minX, minY, maxX });
     }
     types.push({ orientations: os });
@@ -272,7 +292,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
   const counted = opts.maxEvaluations !== undefined;
   // a counted search (tests) refines only with counted moves; fixed copies are not refined
   // (the refinement compacts, which would move them)
-  const levels = fixed.length ? [] : counted ? (opts.refineMoves !== undefined ? [0] : []) : (opts.refine ?? ESICUP_REFINE);
+  const levels = fixed.length ? [] : counted ? (opts.refineMoves !== undefined ? [0] : []) : (opts.refine ?? refineLevels(inst, sx, sy));
   const refineShare = levels.reduce((a, b) => a + b, 0);
   const res = nestSheets(types, copies, {
     width: n,
@@ -287,6 +307,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
     // on every instance (docs/gangsheet.md); a counted search (tests) leaves it off
     compactShare: opts.compactShare ?? (counted ? 0 : ESICUP_COMPACT_SHARE),
     compactMoves: opts.compactMoves,
+    overlap: opts.overlap,
     fixed: fixed.map((f) => f.obstacle),
   });
   let sheet = res.sheets[0];
@@ -301,7 +322,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
     const f = esicupTypes(inst, scale * sx, scale * sy);
     const placements = sheet.placements.map((p) => ({ ...p, x: p.x * 2, y: p.y * 2 }));
     const rows = Math.max(...placements.map((p) => p.y + f.types[copies[p.copy]].orientations[p.orientation].mask.h));
-    const refined = compactSheet(f.types, copies, { rows, placements }, { width: scale * n, seed: opts.seed, compactMoves: opts.refineMoves, firstStep: REFINE_FIRST_STEP }, until);
+    const refined = compactSheet(f.types, copies, { rows, placements }, { width: scale * n, seed: opts.seed, compactMoves: opts.refineMoves, firstStep: REFINE_FIRST_STEP, overlap: opts.overlap }, until);
     sheet = refined ?? { rows, placements };
     fine = f.orients;
   }

@@ -21,6 +21,8 @@ export interface NestOrientation {
    */
   dil: CellMask;
   pad: number;
+  /** Width of a column in rows (default 1: square cells); ESICUP's short strips have finer rows. */
+  aspect?: number;
 }
 
 export interface NestType {

@@ -16,6 +16,7 @@ import { compactLast } from './compact-sheet';
 import { NestType, prepare } from './grid';
 import { BottomLeftFill, Evaluated, FillParams, PlacementRule, RULES } from './placement';
 import { startRace } from './race-helper';
+import type { OverlapMeasure } from './overlap';
 
 export interface NestConfig {
   /** Sheet width in cells (the fixed dimension). */
@@ -38,6 +39,8 @@ export interface NestConfig {
   compactCutTail?: number;
   /** Deterministic effort cap for that compaction (position searches), for tests. */
   compactMoves?: number;
+  /** That compaction's overlap measure (overlap.ts; default "cells"). */
+  overlap?: OverlapMeasure;
   /** Only these placement rules (tests and benchmarks); default all of them. */
   rules?: readonly PlacementRule[];
   /**

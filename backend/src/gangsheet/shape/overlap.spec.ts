@@ -3,7 +3,10 @@ import * as path from 'path';
 import { checkEsicupSolution } from '../../../bench/nest-check';
 import { Rng } from '../pack/rng';
 import { nestEsicup, parseEsicup } from './esicup';
-import { CompactShape, pairOverlap, shiftRows } from './cell-overlap';
+import { CompactShape, gapOverlap, pairOverlap, shiftRows, usedRows } from './cell-overlap';
+import { emptyMask, markRect } from './cells';
+import { settle } from './overlap';
+import { poleOverlap, polesOf } from './poles';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
 
@@ -76,5 +79,75 @@ describe('overlap compaction', () => {
     const refined = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 80, compactMoves: 2000, refineMoves: 4000 });
     expect(checkEsicupSolution(inst, refined).errors).toEqual([]);
     expect(refined.length).toBeLessThan(coarse.length);
+  });
+
+  it('compacts by the poles measure too: still no overlap (ESICUP jakobs1, checked with polygon clipping)', () => {
+    const inst = parseEsicup(fs.readFileSync(path.join(BENCH, 'jakobs1.json'), 'utf8'));
+    const plain = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 120 });
+    const compacted = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 120, compactMoves: 3000, overlap: 'poles' });
+    expect(checkEsicupSolution(inst, compacted).errors).toEqual([]);
+    expect(compacted.length).toBeLessThan(plain.length);
+  });
+});
+
+describe('poles', () => {
+  it('puts the first pole of a square at its centre, and measures deeper overlap as larger', () => {
+    const m = emptyMask(20, 20);
+    markRect(m, 0, 0, 20, 20);
+    m.area = 400;
+    const p = polesOf(m);
+    // a cell's centre next to the square's
+    expect(Math.abs(p.x[0] - 10)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(p.y[0] - 10)).toBeLessThanOrEqual(0.5);
+    expect(p.r[0]).toBeGreaterThan(8.5);
+    expect(p.r[0]).toBeLessThanOrEqual(10);
+    // no pole reaches outside the square
+    for (let i = 0; i < p.n; i++) {
+      expect(p.x[i] - p.r[i]).toBeGreaterThanOrEqual(-1e-9);
+      expect(p.x[i] + p.r[i]).toBeLessThanOrEqual(20 + 1e-9);
+    }
+    const depth = [19, 15, 10, 5, 0].map((dx) => poleOverlap(p, 0, 0, p, dx, 0, 0));
+    for (let k = 1; k < depth.length; k++) expect(depth[k]).toBeGreaterThan(depth[k - 1]);
+  });
+
+  it('measures columns wider than rows in rows', () => {
+    const m = emptyMask(10, 40);
+    markRect(m, 0, 0, 10, 40);
+    m.area = 400;
+    // ten columns four rows wide each: a 40 × 40 square in rows
+    const p = polesOf(m, 4);
+    expect(p.x[0]).toBeCloseTo(20, -1);
+    expect(p.y[0]).toBeCloseTo(20, -1);
+    expect(p.r[0]).toBeGreaterThan(15);
+  });
+});
+
+describe('settle', () => {
+  it('lets copies slide towards the start while they keep the gap, never further apart', () => {
+    const rng = new Rng(5);
+    for (let trial = 0; trial < 40; trial++) {
+      const shapes = [0, 1, 2].map(() => [randomShape(rng, rng.int(3)).shape]);
+      const W = 120;
+      // a feasible layout: copies dropped one by one on rows far apart
+      const pieces = Array.from({ length: 6 }, (_, i) => {
+        const t = rng.int(3);
+        return { type: t, orientation: 0, x: rng.int(W - shapes[t][0].w + 1), y: 40 * i + rng.int(10) };
+      });
+      const before = usedRows(shapes, pieces);
+      settle(shapes, pieces, W);
+      expect(usedRows(shapes, pieces)).toBeLessThanOrEqual(before);
+      for (let i = 0; i < pieces.length; i++) {
+        const a = pieces[i];
+        expect(a.x).toBeGreaterThanOrEqual(0);
+        expect(a.y).toBeGreaterThanOrEqual(0);
+        expect(a.x + shapes[a.type][0].w).toBeLessThanOrEqual(W);
+        for (let j = 0; j < i; j++) {
+          const b = pieces[j];
+          expect(gapOverlap(shapes[a.type][0], a.x, a.y, shapes[b.type][0], b.x, b.y)).toBe(0);
+        }
+      }
+      // the nearest copy has nothing before it: it lies on the start
+      expect(Math.min(...pieces.map((p) => p.y))).toBe(0);
+    }
   });
 });

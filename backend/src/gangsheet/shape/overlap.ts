@@ -17,6 +17,7 @@
  */
 import { Rng } from '../pack/rng';
 import { CompactPiece, CompactShape, gapOverlap, usedRows } from './cell-overlap';
+import { poleOverlap, Poles } from './poles';
 
 export interface CompactOptions {
   /** Strip width in cells. */
@@ -44,7 +45,15 @@ export interface CompactOptions {
   converge?: { minMs: number; share: number; failures: number };
   /** Pieces that never move (fixed copies), by index; the strip never gets shorter than their far edge. */
   fixed?: readonly boolean[];
+  /**
+   * How two colliding copies' overlap is measured: their shared cells ("cells", the default),
+   * or how deeply their poles overlap ("poles", poles.ts: sparrow's proxy). Collisions are
+   * found on the cells either way.
+   */
+  overlap?: OverlapMeasure;
 }
+
+export type OverlapMeasure = 'cells' | 'poles';
 
 /** What `compactStrip` needs of threads racing on one strip (race.ts's SharedStrip). */
 export interface CompactRace {
@@ -94,11 +103,14 @@ export function compactStrip(
   const fixed = opts.fixed;
   if (fixed) start.forEach((p, i) => fixed[i] && (minRows = Math.max(minRows, p.y + shapes[p.type][p.orientation].h)));
 
+  // the start may have slack (a layout doubled onto a finer grid)
+  settle(shapes, best, W, fixed);
+  bestRows = usedRows(shapes, best);
   const xs = new Int32Array(n);
   const ys = new Int32Array(n);
   const os = new Int32Array(n);
   const ts = Int32Array.from(start.map((p) => p.type));
-  const ov = new Int32Array(n * n);
+  const ov = new Float64Array(n * n);
   const po = new Float64Array(n);
   const wt = new Float32Array(n * n);
   let moves = 0;
@@ -116,6 +128,18 @@ export function compactStrip(
   const outOfTime = () =>
     (opts.maxMoves !== undefined ? moves >= opts.maxMoves : performance.now() >= opts.deadline) || (opts.race !== undefined && opts.race.over()) || converged();
 
+  // the overlap of two colliding copies: their shared cells, or how deeply their poles overlap
+  const proxy = opts.overlap === 'poles' && shapes.every((ss) => !ss || ss.every((s) => s.poles !== undefined));
+  const poles: Poles[][] = [];
+  if (proxy) shapes.forEach((ss, t) => ss && (poles[t] = ss.map((s) => s.poles!())));
+  const measure = (ta: number, oa: number, x: number, y: number, j: number, limit: number): number => {
+    const a = shapes[ta][oa];
+    const b = shapes[ts[j]][os[j]];
+    if (!proxy) return gapOverlap(a, x, y, b, xs[j], ys[j], limit);
+    if (!gapOverlap(a, x, y, b, xs[j], ys[j], 1)) return 0;
+    const ux = a.ux ?? 1;
+    return poleOverlap(poles[ta][oa], x * ux, y, poles[ts[j]][os[j]], xs[j] * ux, ys[j], ((a.gap ?? 0) + (b.gap ?? 0)) / 2);
+  };
   const load = (ps: readonly CompactPiece[]) => {
     for (let i = 0; i < n; i++) {
       xs[i] = ps[i].x;
@@ -153,9 +177,8 @@ export function compactStrip(
     for (let i = 0; i < n; i++) enlist(i);
     po.fill(0);
     for (let i = 0; i < n; i++) {
-      const a = shapes[ts[i]][os[i]];
       for (let j = i + 1; j < n; j++) {
-        const v = gapOverlap(a, xs[i], ys[i], shapes[ts[j]][os[j]], xs[j], ys[j]);
+        const v = measure(ts[i], os[i], xs[i], ys[i], j, Infinity);
         ov[i * n + j] = v;
         ov[j * n + i] = v;
         po[i] += v;
@@ -184,7 +207,7 @@ export function compactStrip(
         const bY = ys[j] - b.pad;
         if (bX >= ax1 || bY >= ay1 || bX + b.dw <= x || bY + b.dh <= y) continue;
         const w = wt[row + j];
-        const v = gapOverlap(a, x, y, b, xs[j], ys[j], (bound - c) / w);
+        const v = measure(ts[i], o, x, y, j, (bound - c) / w);
         if (v) {
           c += w * v;
           if (c >= bound) return c;
@@ -199,11 +222,10 @@ export function compactStrip(
     ys[i] = y;
     os[i] = o;
     enlist(i);
-    const a = shapes[ts[i]][o];
     let sum = 0;
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
-      const v = gapOverlap(a, x, y, shapes[ts[j]][os[j]], xs[j], ys[j]);
+      const v = measure(ts[i], o, x, y, j, Infinity);
       const old = ov[i * n + j];
       if (v !== old) {
         ov[i * n + j] = v;
@@ -385,6 +407,7 @@ export function compactStrip(
     failed = !ok;
     if (ok) {
       best = Array.from({ length: n }, (_, i) => ({ type: ts[i], orientation: os[i], x: xs[i], y: ys[i] }));
+      settle(shapes, best, W, fixed);
       bestRows = usedRows(shapes, best);
       gainAt = performance.now();
       failures = 0;
@@ -395,4 +418,45 @@ export function compactStrip(
     }
   }
   return { pieces: best, rows: bestRows, moves, attempts };
+}
+
+/**
+ * Lets every copy of a feasible layout slide towards the start of the strip (straight, or one
+ * cell across with each row) while it keeps the gap to all others, nearest copies first, until
+ * none moves. Takes slack a finer grid or a separation left behind; keeps the layout feasible.
+ */
+export function settle(shapes: readonly CompactShape[][], pieces: CompactPiece[], W: number, fixed?: readonly boolean[]): void {
+  const n = pieces.length;
+  const fits = (i: number, x: number, y: number): boolean => {
+    const p = pieces[i];
+    const a = shapes[p.type][p.orientation];
+    if (x < 0 || y < 0 || x + a.w > W) return false;
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const q = pieces[j];
+      if (gapOverlap(a, x, y, shapes[q.type][q.orientation], q.x, q.y, 1)) return false;
+    }
+    return true;
+  };
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let pass = 0; pass < 8; pass++) {
+    order.sort((a, b) => pieces[a].y - pieces[b].y);
+    let moved = false;
+    for (const i of order) {
+      if (fixed?.[i]) continue;
+      const p = pieces[i];
+      for (;;) {
+        if (fits(i, p.x, p.y - 1)) p.y--;
+        else if (fits(i, p.x - 1, p.y - 1)) {
+          p.x--;
+          p.y--;
+        } else if (fits(i, p.x + 1, p.y - 1)) {
+          p.x++;
+          p.y--;
+        } else break;
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
 }
