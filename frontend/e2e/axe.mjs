@@ -11,12 +11,26 @@ const BLOCKING = new Set(["serious", "critical"]);
  * Spinners, skeletons and antd's enter animations would make axe read half-drawn colours, and
  * a pointer left on the control a test just clicked would have it read that control's hover
  * colours: the page is audited at rest, the pointer parked on the empty foot of the side menu.
+ * At rest means no finite CSS animation or transition running for a few frames in a row (antd
+ * starts some motions a frame after a class changes), waited for rather than slept on.
  */
 async function quiet(page) {
   const viewport = page.viewportSize();
   if (viewport) await page.mouse.move(2, viewport.height - 2);
   await page.waitForFunction(() => !document.querySelector(".ant-spin-spinning, .ant-skeleton-active"), null, { timeout: 20_000 });
-  await page.waitForTimeout(600);
+  await page.evaluate(() =>
+    new Promise((resolve) => {
+      const moving = () => document.getAnimations().some((a) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity);
+      const deadline = performance.now() + 5000;
+      let still = 0;
+      const tick = () => {
+        still = moving() ? 0 : still + 1;
+        if (still >= 6 || performance.now() > deadline) resolve();
+        else setTimeout(tick, 25);
+      };
+      tick();
+    }),
+  );
 }
 
 /**
