@@ -197,7 +197,7 @@ async function runArtwork(): Promise<void> {
   }
   const mean = sum / orders.length;
   console.log(
-    `mean shape/box ${mean.toFixed(3)} (goal <= 0.85: ${mean <= 0.85 ? 'met' : 'NOT met'}); preview mean ${(sumPrev / orders.length).toFixed(3)}, slowest preview ${worstPrevTime.toFixed(2)} s (goal <= 2 s: ${worstPrevTime <= 2 ? 'met' : 'NOT met'})`,
+    `mean shape/box ${mean.toFixed(3)} (goals: <= 0.82 at the product's budget, <= 0.85 at half of it); preview mean ${(sumPrev / orders.length).toFixed(3)}, slowest preview ${worstPrevTime.toFixed(2)} s (goal <= 2 s: ${worstPrevTime <= 2 ? 'met' : 'NOT met'})`,
   );
   console.log(
     `area bound / box: mean ${(sumBound / orders.length).toFixed(3)} (no layout can do better); shape layouts fill ${((100 * sumFill) / orders.length).toFixed(1)} % of the film with gap-grown ink on average`,
