@@ -83,6 +83,8 @@ test("templates: save an edited sheet as a template, start a new print from it w
     await box.click({ force: true });
     await box.fill(name);
     await page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: new RegExp(`^${name}(\\.png)?$`) }).first().click();
+    // the next pick must not find this list while it fades out (it lists the same images)
+    await waitFor(async () => (await page.locator(".ant-select-dropdown:visible").count()) === 0, { what: `the image list of slot ${slot} closed` });
   };
   // the sizes start at the slot's printed width (Two inch)
   await waitFor(async () => (await modal.getByTestId("template-slot-row").nth(0).innerText()).includes("Two inch"), { what: "the default size" });
