@@ -25,18 +25,8 @@ export interface TemplateSlot {
 /** What a slot is called in messages: "slot 2 ("back")". */
 export const slotName = (slots: readonly TemplateSlot[], i: number) => `slot ${i + 1}${slots[i]?.label ? ` ("${slots[i].label}")` : ''}`;
 
-/** A placed copy as a layout reports it (box as placed, inches) with the names to keep. */
-export interface PlacedCopy {
-  sheet: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotation: Rotation;
-  label: string | null;
-  sizeName: string | null;
-  sizeValue: number | null;
-}
+/** A placed copy as a layout reports it (box as placed, inches) with the names to keep: a slot's fields. */
+export type PlacedCopy = TemplateSlot;
 
 /**
  * The slots of a layout's copies: all sheets, or one (`sheet`, which becomes the template's
