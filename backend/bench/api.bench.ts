@@ -36,6 +36,9 @@ import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
 import { hashPassword } from '../src/common/password';
 import { itemStatusSql, ORDER_COUNTS_SQL, orderStatusJoin } from '../src/orders/order-status.sql';
+import { LIST_SELECT } from '../src/images/image-list-row';
+import { printReadSql } from '../src/prints/print-read-model';
+import { ITEM_ROWS_SQL, PRINT_COLUMNS, PRINT_ROWS_SQL } from '../src/prints/print-list.sql';
 import { admin, BASE_URL, BENCH_SELLER } from './bench-app';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -249,50 +252,60 @@ async function helloCeiling(connections: number): Promise<Run> {
   }
 }
 
-/** What each route asks PostgreSQL (the current code's SQL), for the raw-SQL ceiling. */
+/**
+ * What each route asks PostgreSQL, for the raw-SQL ceiling: the statements the code sends
+ * for the default query (the prints' and the library's are imported from the code), in the
+ * same order and side by side where the code runs them side by side.
+ */
 function routeSql(ids: Ids): Record<string, (p: Pool) => Promise<unknown>> {
-  const items = `SELECT p.*, i.*, img.id, img.name, img.original_name, img.preview_key, img.width, img.height, img.trim, img.status, img.deleted_at, sz.id, sz.name, sz.value
-                   FROM prints p LEFT JOIN print_items i ON i.print_id = p.id LEFT JOIN images img ON img.id = i.image_id LEFT JOIN sizes sz ON sz.id = i.size_id`;
-  const cols = `p.id, p.user_id, p.type, p.status, p.attempt, p.credit_cost, p.settings, p.files, p.files_deleted_at, p.error, p.printed_at, p.created_at, p.updated_at`;
-  const itemsNoLayout = items.replace('SELECT p.*', `SELECT ${cols}`);
+  // the library's page carries its total in a column (ImagesService.list)
+  const library = (p: Pool, where: string, total: string, params: unknown[]) =>
+    p.query(
+      `SELECT ${LIST_SELECT}, ${total} AS total FROM images i LEFT JOIN image_categories c ON c.id = i.category_id
+        WHERE ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, 51, 0],
+    );
+  const seller = ids.seller;
+  const search = 'i.user_id = $1 AND i.deleted_at IS NULL AND i.name ILIKE $2';
   return {
     'GET /api/print': async (p) => {
-      const [page] = await Promise.all([
-        p.query(`SELECT id FROM prints WHERE user_id = $1 ORDER BY created_at DESC NULLS LAST, id DESC LIMIT 10`, [ids.seller]),
-        p.query(`SELECT coalesce(sum(prints), 0)::int AS n FROM print_counts WHERE user_id = $1`, [ids.seller]),
-      ]);
-      await p.query(`${itemsNoLayout} WHERE p.id = ANY($1::uuid[]) ORDER BY i.created_at, i.id`, [page.rows.map((r) => r.id)]);
+      const page = await p.query(
+        `SELECT ${PRINT_COLUMNS}, (SELECT coalesce(sum(prints), 0)::int FROM print_counts WHERE user_id = $1) AS total
+           FROM prints p WHERE p.user_id = $1 ORDER BY p.created_at DESC, p.id DESC LIMIT $2 OFFSET $3`,
+        [seller, 11, 0],
+      );
+      await p.query(ITEM_ROWS_SQL, [page.rows.slice(0, 10).map((r) => r.id)]);
     },
-    'GET /api/print/{id} (40 items)': (p) => p.query(`${itemsNoLayout} WHERE p.id = $1 AND p.user_id = $2 ORDER BY i.created_at, i.id`, [ids.print40, ids.seller]),
+    'GET /api/print/{id} (40 items)': (p) => Promise.all([p.query(PRINT_ROWS_SQL, [[ids.print40], seller]), p.query(ITEM_ROWS_SQL, [[ids.print40]])]),
     'GET /api/images': (p) =>
-      Promise.all([
-        p.query(
-          `SELECT i.*, c.id, c.name FROM images i LEFT JOIN image_categories c ON c.id = i.category_id
-            WHERE i.user_id = $1 AND i.deleted_at IS NULL ORDER BY i.created_at DESC, i.id DESC LIMIT 50`,
-          [ids.seller],
-        ),
-        p.query(`SELECT coalesce(sum(images), 0)::int AS n FROM image_library_counts WHERE user_id = $1`, [ids.seller]),
-      ]),
+      library(p, 'i.user_id = $1 AND i.deleted_at IS NULL', '(SELECT coalesce(sum(images), 0)::int FROM image_library_counts WHERE user_id = $1)', [seller]),
     'GET /api/images?search=tiger': (p) =>
-      Promise.all([
-        p.query(
-          `SELECT i.*, c.id, c.name FROM images i LEFT JOIN image_categories c ON c.id = i.category_id
-            WHERE i.user_id = $1 AND i.deleted_at IS NULL AND i.name ILIKE $2 ORDER BY i.created_at DESC, i.id DESC LIMIT 50`,
-          [ids.seller, '%tiger%'],
-        ),
-        p.query(`SELECT count(*)::int AS n FROM images i WHERE i.user_id = $1 AND i.deleted_at IS NULL AND i.name ILIKE $2`, [ids.seller, '%tiger%']),
-      ]),
+      library(p, search, `(SELECT count(*)::int FROM (SELECT 1 FROM images i WHERE ${search} LIMIT 1001) m)`, [seller, '%tiger%']),
     'GET /api/statistics': (p) =>
       Promise.all([
         p.query(
-          `SELECT (SELECT coalesce(sum(prints) FILTER (WHERE status = 'In Draft'), 0) FROM print_counts WHERE user_id = $1)::int,
-                  (SELECT coalesce(sum(prints), 0) FROM print_counts WHERE user_id = $1)::int,
-                  (SELECT coalesce(sum(printed), 0) FROM image_library_counts WHERE user_id = $1)::int,
-                  (SELECT used_credits FROM users WHERE id = $1)`,
-          [ids.seller],
+          `SELECT (SELECT coalesce(sum(prints) FILTER (WHERE status = $2), 0) FROM print_counts WHERE user_id = $1 AND NOT test)::int AS in_draft,
+                  (SELECT coalesce(sum(prints), 0) FROM print_counts WHERE user_id = $1 AND NOT test)::int AS total`,
+          [seller, 'In Draft'],
         ),
-        p.query(ORDER_COUNTS_SQL, [ids.seller]),
-        p.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [ids.seller]),
+        p.query(
+          `SELECT (SELECT coalesce(sum(printed), 0) FROM image_library_counts WHERE user_id = $1)::int AS printed_images,
+                  (SELECT used_credits FROM users WHERE id = $1) AS used_credits`,
+          [seller],
+        ),
+        p.query(ORDER_COUNTS_SQL, [seller]),
+        p.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [seller]),
+        // production's order counts (ProductionRepository.orderCounts)
+        p.query(
+          `SELECT
+             (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi JOIN orders o ON o.id = oi.order_id
+               WHERE oi.user_id = $1 AND lower(o.shop_status) <> ALL($2::text[]) AND NOT ${printReadSql.orderItemHeldForProduction('oi.id')}) AS queued,
+             (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi
+                JOIN print_items pi ON pi.order_item_id = oi.id JOIN prints p ON p.id = pi.print_id
+               WHERE oi.user_id = $1 AND p.status IN ('In Draft', 'Processing') AND p.printed_at IS NULL) AS in_production,
+             (SELECT count(*)::int FROM order_fulfilments f WHERE f.user_id = $1 AND f.status = 'fulfilled') AS fulfilled`,
+          [seller, ['cancelled', 'canceled', 'refunded', 'failed', 'trash', 'completed', 'fully refunded']],
+        ),
       ]),
     'GET /api/orders': async (p) => {
       const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id WHERE o.user_id = $1`;

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -10,6 +10,7 @@ import { apiKeyMiddleware } from './api-keys/api-key.middleware';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { documentApiAccess } from './api-keys/openapi-security';
 import { HttpExceptionFilter } from './common/http-exception.filter';
+import { answerJsonDirectly } from './common/json-reply';
 import { originCheck } from './common/origin.middleware';
 import { REQUEST_ID_HEADER, requestContext, requestLogger } from './common/request-context';
 import { createValidationPipe, invalidJson, jsonDepthLimit } from './common/validation';
@@ -27,6 +28,11 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   // Forwarded headers (client IP for the rate limits, https for Secure cookies) only from
   // the proxies named in TRUST_PROXY; by default nobody can claim another address.
   app.set('trust proxy', config.trustProxy);
+  // No ETag on API answers: Express would hash every JSON body to offer a 304 that no
+  // client of this API asks for (the web app's files are served with their own validators).
+  app.set('etag', false);
+  app.disable('x-powered-by');
+  answerJsonDirectly(app.getHttpAdapter() as ExpressAdapter);
   // First, so every response (static files and errors included) names its request.
   const logger = requestLogger();
   if (logger) app.useLogger(logger);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Request } from 'express';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { Strategy } from 'passport-jwt';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
 import { jwtKey, SESSION_COOKIE, SessionPayload, SessionService } from '../session/session.service';
@@ -13,7 +13,8 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
     private readonly sessions: SessionService,
   ) {
     super({
-      jwtFromRequest: ExtractJwt.fromExtractors([(req: Request) => req?.cookies?.[SESSION_COOKIE] ?? null]),
+      // The session cookie itself, read on every request: no extractor list to walk.
+      jwtFromRequest: (req: Request) => req?.cookies?.[SESSION_COOKIE] ?? null,
       // jsonwebtoken takes a KeyObject (see jwtKey); passport-jwt's types predate that.
       secretOrKey: jwtKey(config) as unknown as Buffer,
       algorithms: ['HS256'],

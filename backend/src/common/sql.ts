@@ -27,3 +27,11 @@ export async function savepointed<T>(m: EntityManager, name: string, fn: () => P
     return null;
   }
 }
+
+/**
+ * A timestamp column read as the text a JavaScript Date of it becomes in JSON
+ * (`toISOString`: UTC, milliseconds, truncated like a Date truncates microseconds), or null.
+ * For rows that are only passed on as JSON: no Date is parsed from the row, and none is
+ * serialised again.
+ */
+export const isoTimestampSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

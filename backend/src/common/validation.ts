@@ -1,4 +1,5 @@
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
 import type { NextFunction, Request, Response } from 'express';
 
 export const NUL_MESSAGE = 'Text must not contain NUL characters (\\u0000)';
@@ -116,6 +117,12 @@ const options = (forbidUnknown: boolean): ValidationPipeOptions => ({
  */
 class AppValidationPipe extends ValidationPipe {
   private readonly lenient = new ValidationPipe(options(false));
+  /**
+   * Query classes that an empty query string has passed. Such a query becomes the same fresh
+   * instance every time, so a list read without parameters is built again but not validated
+   * again; any parameter sends the query through the whole pipe.
+   */
+  private readonly emptyQueryPasses = new WeakSet<object>();
 
   constructor() {
     super(options(true));
@@ -124,9 +131,21 @@ class AppValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata) {
     // 'custom' parameters are our own decorators (the signed-in user), not client input.
     if (metadata.type !== 'custom' && containsNul(value)) throw new BadRequestException({ message: NUL_MESSAGE, code: 'nul_character' });
-    const strict = metadata.type === 'body' && !(metadata.metatype && Reflect.getMetadata(ACCEPT_UNKNOWN_FIELDS, metadata.metatype));
-    return strict ? super.transform(value, metadata) : this.lenient.transform(value, metadata);
+    const metatype = metadata.metatype;
+    const emptyQuery = metadata.type === 'query' && !!metatype && isEmptyObject(value);
+    if (emptyQuery && this.emptyQueryPasses.has(metatype)) return plainToInstance(metatype, {}, options(false).transformOptions);
+    const strict = metadata.type === 'body' && !(metatype && Reflect.getMetadata(ACCEPT_UNKNOWN_FIELDS, metatype));
+    const out = await (strict ? super.transform(value, metadata) : this.lenient.transform(value, metadata));
+    if (emptyQuery && out instanceof metatype) this.emptyQueryPasses.add(metatype);
+    return out;
   }
+}
+
+/** An object with no keys of its own (a query string with no parameters); not an array or bytes. */
+function isEmptyObject(value: unknown): value is Record<string, never> {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value)) return false;
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
+  return true;
 }
 
 /** The same pipe in main.ts, worker-free tests and e2e. */

@@ -1,3 +1,4 @@
+import { isoTimestampSql } from '../common/sql';
 import { ImageDto, toImageDto } from './dto/image.dto';
 import { ImageCategory } from './entities/image-category.entity';
 import { Image, ImageStatus } from './entities/image.entity';
@@ -6,12 +7,13 @@ import { Image, ImageStatus } from './entities/image.entity';
 // joined page cost more CPU than the query itself. Only the columns the list shows are read.
 
 /** What a list row holds: the image's shown columns and its category's id and name. */
-export const LIST_COLUMNS = [
-  'i.id AS id', 'i.name AS name', 'i.original_name AS original_name', 'i.preview_key AS preview_key', 'i.score AS score',
-  'i.used_in_print AS used_in_print', 'i.mime AS mime', 'i.bytes AS bytes', 'i.width AS width', 'i.height AS height',
-  'i.trim AS trim', 'i.status AS status', 'i.error AS error', 'i.deleted_at AS deleted_at', 'i.created_at AS created_at',
-  'i.updated_at AS updated_at', 'c.id AS c_id', 'c.name AS c_name',
-];
+export const LIST_SELECT = [
+  'i.id', 'i.name', 'i.original_name', 'i.preview_key', 'i.score', 'i.used_in_print', 'i.mime', 'i.bytes', 'i.width', 'i.height',
+  'i.trim', 'i.status', 'i.error', `${isoTimestampSql('i.deleted_at')} AS deleted_at`, `${isoTimestampSql('i.created_at')} AS created_at`,
+  `${isoTimestampSql('i.updated_at')} AS updated_at`, 'c.id AS c_id', 'c.name AS c_name',
+].join(', ');
+/** A timestamp as its JSON text (see isoTimestampSql): the list only passes it on. */
+type IsoTimestamp = string;
 export interface ImageListRow {
   id: string;
   name: string;
@@ -26,9 +28,9 @@ export interface ImageListRow {
   trim: Image['trim'];
   status: ImageStatus;
   error: string | null;
-  deleted_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  deleted_at: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
   c_id: string | null;
   c_name: string | null;
 }
@@ -49,9 +51,10 @@ export const imageDtoFromRow = (r: ImageListRow): ImageDto =>
       trim: r.trim,
       status: r.status,
       error: r.error,
-      deletedAt: r.deleted_at,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
+      // The DTO's timestamps are answered as JSON, where a Date and its ISO text are the same.
+      deletedAt: r.deleted_at as unknown as Date | null,
+      createdAt: r.created_at as unknown as Date,
+      updatedAt: r.updated_at as unknown as Date,
     } as Image,
     r.c_id ? ({ _id: r.c_id, name: r.c_name } as ImageCategory) : null,
   );

@@ -18,7 +18,7 @@ import { ImageCategory } from './entities/image-category.entity';
 import { Image, ImageStatus } from './entities/image.entity';
 import { EXTENSION, ImageKind, MIME, UploadError } from './image-content';
 import { ImageInspectorService, ImageStepError } from './image-inspector.service';
-import { imageDtoFromRow, ImageListRow, LIST_COLUMNS } from './image-list-row';
+import { imageDtoFromRow, ImageListRow, LIST_SELECT } from './image-list-row';
 import { SpooledFile } from './upload-storage';
 
 export const previewJobId = (imageId: string) => `image-preview:${imageId}`;
@@ -60,59 +60,56 @@ export class ImagesService implements OnModuleInit {
     });
   }
 
+  /**
+   * One page of the library in one plain statement, mapped by image-list-row.ts: the page's
+   * rows carry the total in a column (computed once per statement).
+   */
   async list(userId: string, q: ImageListQueryDto) {
     const page = q.page ?? 1;
     const limit = q.limit ?? 50;
     const sortBy = q.sortBy ?? 'createdAt';
     const dir = (q.sort ?? (sortBy === 'name' ? 'asc' : 'desc')).toUpperCase() as 'ASC' | 'DESC';
-    const where: string[] = ['i.user_id = :userId', 'i.deleted_at IS NULL'];
-    const params: Record<string, unknown> = { userId };
-    if (q.search?.trim()) {
-      where.push('i.name ILIKE :search');
-      params.search = likePattern(q.search.trim());
-    }
+    const params: unknown[] = [userId];
+    const where: string[] = ['i.user_id = $1', 'i.deleted_at IS NULL'];
+    const search = q.search?.trim();
+    if (search) where.push(`i.name ILIKE $${params.push(likePattern(search))}`);
     if (q.imageCategory === 'none') where.push('i.category_id IS NULL');
     else if (q.imageCategory) {
       if (!isUuid(q.imageCategory)) return { ...paginate<ImageDto>([], 0, limit), hasMore: false };
-      where.push('i.category_id = :categoryId');
-      params.categoryId = q.imageCategory;
+      where.push(`i.category_id = $${params.push(q.imageCategory)}`);
     }
     const condition = where.join(' AND ');
+    const filterParams = [...params];
     if (q.startingAfter && !(await this.images.exists({ where: { _id: q.startingAfter, userId } }))) throw invalidCursor();
-    const listed = this.images
-      .createQueryBuilder('i')
-      .leftJoin('i.category', 'c')
-      .select(LIST_COLUMNS)
-      .where(condition, params)
-      // id breaks ties so pages never overlap; same direction keeps one index scan
-      .orderBy(SORT_COLUMNS[sortBy], dir)
-      .addOrderBy('i.id', dir)
-      .limit(limit + 1);
-    if (q.startingAfter) listed.andWhere(afterCursor('images', 'i', SORT_COLUMNS[sortBy], dir), { cursor: q.startingAfter });
-    else listed.offset((page - 1) * limit);
-    // plain rows, mapped by image-list-row.ts (no entity hydration)
-    const [rows, count] = await Promise.all([listed.getRawMany<ImageListRow>(), this.count(userId, q, condition, params)]);
-    const capped = !!params.search && count > SEARCH_COUNT_CAP;
+    const sort = SORT_COLUMNS[sortBy];
+    let sql = `SELECT ${LIST_SELECT}, ${this.totalSql(q, condition, (v) => `$${params.push(v)}`)} AS total
+                 FROM images i LEFT JOIN image_categories c ON c.id = i.category_id WHERE ${condition}`;
+    if (q.startingAfter) sql += ` AND ${afterCursor('images', 'i', sort, dir, `$${params.push(q.startingAfter)}`)}`;
+    // id breaks ties so pages never overlap; same direction keeps one index scan
+    sql += ` ORDER BY ${sort} ${dir}, i.id ${dir} LIMIT $${params.push(limit + 1)}`;
+    if (!q.startingAfter) sql += ` OFFSET $${params.push((page - 1) * limit)}`;
+    const rows: Array<ImageListRow & { total: number }> = await this.db.query(sql, params);
+    const count = rows.length ? rows[0].total : await this.count(userId, q, condition, filterParams);
+    const capped = !!search && count > SEARCH_COUNT_CAP;
     return { ...paginate(rows.slice(0, limit).map(imageDtoFromRow), capped ? SEARCH_COUNT_CAP : count, limit, capped), hasMore: rows.length > limit };
   }
 
   /**
-   * Without a search the total comes from the trigger-kept counters (see migration
-   * ImageLibraryCounts). A search counts its matches up to one past SEARCH_COUNT_CAP: a broad
-   * search in a library of 50,000 would otherwise check every match on every page turn.
+   * The list's total as a scalar subquery. Without a search it comes from the trigger-kept
+   * counters (see migration ImageLibraryCounts). A search counts its matches up to one past
+   * SEARCH_COUNT_CAP: a broad search in a library of 50,000 would otherwise check every match
+   * on every page turn. `bind` adds a parameter and answers its placeholder.
    */
-  private async count(userId: string, q: ImageListQueryDto, condition: string, params: Record<string, unknown>): Promise<number> {
-    if (!params.search) {
-      const category = q.imageCategory === 'none' ? NIL_UUID : q.imageCategory;
-      const [row] = await this.db.query(
-        `SELECT coalesce(sum(images), 0)::int AS n FROM image_library_counts WHERE user_id = $1${category ? ' AND category_key = $2' : ''}`,
-        category ? [userId, category] : [userId],
-      );
-      return row.n;
-    }
-    const matches = this.images.createQueryBuilder('i').select('1').where(condition, params).limit(SEARCH_COUNT_CAP + 1);
-    const [sql, values] = matches.getQueryAndParameters();
-    const [row] = await this.db.query(`SELECT count(*)::int AS n FROM (${sql}) m`, values);
+  private totalSql(q: ImageListQueryDto, condition: string, bind: (value: unknown) => string): string {
+    if (q.search?.trim()) return `(SELECT count(*)::int FROM (SELECT 1 FROM images i WHERE ${condition} LIMIT ${SEARCH_COUNT_CAP + 1}) m)`;
+    const category = q.imageCategory === 'none' ? NIL_UUID : q.imageCategory;
+    return `(SELECT coalesce(sum(images), 0)::int FROM image_library_counts WHERE user_id = $1${category ? ` AND category_key = ${bind(category)}` : ''})`;
+  }
+
+  /** The total alone, for a page past the end (no row to carry it). */
+  private async count(userId: string, q: ImageListQueryDto, condition: string, filterParams: unknown[]): Promise<number> {
+    const params = q.search?.trim() ? [...filterParams] : [userId];
+    const [row] = await this.db.query(`SELECT ${this.totalSql(q, condition, (v) => `$${params.push(v)}`)} AS n`, params);
     return row?.n ?? 0;
   }
 

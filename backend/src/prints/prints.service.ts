@@ -10,6 +10,7 @@ import { Image } from '../images/entities/image.entity';
 import { Size } from '../sizes/entities/size.entity';
 import { PrintItem, PrintItemOrderLine } from './entities/print-item.entity';
 import { Print, PrintStatus, PrintType } from './entities/print.entity';
+import { ITEM_ROWS_SQL, ORDER_LINE_COLUMNS, ORDER_LINE_JOIN, PRINT_COLUMNS, PRINT_ROWS_SQL } from './print-list.sql';
 import { toPrintDto } from './print.mapper';
 import { MSG } from './prints.rules';
 
@@ -23,11 +24,11 @@ function cursorSort(sortBy: string, dir: 'ASC' | 'DESC'): string {
 }
 
 const SORT_COLUMNS: Record<string, string> = {
-  createdAt: 'p.createdAt',
-  printedAt: 'p.printedAt',
+  createdAt: 'p.created_at',
+  printedAt: 'p.printed_at',
   status: 'p.status',
   type: 'p.type',
-  updatedAt: 'p.updatedAt',
+  updatedAt: 'p.updated_at',
 };
 
 /**
@@ -51,83 +52,72 @@ export class PrintsService {
 
   /**
    * One page of the seller's prints with their items. The page is chosen on `prints` alone
-   * (an index in the sort order), then the items of those prints are read; paging over the
+   * (an index in the sort order) and carries the total in a column (computed once per
+   * statement); then the items of those prints are read: two statements. Paging over the
    * join counted item rows against the limit and lost prints. The total comes from the
-   * trigger-kept `print_counts` unless a date range is given.
+   * trigger-kept `print_counts` unless a date range or an external id is given.
    */
   async list(userId: string, q: PrintListQueryDto) {
     const page = q.page ?? 1;
     const limit = q.limit ?? 10;
-    const filtered = this.db
-      .getRepository(Print)
-      .createQueryBuilder('p')
-      .where('p.userId = :userId', { userId });
-    if (q.status) filtered.andWhere('p.status = :status', { status: q.status });
-    if (q.type) filtered.andWhere('p.type = :type', { type: q.type });
-    if (q.externalId) filtered.andWhere('p.externalId = :externalId', { externalId: q.externalId });
-    const dateCol = q.dateType === 'printedAt' ? 'p.printedAt' : 'p.createdAt';
-    if (q.startDate) filtered.andWhere(`${dateCol} >= :start`, { start: dayStart(q.startDate) });
-    if (q.endDate) filtered.andWhere(`${dateCol} < :end`, { end: dayEnd(q.endDate) });
+    const params: unknown[] = [userId];
+    const where = ['p.user_id = $1'];
+    const counters = ['user_id = $1'];
+    if (q.status) {
+      const status = `$${params.push(q.status)}`;
+      where.push(`p.status = ${status}`);
+      counters.push(`status = ${status}`);
+    }
+    if (q.type) {
+      const type = `$${params.push(q.type)}`;
+      where.push(`p.type = ${type}`);
+      counters.push(`type = ${type}`);
+    }
+    if (q.externalId) where.push(`p.external_id = $${params.push(q.externalId)}`);
+    const dateCol = q.dateType === 'printedAt' ? 'p.printed_at' : 'p.created_at';
+    if (q.startDate) where.push(`${dateCol} >= $${params.push(dayStart(q.startDate))}`);
+    if (q.endDate) where.push(`${dateCol} < $${params.push(dayEnd(q.endDate))}`);
+    const condition = where.join(' AND ');
+    const filterParams = [...params];
+    const totalSql =
+      q.startDate || q.endDate || q.externalId
+        ? `SELECT count(*)::int FROM prints p WHERE ${condition}`
+        : `SELECT coalesce(sum(prints), 0)::int FROM print_counts WHERE ${counters.join(' AND ')}`;
     const dir = q.sort === 'asc' ? 'ASC' : 'DESC';
     const sortBy = q.sortBy ?? 'createdAt';
     if (q.startingAfter && !(await this.db.getRepository(Print).exists({ where: { _id: q.startingAfter, userId } }))) throw invalidCursor();
-    const listed = filtered
-      .clone()
-      .select('p._id', 'id')
-      // NULLS LAST only where there are nulls: on a NOT NULL column PostgreSQL would still
-      // sort every print instead of reading the (user_id, created_at, id) index backwards.
-      .orderBy(SORT_COLUMNS[sortBy], dir, sortBy === 'printedAt' ? 'NULLS LAST' : undefined)
-      .addOrderBy('p._id', dir)
-      .limit(limit + 1);
-    if (q.startingAfter) listed.andWhere(afterCursor('prints', 'p', cursorSort(sortBy, dir), dir), { cursor: q.startingAfter });
-    else listed.offset((page - 1) * limit);
-    const [rows, total] = await Promise.all([
-      listed.getRawMany<{ id: string }>(),
-      q.startDate || q.endDate || q.externalId ? filtered.clone().select('count(*)::int', 'n').getRawOne<{ n: number }>().then((r) => r?.n ?? 0) : this.countFromCounters(userId, q),
-    ]);
-    const prints = await this.withItems(rows.slice(0, limit).map((r) => r.id));
+    let sql = `SELECT ${PRINT_COLUMNS}, (${totalSql}) AS total FROM prints p WHERE ${condition}`;
+    if (q.startingAfter) sql += ` AND ${afterCursor('prints', 'p', cursorSort(sortBy, dir), dir, `$${params.push(q.startingAfter)}`)}`;
+    // NULLS LAST only where there are nulls: on a NOT NULL column PostgreSQL would still
+    // sort every print instead of reading the (user_id, created_at, id) index backwards.
+    sql += ` ORDER BY ${SORT_COLUMNS[sortBy] ?? SORT_COLUMNS.createdAt} ${dir}${sortBy === 'printedAt' ? ' NULLS LAST' : ''}, p.id ${dir} LIMIT $${params.push(limit + 1)}`;
+    if (!q.startingAfter) sql += ` OFFSET $${params.push((page - 1) * limit)}`;
+    const rows: Array<PrintRow & { total: number }> = await this.db.query(sql, params);
+    // A page past the end has no row to carry the total.
+    const total = rows.length ? rows[0].total : ((await this.db.query(`SELECT (${totalSql}) AS n`, filterParams))[0]?.n ?? 0);
+    const prints = rows.slice(0, limit).map(printFromRow);
+    await this.withItemsOf(prints);
     return { ...paginate(prints.map((p) => this.dto(p)), total, limit), hasMore: rows.length > limit };
-  }
-
-  private async countFromCounters(userId: string, q: PrintListQueryDto): Promise<number> {
-    const params: unknown[] = [userId];
-    let sql = `SELECT coalesce(sum(prints), 0)::int AS n FROM print_counts WHERE user_id = $1`;
-    if (q.status) sql += ` AND status = $${params.push(q.status)}`;
-    if (q.type) sql += ` AND type = $${params.push(q.type)}`;
-    const [row] = await this.db.query(sql, params);
-    return row.n;
   }
 
   /**
    * These prints (in this order) with their items, images and sizes: two plain queries
    * mapped here. TypeORM's entity hydration of the joined rows cost more than the queries
-   * themselves on a page of prints (bench:api); only the columns the DTO shows are read.
+   * themselves on a page of prints; only the columns the DTO shows are read.
    */
   private async withItems(ids: string[], ownerId: string | null = null): Promise<Print[]> {
     if (!ids.length) return [];
-    const [prints, items] = await Promise.all([
-      this.db.query(
-        `SELECT id, user_id, type, status, attempt, credit_cost, settings, files, files_deleted_at, error, printed_at, created_at, updated_at, external_id, metadata, test
-           FROM prints WHERE id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR user_id = $2)`,
-        [ids, ownerId],
-      ),
-      this.db.query(
-        `SELECT i.id, i.print_id, i.image_id, i.size_id, i.quantity, i.order_item_id, i.created_at,
-                img.name AS img_name, img.original_name AS img_original_name, img.preview_key AS img_preview_key, img.width AS img_width,
-                img.height AS img_height, img.trim AS img_trim, img.status AS img_status, img.deleted_at AS img_deleted_at,
-                sz.name AS sz_name, sz.value AS sz_value, ${ORDER_LINE_COLUMNS}
-           FROM print_items i
-           LEFT JOIN images img ON img.id = i.image_id
-           LEFT JOIN sizes sz ON sz.id = i.size_id
-           ${ORDER_LINE_JOIN}
-          WHERE i.print_id = ANY($1::uuid[])
-          ORDER BY i.created_at, i.id`,
-        [ids],
-      ),
-    ]);
+    const [prints, items] = await Promise.all([this.db.query(PRINT_ROWS_SQL, [ids, ownerId]), this.db.query(ITEM_ROWS_SQL, [ids])]);
     const byId = new Map<string, Print>(prints.map((r: PrintRow) => [r.id, printFromRow(r)]));
     for (const r of items as ItemRow[]) byId.get(r.print_id)?.items?.push(itemFromRow(r));
     return ids.map((id) => byId.get(id)).filter((p): p is Print => !!p);
+  }
+
+  /** Reads the items of these prints (one query) into their `items`. */
+  private async withItemsOf(prints: Print[]): Promise<void> {
+    if (!prints.length) return;
+    const byId = new Map(prints.map((p) => [p._id, p]));
+    for (const r of (await this.db.query(ITEM_ROWS_SQL, [[...byId.keys()]])) as ItemRow[]) byId.get(r.print_id)?.items?.push(itemFromRow(r));
   }
 
   /** Prints joined to their items in order; `prints.layout` is not selected (see the entity). */
@@ -179,9 +169,6 @@ export class PrintsService {
   }
 }
 
-/** The shop order line of print item `i`: its order's number and buyer, its own title. */
-const ORDER_LINE_COLUMNS = `o.id AS ol_order_id, o.number AS ol_number, o.buyer_info->>'name' AS ol_buyer, oi.title AS ol_title`;
-const ORDER_LINE_JOIN = `LEFT JOIN order_items oi ON oi.id = i.order_item_id LEFT JOIN orders o ON o.id = oi.order_id`;
 
 interface OrderLineRow {
   ol_order_id: string | null;
@@ -202,11 +189,12 @@ interface PrintRow {
   credit_cost: number;
   settings: Print['settings'];
   files: Print['files'];
-  files_deleted_at: Date | null;
+  /** Timestamps passed on as their JSON text (see PRINT_COLUMNS). */
+  files_deleted_at: string | null;
   error: string | null;
   printed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  created_at: string;
+  updated_at: string;
   external_id: string | null;
   metadata: Record<string, string>;
   test: boolean;
@@ -219,7 +207,6 @@ interface ItemRow extends OrderLineRow {
   size_id: string | null;
   quantity: number;
   order_item_id: string | null;
-  created_at: Date;
   img_name: string | null;
   img_original_name: string;
   img_preview_key: string | null;
@@ -242,11 +229,12 @@ function printFromRow(r: PrintRow): Print {
     creditCost: r.credit_cost,
     settings: r.settings,
     files: r.files,
-    filesDeletedAt: r.files_deleted_at,
+    // Answered as JSON only, where a Date and its ISO text are the same.
+    filesDeletedAt: r.files_deleted_at as unknown as Date | null,
     error: r.error,
     printedAt: r.printed_at,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
+    createdAt: r.created_at as unknown as Date,
+    updatedAt: r.updated_at as unknown as Date,
     externalId: r.external_id,
     metadata: r.metadata,
     test: r.test,
@@ -281,7 +269,6 @@ function itemFromRow(r: ItemRow): PrintItem {
     quantity: r.quantity,
     orderItemId: r.order_item_id,
     orderLine: orderLineFromRow(r),
-    createdAt: r.created_at,
   });
 }
 
