@@ -8,7 +8,8 @@
  */
 import { packAround } from './around';
 import { compact } from './compact';
-import { fillContainer, heightLowerBound, packStrip, PackedLayout, SearchOptions } from './search';
+import { fillContainer } from './container';
+import { heightLowerBound, packStrip, PackedLayout, SearchOptions } from './search';
 
 export interface UnitSheetConfig {
   width: number;

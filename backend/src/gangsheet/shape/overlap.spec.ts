@@ -5,7 +5,7 @@ import { Rng } from '../pack/rng';
 import { nestEsicup, parseEsicup } from './esicup';
 import { CompactShape, gapOverlap, pairOverlap, shiftRows, usedRows } from './cell-overlap';
 import { emptyMask, markRect } from './cells';
-import { settle } from './overlap';
+import { settle } from './settle';
 import { poleOverlap, polesOf } from './poles';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
