@@ -25,7 +25,8 @@
  *    up to 12: orders the other parts do not use); NEST_BUSY=1 runs every layout also with a
  *    busy loop in another process (one of two cores taken), busy and quiet alternating.
  * 6. `pinned` (not in the default parts): 10 copies of each artwork order pinned where its
- *    layout put them, the rest re-nested around them at the preview and the product budget.
+ *    layout put them, the rest re-nested around them at the preview budget (against the
+ *    unpinned preview, ART_SEEDS) and the product budget; PINNED_COPIES, PINNED_FROM, PINNED_FULL.
  *
  * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
  * NEST_BUSY=1 (the ESICUP part with a busy loop taking one core, and see part 5), ART_THREADS (threads per artwork layout, parts 2–4; default the product's, 2 where there are
@@ -328,27 +329,54 @@ async function runConverge(): Promise<void> {
 /**
  * Part 6, `pinned`: the seller pins 10 copies of a laid-out order (spread over the sheet,
  * where the layout put them) and re-nests the rest around them, at the preview budget and at
- * the product's: film against the layout without pins, and the wall time.
+ * the product's. At the preview budget the loss counts against the unpinned layout of the
+ * same budget and seed (laid out just before it, so both see the same load; the mean over
+ * ART_SEEDS); at the product's against the unpinned layout the pins came from. PINNED_COPIES
+ * rescales every order to that many copies, PINNED_FROM skips the first orders (ART_ORDERS up
+ * to 12), PINNED_FULL=0 leaves the product budget out.
  */
 async function runPinned(): Promise<void> {
   const settings = { width: 22, gap: 0.25, margin: 0, dpi: 300, nesting: 'shape' as const };
   const product = (copies: number) => layoutBudget([{ quantity: copies, mask: true }], { nesting: 'shape' }, { layoutTimeLimitMs: 2000, shapeLayoutTimeLimitMs: 30000 });
-  console.log(`\n## pinned: 10 copies pinned where the layout put them, the rest re-nested around them (${ART_THREADS} thread(s))`);
-  console.log(`${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('free in', 8)} ${pad('budget s', 8)} ${pad('pinned in', 9)} ${pad('loss %', 6)} ${pad('time s', 6)}`);
-  for (const order of artworkOrders(ART_ORDERS)) {
-    const designs = await artworkDesigns(order);
+  const copiesTo = process.env.PINNED_COPIES ? Number(process.env.PINNED_COPIES) : undefined;
+  const full = process.env.PINNED_FULL !== '0';
+  console.log(
+    `\n## pinned: 10 copies pinned where the unpinned layout (product budget) put them, the rest re-nested around them (${ART_THREADS} thread(s)); preview ${PREVIEW_MS / 1000} s against the unpinned preview, seeds ${ART_SEEDS.join(', ')}${copiesTo ? `; orders scaled to ${copiesTo} copies` : ''}`,
+  );
+  console.log(
+    `${'order'.padEnd(7)} ${pad('copies', 6)} ${pad('free in', 8)} ${pad('prev in', 8)} ${pad('pinned', 8)} ${pad('loss %', 6)} ${pad('prev s', 6)} ${pad('budget s', 8)} ${pad('pinned', 8)} ${pad('loss %', 6)} ${pad('time s', 6)}`,
+  );
+  const losses: number[] = [];
+  for (const order of artworkOrders(ART_ORDERS).slice(Number(process.env.PINNED_FROM ?? 0))) {
+    let designs = await artworkDesigns(order);
+    if (copiesTo) designs = scaled(designs, copiesTo);
     const copies = designs.reduce((a, d) => a + d.quantity, 0);
     const free = layoutSheets(designs, settings, { timeLimitMs: product(copies), cellInches: CELL_IN, threads: ART_THREADS });
     const all = free.sheets[0].placements;
     const fixed = Array.from({ length: 10 }, (_, k) => all[Math.floor((k * all.length) / 10)]).map((p) => ({ designId: p.designId, copy: p.copy, x: p.x, y: p.y, rotation: p.rotation }));
-    for (const ms of [PREVIEW_MS, product(copies)]) {
+    let unpinned = 0;
+    let pinned = 0;
+    let slowest = 0;
+    for (const seed of ART_SEEDS) {
+      unpinned += layoutSheets(designs, settings, { timeLimitMs: PREVIEW_MS, cellInches: CELL_IN, threads: ART_THREADS, seed }).totalLength / ART_SEEDS.length;
       const t0 = performance.now();
-      const pinned = layoutSheets(designs, settings, { timeLimitMs: ms, cellInches: CELL_IN, threads: ART_THREADS, fixed });
-      const s = (performance.now() - t0) / 1000;
-      const loss = (100 * (pinned.totalLength - free.totalLength)) / free.totalLength;
-      console.log(`${order.name.padEnd(7)} ${pad(String(copies), 6)} ${pad(free.totalLength.toFixed(2), 8)} ${pad((ms / 1000).toFixed(1), 8)} ${pad(pinned.totalLength.toFixed(2), 9)} ${pad(loss.toFixed(2), 6)} ${pad(s.toFixed(1), 6)}`);
+      pinned += layoutSheets(designs, settings, { timeLimitMs: PREVIEW_MS, cellInches: CELL_IN, threads: ART_THREADS, seed, fixed }).totalLength / ART_SEEDS.length;
+      slowest = Math.max(slowest, (performance.now() - t0) / 1000);
     }
+    const loss = (100 * (pinned - unpinned)) / unpinned;
+    losses.push(loss);
+    let tail = '';
+    if (full) {
+      const t0 = performance.now();
+      const res = layoutSheets(designs, settings, { timeLimitMs: product(copies), cellInches: CELL_IN, threads: ART_THREADS, fixed });
+      const s = (performance.now() - t0) / 1000;
+      tail = ` ${pad((product(copies) / 1000).toFixed(1), 8)} ${pad(res.totalLength.toFixed(2), 8)} ${pad(((100 * (res.totalLength - free.totalLength)) / free.totalLength).toFixed(2), 6)} ${pad(s.toFixed(1), 6)}`;
+    }
+    console.log(
+      `${order.name.padEnd(7)} ${pad(String(copies), 6)} ${pad(free.totalLength.toFixed(2), 8)} ${pad(unpinned.toFixed(2), 8)} ${pad(pinned.toFixed(2), 8)} ${pad(loss.toFixed(2), 6)} ${pad(slowest.toFixed(2), 6)}${tail}`,
+    );
   }
+  console.log(`preview: mean loss ${(losses.reduce((a, b) => a + b, 0) / losses.length).toFixed(2)} %, worst ${Math.max(...losses).toFixed(2)} %`);
 }
 
 async function main(): Promise<void> {

@@ -101,6 +101,13 @@ describe('fixed placements and label space', () => {
     expect(clearanceProblems(again.shape, () => true)).toEqual([]);
     // the rectangle layout (without the pins) still gives the film figures
     expect(again.box.sheets.flatMap((s) => s.placements).some((p) => p.fixed)).toBe(false);
+    // layoutSheets, which returns only the layout, makes no such rectangle layout: the same
+    // counted shape layout, and every timed layout keeps the pins where they are
+    const only = layoutSheets(designs, settings, { maxEvaluations: 10, compactMoves: 200, fixed });
+    expect(only.sheets).toEqual(again.shape.sheets);
+    const timed = layoutSheets(designs, settings, { timeLimitMs: 400, fixed });
+    expect(timed.sheets[0].placements.filter((p) => p.fixed).map(key).sort((a, b) => a[0] - b[0])).toEqual(pair.map(key).sort((a, b) => a[0] - b[0]));
+    expect(clearanceProblems(timed, () => true)).toEqual([]);
   });
 
   it('gives the same layouts as before when neither is used', () => {

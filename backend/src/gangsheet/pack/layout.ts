@@ -195,7 +195,7 @@ export function designPixelSize(d: Pick<LayoutDesign, 'widthPx' | 'heightPx' | '
 export function layoutSheets(designs: readonly LayoutDesign[], settings: SheetSettings = {}, opts: LayoutOptions = {}): LayoutResult {
   const s = resolveSettings(settings);
   if (s.nesting === 'box') return layoutWith(designs, s, opts, 'box');
-  return compareNesting(designs, settings, opts).shape;
+  return nestBoth(designs, settings, opts, false).shape;
 }
 
 export interface NestingComparison {
@@ -218,6 +218,17 @@ export interface NestingComparison {
  * them, for the film figures only.
  */
 export function compareNesting(designs: readonly LayoutDesign[], settings: SheetSettings = {}, opts: LayoutOptions = {}): NestingComparison {
+  return nestBoth(designs, settings, opts, true);
+}
+
+/**
+ * `compareNesting`; without `figures` (`layoutSheets`, which returns only the layout) a
+ * rectangle layout that cannot hold the fixed copies is not made, and its share of the time
+ * goes to the shape layout (`box` is then absent).
+ */
+function nestBoth(designs: readonly LayoutDesign[], settings: SheetSettings, opts: LayoutOptions, figures: true): NestingComparison;
+function nestBoth(designs: readonly LayoutDesign[], settings: SheetSettings, opts: LayoutOptions, figures: boolean): Pick<NestingComparison, 'shape'>;
+function nestBoth(designs: readonly LayoutDesign[], settings: SheetSettings, opts: LayoutOptions, figures: boolean): Pick<NestingComparison, 'shape'> & Partial<NestingComparison> {
   const start = performance.now();
   const s = resolveSettings({ ...settings, nesting: 'shape' });
   const total = opts.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
@@ -226,15 +237,17 @@ export function compareNesting(designs: readonly LayoutDesign[], settings: Sheet
   // a rectangle layout: then the shape layout is the one, and the rectangle layout without
   // them only gives the film figures
   let boxHoldsFixed = true;
-  let box: LayoutResult;
+  let box: LayoutResult | undefined;
   try {
     box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, timeLimitMs: boxMs }, 'box');
   } catch (e) {
     if (!(e instanceof FixedPlacementError) || !opts.fixed?.length) throw e;
     boxHoldsFixed = false;
-    box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, fixed: undefined, timeLimitMs: boxMs }, 'box');
+    // the rectangle layout without the fixed copies only gives the film figures
+    if (figures) box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, fixed: undefined, timeLimitMs: boxMs }, 'box');
   }
-  const nested = layoutWith(designs, s, { ...opts, timeLimitMs: Math.max(1, total - boxMs) }, 'shape');
+  const nested = layoutWith(designs, s, { ...opts, timeLimitMs: Math.max(1, box ? total - boxMs : total - (performance.now() - start)) }, 'shape');
+  if (!box) return { shape: opts.maxEvaluations === undefined ? { ...nested, search: { converged: nested.search?.converged ?? false, elapsedMs: performance.now() - start, timeLimitMs: total } } : nested };
   const better =
     !boxHoldsFixed || nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength);
   // the search of both layouts: the whole time limit, and whether the shape search converged

@@ -53,7 +53,7 @@ export interface NestConfig {
    * Copies already placed (each of its own type, orientation 0): every sheet's fill starts
    * with those of that sheet, the others go around them; they never move. Sheets up to the
    * last one that holds a fixed copy always exist. The compaction of the last sheet moves
-   * every copy but them; no race.
+   * every copy but them, and so do the helpers racing on it.
    */
   fixed?: readonly NestFixed[];
   /**
@@ -180,7 +180,7 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const share = Math.min(0.95, Math.max(0, cfg.compactShare ?? 0));
   const searchMs = cfg.timeLimitMs * (1 - share);
   // helpers for the compaction start now, so they are ready when the search ends
-  const racing = fixed.length === 0 && share > 0 && cfg.maxEvaluations === undefined && cfg.compactMoves === undefined && (cfg.threads ?? 1) > 1 && cfg.timeLimitMs >= RACE_MIN_MS;
+  const racing = share > 0 && cfg.maxEvaluations === undefined && cfg.compactMoves === undefined && (cfg.threads ?? 1) > 1 && cfg.timeLimitMs >= RACE_MIN_MS;
   const race = racing ? startRace(types, copies, cfg, start + searchMs, start + cfg.timeLimitMs) : undefined;
   const outOfTime = () =>
     cfg.maxEvaluations !== undefined ? filler.evaluations >= cfg.maxEvaluations : performance.now() - start >= searchMs;

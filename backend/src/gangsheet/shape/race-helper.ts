@@ -6,7 +6,7 @@
 import { Rng } from '../pack/rng';
 import { startEngineWorker } from './engine-worker';
 import { NestType, prepare } from './grid';
-import { NestConfig, nestSheets } from './nest';
+import { NestConfig, NestFixed, nestSheets } from './nest';
 import { toCompactShape } from './compact-sheet';
 import { compactStrip } from './overlap';
 import type { PlacementRule } from './placement';
@@ -20,7 +20,7 @@ import { SharedStrip } from './race';
  * help: the calling thread compacts on its own.
  */
 export function startRace(types: readonly NestType[], copies: readonly number[], cfg: NestConfig, searchEnd: number, deadline: number): SharedStrip {
-  const race = SharedStrip.create(copies.length, (cfg.threads ?? 1) - 1);
+  const race = SharedStrip.create(copies.length + (cfg.fixed?.length ?? 0), (cfg.threads ?? 1) - 1);
   const endAt = Date.now() + (deadline - performance.now());
   for (let k = 1; k < (cfg.threads ?? 1); k++) {
     const data: RaceHelperData = {
@@ -37,6 +37,7 @@ export function startRace(types: readonly NestType[], copies: readonly number[],
       endAt,
       helper: k,
       converge: cfg.converge,
+      fixed: cfg.fixed as NestFixed[] | undefined,
     };
     const w = startEngineWorker(__filename, 'raceHelper', data);
     // a helper that fails publishes nothing: a converging compaction need not wait for it
@@ -64,22 +65,27 @@ interface RaceHelperData {
   helper?: number;
   /** The caller converges: so does this helper's search (the caller ends the race). */
   converge?: boolean;
+  /** Fixed copies: in the helper's search as in the caller's, and never moved by its compaction. */
+  fixed?: NestFixed[];
 }
 
 /** A helper thread's work (see `startRace`). */
 export function raceHelper(d: RaceHelperData): void {
   const race = new SharedStrip(d.buffer);
+  // the pieces in the order of the copies, then the fixed copies (as the caller's compaction has them)
+  const all = [...d.copies, ...(d.fixed ?? []).map((f) => f.type)];
+  const fixed = d.fixed?.length ? all.map((_, i) => i >= d.copies.length) : undefined;
   // a bottom-left search of its own meanwhile (another seed): the shorter strip of the two
   // is the one both compact. Only on one endless sheet: with a maximum length the caller
   // compacts its last sheet, which holds other copies than a whole layout of the order.
   const searchMs = d.searchEndAt - Date.now();
   try {
     if (searchMs > 0 && !Number.isFinite(d.maxRows)) {
-      const res = nestSheets(d.types, d.copies, { width: d.width, maxRows: d.maxRows, timeLimitMs: searchMs, seed: d.seed, rules: d.rules, converge: d.converge });
+      const res = nestSheets(d.types, d.copies, { width: d.width, maxRows: d.maxRows, timeLimitMs: searchMs, seed: d.seed, rules: d.rules, converge: d.converge, fixed: d.fixed });
       const sheet = res.sheets[0];
       if (res.sheets.length === 1 && !race.over())
         race.publish(
-          [...sheet.placements].sort((a, b) => a.copy - b.copy).map((p) => ({ type: d.copies[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
+          [...sheet.placements].sort((a, b) => a.copy - b.copy).map((p) => ({ type: all[p.copy], orientation: p.orientation, x: p.x, y: p.y })),
           sheet.rows,
         );
     }
@@ -92,5 +98,6 @@ export function raceHelper(d: RaceHelperData): void {
   race.waitForStart(d.endAt - Date.now());
   const start = race.best();
   if (!start || race.over()) return;
-  compactStrip(shapes, start.pieces, { width: d.width, deadline, rng: new Rng(d.seed), firstStep: d.firstStep, cutTail: d.cutTail, race });
+  if (start.pieces.length !== all.length || start.pieces.some((p, i) => p.type !== all[i])) return;
+  compactStrip(shapes, start.pieces, { width: d.width, deadline, rng: new Rng(d.seed), firstStep: d.firstStep, cutTail: d.cutTail, race, fixed });
 }

@@ -104,6 +104,42 @@ describe('racing threads on one strip (SharedStrip)', () => {
     expect(best.pieces.every((p) => p.x >= 0 && p.x + 4 <= 10 && p.y >= 0)).toBe(true);
   });
 
+  it('a helper lays out and compacts around fixed copies without moving them (run here in-process)', () => {
+    // type 1 is a fixed copy's own type (a 4 x 4 square too), in the middle of the strip's start
+    const sq = { rotation: 0, mask: squareMask(4), dil: squareMask(4), pad: 0 };
+    const types: NestType[] = [{ orientations: [sq] }, { orientations: [{ ...sq }] }];
+    const race = SharedStrip.create(6);
+    const now = Date.now();
+    const fixed = [{ type: 1, sheet: 0, x: 3, y: 0 }];
+    raceHelper({ types, copies: [0, 0, 0, 0, 0], maxRows: Infinity, searchEndAt: now + 200, buffer: race.buffer, width: 10, seed: 3, endAt: now + 600, fixed });
+    const best = race.best()!;
+    // the copies in their order, then the fixed one, exactly where it was given
+    expect(best.pieces.map((p) => p.type)).toEqual([0, 0, 0, 0, 0, 1]);
+    expect(best.pieces[5]).toMatchObject({ x: 3, y: 0 });
+    expect(overlapFree(best.pieces)).toBe(true);
+    expect(best.pieces.every((p) => p.x >= 0 && p.x + 4 <= 10 && p.y >= 0)).toBe(true);
+  });
+
+  it('threads race on a layout around fixed copies, which stay exactly where they were given', () => {
+    const sq = { rotation: 0, mask: squareMask(4), dil: squareMask(4), pad: 0 };
+    const types: NestType[] = [{ orientations: [sq] }, { orientations: [{ ...sq }] }];
+    const copies = Array.from({ length: 9 }, () => 0);
+    const fixed = [
+      { type: 1, sheet: 0, x: 3, y: 2 },
+      { type: 1, sheet: 0, x: 1, y: 9 },
+    ];
+    const res = nestSheets(types, copies, { width: 10, maxRows: Infinity, timeLimitMs: 3500, compactShare: 0.5, threads: 2, fixed, seed: 5 });
+    const ps = res.sheets[0].placements;
+    expect(ps).toHaveLength(11);
+    expect(ps.filter((p) => p.copy >= copies.length).map((p) => [p.copy, p.x, p.y])).toEqual([
+      [9, 3, 2],
+      [10, 1, 9],
+    ]);
+    expect(new Set(ps.map((p) => p.copy)).size).toBe(11);
+    expect(overlapFree(ps.map((p) => ({ type: 0, orientation: 0, x: p.x, y: p.y })))).toBe(true);
+    expect(ps.every((p) => p.x >= 0 && p.x + 4 <= 10 && p.y >= 0 && p.y + 4 <= res.sheets[0].rows)).toBe(true);
+  });
+
   it('counts a helper as searching until it says it is done', () => {
     const race = SharedStrip.create(4, 2);
     const helper = new SharedStrip(race.buffer);
