@@ -53,7 +53,7 @@ export interface NestConfig {
    * Copies already placed (each of its own type, orientation 0): every sheet's fill starts
    * with those of that sheet, the others go around them; they never move. Sheets up to the
    * last one that holds a fixed copy always exist. The compaction of the last sheet moves
-   * every copy but them, and so do the helpers racing on it.
+   * every copy but them, and so do the helpers racing on it (one endless sheet only).
    */
   fixed?: readonly NestFixed[];
   /**
@@ -180,7 +180,8 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   const share = Math.min(0.95, Math.max(0, cfg.compactShare ?? 0));
   const searchMs = cfg.timeLimitMs * (1 - share);
   // helpers for the compaction start now, so they are ready when the search ends
-  const racing = share > 0 && cfg.maxEvaluations === undefined && cfg.compactMoves === undefined && (cfg.threads ?? 1) > 1 && cfg.timeLimitMs >= RACE_MIN_MS;
+  // with fixed copies only on one endless sheet: its strip holds them all, in a known order
+  const racing = (fixed.length === 0 || !Number.isFinite(cfg.maxRows)) && share > 0 && cfg.maxEvaluations === undefined && cfg.compactMoves === undefined && (cfg.threads ?? 1) > 1 && cfg.timeLimitMs >= RACE_MIN_MS;
   const race = racing ? startRace(types, copies, cfg, start + searchMs, start + cfg.timeLimitMs) : undefined;
   const outOfTime = () =>
     cfg.maxEvaluations !== undefined ? filler.evaluations >= cfg.maxEvaluations : performance.now() - start >= searchMs;

@@ -98,6 +98,7 @@ export function raceHelper(d: RaceHelperData): void {
   race.waitForStart(d.endAt - Date.now());
   const start = race.best();
   if (!start || race.over()) return;
-  if (start.pieces.length !== all.length || start.pieces.some((p, i) => p.type !== all[i])) return;
+  // fixed copies race on one endless sheet only, where the strip holds every copy
+  if (fixed && (start.pieces.length !== all.length || start.pieces.some((p, i) => p.type !== all[i]))) return;
   compactStrip(shapes, start.pieces, { width: d.width, deadline, rng: new Rng(d.seed), firstStep: d.firstStep, cutTail: d.cutTail, race, fixed });
 }
