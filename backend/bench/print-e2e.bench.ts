@@ -5,7 +5,8 @@
  *   npm run bench:print            (needs the local PostgreSQL and Redis, like the e2e tests)
  *   PRINT_FORMATS=png,pdf npm run bench:print   (the print files to write; default: the settings' default, PNG)
  *   STORAGE_DRIVERS=local,s3 npm run bench:print  (the same print on each storage driver in turn, then a
- *       table; `s3` needs the S3_TEST_* environment that backend/test/ceph/ceph-rgw.sh start prints)
+ *       table; `s3` needs the S3_TEST_* environment that backend/test/ceph/ceph-rgw.sh start prints;
+ *       `s3signed` / `s3unsigned` are `s3` with STORAGE_S3_SIGN_PAYLOADS=true / false)
  */
 import 'reflect-metadata';
 import Bull from 'bull';
@@ -13,7 +14,8 @@ import sharp from 'sharp';
 import { addDesign, addSize, setCredits, waitDone } from '../test/prints.fixtures';
 import { adminAgent, createTestApp, signUpAndLogin } from '../test/utils/create-test-app';
 import { REDIS_URL } from '../test/utils/test-env';
-import { sampleTreeMemory } from './proc-memory';
+import * as fs from 'fs';
+import { descendants, procCpuSeconds, sampleTreeMemory } from './proc-memory';
 
 interface RunResult {
   driver: string;
@@ -22,11 +24,37 @@ interface RunResult {
   peakTotalMb: number;
   peakCpuWorkerMb: number;
   peakApiMb: number;
+  /** CPU seconds of the app's processes (this one, which hosts the API and the job worker, and its CPU workers). */
+  appCpuSeconds: number;
+  /** CPU seconds of the S3 gateway's daemons, when they run on this machine. */
+  gatewayCpuSeconds: number | null;
+}
+
+/**
+ * CPU seconds of this process and its children so far: its own, the children it has reaped
+ * (cutime, cstime) and those still running.
+ */
+function treeCpuSeconds(): number {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const own = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+  return own + descendants(process.pid).reduce((a, pid) => a + (procCpuSeconds(pid) ?? 0), 0);
+}
+
+/**
+ * CPU seconds of the test gateway's daemons (test/ceph/ceph-rgw.sh writes their pid files to
+ * CEPH_DIR, default /tmp/gangsheet-ceph), null when none runs here.
+ */
+function gatewayCpuSeconds(): number | null {
+  const dir = process.env.CEPH_DIR ?? '/tmp/gangsheet-ceph';
+  const cpu = ['rgw', 'osd', 'mon'].map((d) => (fs.existsSync(`${dir}/${d}.pid`) ? procCpuSeconds(Number(fs.readFileSync(`${dir}/${d}.pid`, 'utf8'))) : null));
+  return cpu.every((c) => c === null) ? null : cpu.reduce<number>((a, c) => a + (c ?? 0), 0);
 }
 
 /** The app's environment for a storage driver (a fresh key prefix in the test bucket for `s3`). */
 async function driverEnv(driver: string): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (driver === 'local') return { env: {}, cleanup: async () => undefined };
+  if (driver !== 's3' && driver !== 's3signed' && driver !== 's3unsigned') throw new Error(`unknown storage driver ${driver} (local, s3, s3signed, s3unsigned)`);
   const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
   const { S3ObjectStore } = await import('../src/storage/s3-object-store');
   const endpoint = process.env.S3_TEST_ENDPOINT;
@@ -49,6 +77,7 @@ async function driverEnv(driver: string): Promise<{ env: Record<string, string>;
       STORAGE_S3_ACCESS_KEY_ID: accessKeyId,
       STORAGE_S3_SECRET_ACCESS_KEY: secretAccessKey,
       STORAGE_S3_PREFIX: prefix,
+      ...(driver === 's3signed' ? { STORAGE_S3_SIGN_PAYLOADS: 'true' } : driver === 's3unsigned' ? { STORAGE_S3_SIGN_PAYLOADS: 'false' } : {}),
     },
     cleanup: async () => {
       await store.deletePrefix(prefix);
@@ -66,12 +95,24 @@ async function main() {
   }
   if (results.length > 1) {
     const base = results[0];
-    console.log('\n| driver | request → Completed | render | store | peak RSS all | peak CPU worker | vs ' + base.driver + ' (time) |');
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('\n| driver | request → Completed | render | store | app CPU | gateway CPU | peak RSS all | peak CPU worker | vs ' + base.driver + ' (time) |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const r of results)
       console.log(
-        `| ${r.driver} | ${(r.totalMs / 1000).toFixed(1)} s | ${(r.timingsMs.render / 1000).toFixed(1)} s | ${(r.timingsMs.store / 1000).toFixed(2)} s | ${Math.round(r.peakTotalMb)} MB | ${Math.round(r.peakCpuWorkerMb)} MB | ${(r.totalMs / base.totalMs).toFixed(2)}× |`,
+        `| ${r.driver} | ${(r.totalMs / 1000).toFixed(1)} s | ${(r.timingsMs.render / 1000).toFixed(1)} s | ${(r.timingsMs.store / 1000).toFixed(2)} s | ` +
+          `${r.appCpuSeconds.toFixed(1)} s | ${r.gatewayCpuSeconds === null ? '—' : `${r.gatewayCpuSeconds.toFixed(1)} s`} | ` +
+          `${Math.round(r.peakTotalMb)} MB | ${Math.round(r.peakCpuWorkerMb)} MB | ${(r.totalMs / base.totalMs).toFixed(2)}× |`,
       );
+    const byDriver = new Map<string, RunResult[]>();
+    for (const r of results) byDriver.set(r.driver, [...(byDriver.get(r.driver) ?? []), r]);
+    const local = byDriver.get('local');
+    if (local && byDriver.size > 1) {
+      const mean = (rs: RunResult[]) => rs.reduce((a, r) => a + r.totalMs, 0) / rs.length;
+      for (const [d, rs] of byDriver)
+        if (d !== 'local')
+          console.log(`${d} vs local: ${(mean(rs) / mean(local)).toFixed(2)}× the time (mean of ${rs.length} and ${local.length} runs), ` +
+            `peak CPU worker ${Math.round(Math.max(...rs.map((r) => r.peakCpuWorkerMb)))} vs ${Math.round(Math.max(...local.map((r) => r.peakCpuWorkerMb)))} MB`);
+    }
   }
 }
 
@@ -96,12 +137,16 @@ async function run(driver: string): Promise<RunResult> {
     const preview = (await s.agent.post(`/api/print/${id}/preview`).send({}).expect(200)).body.data;
     const previewMs = performance.now() - previewStart;
     const memory = sampleTreeMemory();
+    const cpu0 = treeCpuSeconds();
+    const gateway0 = gatewayCpuSeconds();
     const t1 = performance.now();
     const formats = process.env.PRINT_FORMATS?.split(',').filter(Boolean);
     await s.agent.post(`/api/print/${id}/process`).send(formats ? { settings: { formats } } : {}).expect(201);
     const requestMs = performance.now() - t1;
     const done = await waitDone(s.agent, id, 30 * 60_000);
     const totalMs = performance.now() - t1;
+    const appCpuSeconds = treeCpuSeconds() - cpu0;
+    const gateway1 = gatewayCpuSeconds();
     const mem = memory.stop();
     if (done.status !== 'Completed') throw new Error(`print ended ${done.status}: ${done.error}`);
     const q = new Bull('prints', REDIS_URL, { prefix: t.config.redis.prefix });
@@ -131,6 +176,8 @@ async function run(driver: string): Promise<RunResult> {
       timingsMs: rv.timingsMs ?? {},
       peakTotalMb: mem.peakTotalMb,
       peakApiMb: own.mb,
+      appCpuSeconds,
+      gatewayCpuSeconds: gateway0 === null || gateway1 === null ? null : gateway1 - gateway0,
       peakCpuWorkerMb: Math.max(0, ...workers.map((w) => w.mb)),
     };
   } finally {

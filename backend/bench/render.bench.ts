@@ -7,7 +7,10 @@
  *   naive - one sharp().composite() per sheet of the same placements (sharp's PNG defaults)
  *   pdf   - renderSheets, PDF only
  *   s3    - ours, the sheets streamed into a bucket of an S3-compatible server (the app's
- *           S3 driver and upload batch), for the storage drivers' side-by-side figure
+ *           S3 driver with its default settings, or STORAGE_S3_* from the environment, and
+ *           the upload batch), for the storage drivers' side-by-side figure
+ *   s3signed, s3unsigned - s3 with STORAGE_S3_SIGN_PAYLOADS=true / false (payload SHA-256
+ *           signed or UNSIGNED-PAYLOAD, whatever the endpoint's scheme)
  *   s3wait - s3 with each file's upload completed before the next file starts (the baseline
  *           of the upload batch)
  * then every PNG is decoded and the raw RGBA hashed (ours vs naive, sheet by sheet).
@@ -32,7 +35,7 @@ import { Rng } from '../src/gangsheet/pack/rng';
 import { PngFilter } from '../src/gangsheet/render/png-writer';
 import { renderSheets } from '../src/gangsheet/render/render-sheet';
 import { DesignInfo, inspectDesign } from '../src/gangsheet/trim';
-import { cpuWorkerEnv } from '../src/config/configuration';
+import { cpuWorkerEnv, loadConfig } from '../src/config/configuration';
 import { S3ObjectStore } from '../src/storage/s3-object-store';
 import { storeSink, UploadBatch } from '../src/storage/store-sink';
 import { peakRssMb, procCpuSeconds } from './proc-memory';
@@ -127,29 +130,43 @@ async function plan(): Promise<Plan> {
 
 const sheetFile = (kind: string, i: number, ext = 'png') => path.join(WORK, `${kind}-${i}.${ext}`);
 
-/** The bench's bucket on the S3-compatible server of S3_TEST_* (a fresh key prefix per run). */
-async function benchBucket(): Promise<S3ObjectStore> {
+/**
+ * The bench's bucket on the S3-compatible server of S3_TEST_* (a fresh key prefix per run),
+ * with the app's driver settings: its defaults, or STORAGE_S3_* from the environment;
+ * `signPayloads` overrides STORAGE_S3_SIGN_PAYLOADS (modes s3signed, s3unsigned).
+ */
+async function benchBucket(signPayloads?: 'true' | 'false'): Promise<S3ObjectStore> {
   const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
   const endpoint = process.env.S3_TEST_ENDPOINT;
   const accessKeyId = process.env.S3_TEST_ACCESS_KEY_ID;
   const secretAccessKey = process.env.S3_TEST_SECRET_ACCESS_KEY;
   if (!endpoint || !accessKeyId || !secretAccessKey) throw new Error('mode s3 needs S3_TEST_ENDPOINT/ACCESS_KEY_ID/SECRET_ACCESS_KEY (eval "$(bash test/ceph/ceph-rgw.sh start)")');
-  // the app's defaults for the driver (configuration.ts): 8 MiB parts, two in flight
-  const store = new S3ObjectStore({
-    endpoint, region: process.env.S3_TEST_REGION ?? 'us-east-1', bucket: 'gangsheet-bench', prefix: `render-${process.pid}/`,
-    accessKeyId, secretAccessKey, forcePathStyle: true, checksums: 'when_required', partSizeBytes: 8 << 20, queueSize: 2,
+  const { storage } = loadConfig({
+    ...process.env,
+    DATA_DIR: WORK,
+    STORAGE_DRIVER: 's3',
+    STORAGE_S3_BUCKET: 'gangsheet-bench',
+    STORAGE_S3_ENDPOINT: endpoint,
+    STORAGE_S3_REGION: process.env.S3_TEST_REGION ?? 'us-east-1',
+    STORAGE_S3_ACCESS_KEY_ID: accessKeyId,
+    STORAGE_S3_SECRET_ACCESS_KEY: secretAccessKey,
+    STORAGE_S3_PREFIX: `render-${process.pid}/`,
+    ...(signPayloads ? { STORAGE_S3_SIGN_PAYLOADS: signPayloads } : {}),
   });
+  const store = new S3ObjectStore(storage.s3!);
   await store.client.send(new CreateBucketCommand({ Bucket: 'gangsheet-bench' })).catch((e) => {
     if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
   });
   return store;
 }
 
+type RenderKind = 'ours' | 'old' | 'pdf' | 's3' | 's3signed' | 's3unsigned' | 's3wait';
+
 /** renderSheets for every sheet: PNG (ours, the old encoding, or ours into a bucket) or PDF. */
-async function childRender(kind: 'ours' | 'old' | 'pdf' | 's3' | 's3wait'): Promise<object> {
+async function childRender(kind: RenderKind): Promise<object> {
   const p: Plan = JSON.parse(fs.readFileSync(path.join(WORK, 'plan.json'), 'utf8'));
-  const store = kind.startsWith('s3') ? await benchBucket() : undefined;
-  const batch = store && kind === 's3' ? new UploadBatch(store) : undefined;
+  const store = kind.startsWith('s3') ? await benchBucket(kind === 's3signed' ? 'true' : kind === 's3unsigned' ? 'false' : undefined) : undefined;
+  const batch = store && kind !== 's3wait' ? new UploadBatch(store) : undefined;
   const t0 = performance.now();
   let prepared = 0;
   const res = await renderSheets({
@@ -287,7 +304,7 @@ async function main(): Promise<void> {
   const mode = process.argv[2];
   if (mode?.startsWith('child-')) {
     const kind = mode.slice(6);
-    const res = kind === 'naive' ? await childNaive() : await childRender(kind as 'ours' | 'old' | 'pdf' | 's3' | 's3wait');
+    const res = kind === 'naive' ? await childNaive() : await childRender(kind as RenderKind);
     process.stdout.write(JSON.stringify(res) + '\n');
     return;
   }
@@ -332,12 +349,19 @@ async function main(): Promise<void> {
     console.log(`PNG ours vs old encoding (filter 0, zlib 6): ${(old.seconds / ours.seconds).toFixed(2)}x faster, ${(ours.bytes / old.bytes).toFixed(3)}x the bytes (${mb(old.bytes)})`);
   if (pdf)
     console.log(`PDF: ${pdf.seconds.toFixed(1)} s, ${mb(pdf.bytes)}${ours ? ` = ${(pdf.bytes / ours.bytes).toFixed(4)}x our PNG bytes` : ''}, peak RSS ${pdf.maxRssMb.toFixed(0)} MB`);
-  if (ours && s3) {
-    const total = (m: string) => runs[m].reduce((a, r) => a + r.seconds, 0) / runs[m].length;
-    const peak = (m: string) => Math.max(...runs[m].map((r) => r.maxRssMb));
-    console.log(`PNG into the bucket vs the local folder: ${(total('s3') / total('ours')).toFixed(2)}x the time (${total('s3').toFixed(1)} s vs ${total('ours').toFixed(1)} s, ` +
-      `mean of ${runs.s3.length} and ${runs.ours.length} runs), peak RSS ${peak('s3').toFixed(0)} vs ${peak('ours').toFixed(0)} MB, stored ${mb(s3.storedBytes)} of ${mb(s3.bytes)} written`);
-    if (s3.storedBytes !== s3.bytes) process.exitCode = 1;
+  const mean = (m: string, f: (r: any) => number) => runs[m].reduce((a, r) => a + f(r), 0) / runs[m].length;
+  if (ours) {
+    for (const m of Object.keys(runs).filter((k) => k.startsWith('s3') && k !== 's3wait')) {
+      const peak = (k: string) => Math.max(...runs[k].map((r) => r.maxRssMb));
+      console.log(`PNG into the bucket (${m}) vs the local folder: ${(mean(m, (r) => r.seconds) / mean('ours', (r) => r.seconds)).toFixed(2)}x the time ` +
+        `(${mean(m, (r) => r.seconds).toFixed(2)} s vs ${mean('ours', (r) => r.seconds).toFixed(2)} s, mean of ${runs[m].length} and ${runs.ours.length} runs), ` +
+        `renderer CPU ${mean(m, (r) => r.cpuSeconds).toFixed(1)} vs ${mean('ours', (r) => r.cpuSeconds).toFixed(1)} s, gateway CPU ${mean(m, (r) => r.serverCpuSeconds ?? 0).toFixed(1)} s, ` +
+        `peak RSS ${peak(m).toFixed(0)} vs ${peak('ours').toFixed(0)} MB`);
+      for (const r of runs[m]) if (r.storedBytes !== r.bytes) {
+        console.log(`${m}: stored ${mb(r.storedBytes)} of ${mb(r.bytes)} written`);
+        process.exitCode = 1;
+      }
+    }
   }
   if (s3 && s3wait) {
     const total = (m: string) => runs[m].reduce((a, r) => a + r.seconds, 0) / runs[m].length;

@@ -88,6 +88,44 @@ describeS3('S3ObjectStore on Ceph RGW', () => {
     }));
   });
 
+  describe('contract, bodies sent as UNSIGNED-PAYLOAD (STORAGE_S3_SIGN_PAYLOADS=false)', () => {
+    objectStoreContract(() => ({
+      store: another({ signPayloads: 'false', prefix: `${runPrefix}unsigned/` }),
+      partSize: 5 * MB,
+      leftovers: unfinishedUploads,
+    }));
+  });
+
+  it("signs an upload's body by its SHA-256 over plain HTTP and as UNSIGNED-PAYLOAD where told (or over HTTPS); the headers are signed either way", async () => {
+    /** The x-amz-content-sha256 of each part and object a store sends. */
+    const hashesOf = (s: S3ObjectStore) => {
+      const seen: string[] = [];
+      s.client.middlewareStack.add(
+        (next, context) => (args) => {
+          const headers = (args.request as { headers?: Record<string, string> }).headers ?? {};
+          if (context.commandName === 'UploadPartCommand' || context.commandName === 'PutObjectCommand') seen.push(headers['x-amz-content-sha256']);
+          return next(args);
+        },
+        { step: 'finalizeRequest', name: 'seenPayloadHashes' },
+      );
+      return seen;
+    };
+    const body = Buffer.alloc(11 * MB, 3);
+    const signed = another({ signPayloads: 'auto', prefix: `${runPrefix}payload/` });
+    const signedHashes = hashesOf(signed);
+    await signed.put('a.bin', body);
+    expect(signedHashes).toHaveLength(3);
+    for (const h of signedHashes) expect(h).toMatch(/^[0-9a-f]{64}$/);
+    const unsigned = another({ signPayloads: 'false', prefix: `${runPrefix}payload/` });
+    const unsignedHashes = hashesOf(unsigned);
+    await unsigned.put('b.bin', body);
+    await unsigned.put('c.txt', Buffer.from('small'));
+    expect(unsignedHashes).toEqual(['UNSIGNED-PAYLOAD', 'UNSIGNED-PAYLOAD', 'UNSIGNED-PAYLOAD', 'UNSIGNED-PAYLOAD']);
+    expect((await store.head('payload/b.bin'))?.size).toBe(11 * MB);
+    const wrongSecret = another({ signPayloads: 'false', secretAccessKey: env.secretAccessKey!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) });
+    await expect(wrongSecret.put('denied/unsigned.txt', Buffer.from('x'))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch', $metadata: { httpStatusCode: 403 } });
+  });
+
   it('sends a large stream as a multipart upload: its ETag counts the parts', async () => {
     const { size } = await store.put('etag/big.bin', Buffer.alloc(12 * MB, 7));
     expect(size).toBe(12 * MB);

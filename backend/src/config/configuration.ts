@@ -172,6 +172,11 @@ export interface S3StorageConfig {
    * when_supported: CRC32 on every upload, checked on every download.
    */
   checksums: 'when_required' | 'when_supported';
+  /**
+   * Whether uploads sign their bodies' SHA-256: `auto` does over plain HTTP and not over HTTPS
+   * (UNSIGNED-PAYLOAD, TLS protecting the bytes); `true`/`false` always/never. Default `auto`.
+   */
+  signPayloads?: 'auto' | 'true' | 'false';
   /** Multipart part size (at least 5 MiB); an upload holds at most `queueSize` + 1 parts in memory. */
   partSizeBytes: number;
   queueSize: number;
@@ -389,6 +394,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
               // Self-hosted gateways rarely have a wildcard DNS name for virtual-hosted buckets.
               forcePathStyle: e.STORAGE_S3_FORCE_PATH_STYLE ?? !!e.STORAGE_S3_ENDPOINT,
               checksums: e.STORAGE_S3_CHECKSUMS,
+              signPayloads: e.STORAGE_S3_SIGN_PAYLOADS,
               partSizeBytes: e.STORAGE_S3_PART_SIZE_MB * 1024 * 1024,
               queueSize: e.STORAGE_S3_QUEUE_SIZE,
             }

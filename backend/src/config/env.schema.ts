@@ -149,6 +149,7 @@ export const envSchema = z.object({
   STORAGE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   STORAGE_S3_FORCE_PATH_STYLE: bool.optional(),
   STORAGE_S3_CHECKSUMS: z.enum(['when_required', 'when_supported']).default('when_required'),
+  STORAGE_S3_SIGN_PAYLOADS: z.enum(['auto', 'true', 'false']).default('auto'),
   STORAGE_S3_PART_SIZE_MB: z.coerce.number().int().min(5).max(5120).default(8),
   STORAGE_S3_QUEUE_SIZE: z.coerce.number().int().min(1).max(16).default(2),
 });

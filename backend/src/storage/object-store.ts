@@ -155,10 +155,17 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())}`;
 }
 
-/** A pass-through stream that counts what goes through it (the size of a write of unknown length). */
-export function byteCounter(): { stream: Transform; bytes: () => number } {
+/**
+ * A pass-through stream that counts what goes through it (the size of a write of unknown
+ * length). `keepChunks`: its reader gets each buffer as written, never several joined into a
+ * copy (a byte stream's read() concatenates what is buffered).
+ */
+export function byteCounter({ keepChunks = false } = {}): { stream: Transform; bytes: () => number } {
   let n = 0;
   const stream = new Transform({
+    readableObjectMode: keepChunks,
+    // holding one chunk at a time, as a byte stream holds at most its 16 KiB (or one larger chunk)
+    ...(keepChunks ? { readableHighWaterMark: 1 } : {}),
     transform(chunk: Buffer, _enc, done) {
       n += chunk.length;
       done(null, chunk);

@@ -60,6 +60,7 @@ export class S3ObjectStore implements ObjectStore {
     } as const;
     this.client = new S3Client({ ...base, endpoint: options.endpoint });
     this.signer = options.publicEndpoint ? new S3Client({ ...base, endpoint: options.publicEndpoint }) : this.client;
+    if (unsignedPayloads(options)) signUploadsUnsigned(this.client);
   }
 
   private objectKey(key: string): string {
@@ -72,7 +73,8 @@ export class S3ObjectStore implements ObjectStore {
     signal?.throwIfAborted();
     // Upload reads the stream part by part; an error or an abort destroys it, Upload then fails
     // and aborts the multipart upload before done() settles (leavePartsOnError: false).
-    const count = byteCounter();
+    // lib-storage gathers each part from the chunks as they come (one copy per part)
+    const count = byteCounter({ keepChunks: true });
     const counted = count.stream;
     const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
     source.on('error', (e) => counted.destroy(e));
@@ -271,6 +273,39 @@ export class S3ObjectStore implements ObjectStore {
     this.client.destroy();
     if (this.signer !== this.client) this.signer.destroy();
   }
+}
+
+/**
+ * Whether part and object bodies go with `x-amz-content-sha256: UNSIGNED-PAYLOAD` instead of
+ * their SHA-256 in the signature (saving that hash on both ends): `auto` over HTTPS, where TLS
+ * already protects the bytes, and never over plain HTTP (the AWS SDKs' rule for S3).
+ */
+export function unsignedPayloads(options: Pick<S3StoreOptions, 'endpoint' | 'signPayloads'>): boolean {
+  if ((options.signPayloads ?? 'auto') === 'auto') return !options.endpoint || new URL(options.endpoint).protocol === 'https:';
+  return options.signPayloads === 'false';
+}
+
+/**
+ * Signs uploads' bodies as UNSIGNED-PAYLOAD (SigV4's single-chunk option: the headers are
+ * still signed, the gateway skips hashing the body). Only bodies in memory (lib-storage's
+ * parts): streamed bodies get the SDK's own chunked encoding, and a hash already set stays.
+ */
+function signUploadsUnsigned(client: S3Client): void {
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const request = args.request as { headers?: Record<string, string>; body?: unknown } | undefined;
+      const command = context.commandName;
+      if (
+        (command === 'UploadPartCommand' || command === 'PutObjectCommand') &&
+        request?.headers &&
+        ArrayBuffer.isView(request.body) &&
+        !Object.keys(request.headers).some((h) => h.toLowerCase() === 'x-amz-content-sha256')
+      )
+        request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'unsignedUploadPayload' },
+  );
 }
 
 function status(e: unknown): number | undefined {

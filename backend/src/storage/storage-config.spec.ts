@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../config/configuration';
+import { unsignedPayloads } from './s3-object-store';
 
 describe('STORAGE_* configuration', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gs-storage-config-'));
@@ -37,5 +38,18 @@ describe('STORAGE_* configuration', () => {
     expect(() => load({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints', STORAGE_S3_PART_SIZE_MB: '4' })).toThrow(/STORAGE_S3_PART_SIZE_MB/);
     expect(() => load({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints', STORAGE_S3_PREFIX: 'no-slash' })).toThrow(/STORAGE_S3_PREFIX/);
     expect(() => load({ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints', STORAGE_S3_PREFIX: '/abs/' })).toThrow(/STORAGE_S3_PREFIX/);
+  });
+
+  it('signs upload bodies over plain HTTP and sends them UNSIGNED-PAYLOAD over HTTPS, unless told', () => {
+    const base = { STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'prints' };
+    expect(load(base).storage.s3!.signPayloads).toBe('auto');
+    expect(load({ ...base, STORAGE_S3_SIGN_PAYLOADS: 'true' }).storage.s3!.signPayloads).toBe('true');
+    expect(() => load({ ...base, STORAGE_S3_SIGN_PAYLOADS: 'sometimes' })).toThrow(/STORAGE_S3_SIGN_PAYLOADS/);
+    expect(unsignedPayloads({ signPayloads: 'auto' })).toBe(true); // AWS itself: HTTPS
+    expect(unsignedPayloads({ endpoint: 'https://s3.example.com', signPayloads: 'auto' })).toBe(true);
+    expect(unsignedPayloads({ endpoint: 'http://rgw:7480', signPayloads: 'auto' })).toBe(false);
+    expect(unsignedPayloads({ endpoint: 'http://rgw:7480' })).toBe(false);
+    expect(unsignedPayloads({ endpoint: 'http://rgw:7480', signPayloads: 'false' })).toBe(true);
+    expect(unsignedPayloads({ endpoint: 'https://s3.example.com', signPayloads: 'true' })).toBe(false);
   });
 });

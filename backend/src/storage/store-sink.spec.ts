@@ -14,12 +14,8 @@ describe('storeSink and ObjectCache', () => {
 
   it('streams what a writer writes into one object, which appears only when finished', async () => {
     const sink = storeSink(store, 'runs/a/sheet-1.png', 'image/png');
-    const buf = Buffer.alloc(3 << 20, 1);
-    for (let i = 0; i < 4; i++) {
-      await sink.write(buf);
-      // the writer reuses its buffer: the sink has copied what it took
-      buf.fill(i + 2);
-    }
+    // each buffer is handed over (ByteSink.write): the sink keeps it, uncopied, until sent
+    for (let i = 0; i < 4; i++) await sink.write(Buffer.alloc(3 << 20, i + 1));
     expect(await store.head('runs/a/sheet-1.png')).toBeNull();
     await sink.finish();
     const data = readFileSync(join(dir, 'files', 'runs', 'a', 'sheet-1.png'));

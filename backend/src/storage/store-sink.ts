@@ -17,8 +17,8 @@ export function storeSink(store: ObjectStore, key: string, contentType: string):
   return {
     async write(buf) {
       if (failed) throw failed;
-      // copied: the writer may reuse its buffer once this resolves, before the store has read it
-      if (!body.write(Buffer.from(buf)))
+      // not copied: the writer hands the buffer over (ByteSink.write)
+      if (!body.write(buf))
         await new Promise<void>((resolve, reject) => {
           body.once('drain', resolve);
           done.catch(reject);

@@ -2,9 +2,13 @@ import * as fs from 'fs';
 
 /**
  * Where a writer's bytes go: a file, or a stream into the object store (see the print
- * engine). `write` resolves once the sink can take more; the buffer may be reused after.
+ * engine). `write` resolves once the sink can take more.
  */
 export interface ByteSink {
+  /**
+   * Hands `buf` over: the sink may keep it until the output is finished (a bucket's part is
+   * gathered from the buffers themselves), so the writer never changes it after.
+   */
   write(buf: Buffer): Promise<void>;
   /** Completes the output (the object exists once this resolves). */
   finish(): Promise<void>;

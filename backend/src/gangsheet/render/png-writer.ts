@@ -297,7 +297,7 @@ export class StreamingPngWriter {
     opts: PngWriterOptions,
   ) {
     this.deflater = new BandDeflater(width, height, 4, opts, async (data) => {
-      await this.write(chunk('IDAT', this.firstIdat ? Buffer.concat([ZLIB_HEADER, data]) : data));
+      await this.writeChunk('IDAT', this.firstIdat ? [ZLIB_HEADER, data] : [data]);
       this.firstIdat = false;
     });
   }
@@ -325,6 +325,23 @@ export class StreamingPngWriter {
   private async write(buf: Buffer): Promise<void> {
     await this.sink.write(buf);
     this.bytes += buf.length;
+  }
+
+  /**
+   * A chunk of `parts` written as its header, the parts themselves and its CRC: a band's
+   * compressed data goes to the sink as the worker returned it, never copied.
+   */
+  private async writeChunk(type: string, parts: Buffer[]): Promise<void> {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(parts.reduce((n, p) => n + p.length, 0), 0);
+    head.write(type, 4, 'ascii');
+    let crc = zlib.crc32(head.subarray(4));
+    for (const p of parts) crc = zlib.crc32(p, crc);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc >>> 0, 0);
+    await this.write(head);
+    for (const p of parts) await this.write(p);
+    await this.write(tail);
   }
 
   /**
