@@ -169,6 +169,8 @@ async function run(driver: string): Promise<RunResult> {
     console.log(
       `peak RSS: API + job worker process ${mb(own.mb)}, CPU workers ${workers.map((w) => mb(w.mb)).join(', ') || 'none'}; all together ${mb(mem.peakTotalMb)} (sampled every 100 ms)`,
     );
+    const gatewayCpu = gateway0 === null || gateway1 === null ? null : gateway1 - gateway0;
+    console.log(`CPU: the app's processes ${appCpuSeconds.toFixed(1)} s${gatewayCpu === null ? '' : `, the S3 gateway's daemons ${gatewayCpu.toFixed(1)} s`}`);
     void sharp; void t0;
     return {
       driver,
@@ -177,7 +179,7 @@ async function run(driver: string): Promise<RunResult> {
       peakTotalMb: mem.peakTotalMb,
       peakApiMb: own.mb,
       appCpuSeconds,
-      gatewayCpuSeconds: gateway0 === null || gateway1 === null ? null : gateway1 - gateway0,
+      gatewayCpuSeconds: gatewayCpu,
       peakCpuWorkerMb: Math.max(0, ...workers.map((w) => w.mb)),
     };
   } finally {
