@@ -37,8 +37,8 @@ import { Pool } from 'pg';
 import { hashPassword } from '../src/common/password';
 import { itemStatusSql, ORDER_COUNTS_SQL, orderStatusJoin } from '../src/orders/order-status.sql';
 import { LIST_SELECT } from '../src/images/image-list-row';
-import { printReadSql } from '../src/prints/print-read-model';
 import { ITEM_ROWS_SQL, PRINT_COLUMNS, PRINT_ROWS_SQL } from '../src/prints/print-list.sql';
+import { CLOSED_SHOP_STATUSES, PRODUCTION_ORDER_COUNTS_SQL } from '../src/production/production.repository';
 import { admin, BASE_URL, BENCH_SELLER } from './bench-app';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -296,16 +296,7 @@ function routeSql(ids: Ids): Record<string, (p: Pool) => Promise<unknown>> {
         p.query(ORDER_COUNTS_SQL, [seller]),
         p.query(`SELECT count(*)::int AS n FROM integrations WHERE user_id = $1`, [seller]),
         // production's order counts (ProductionRepository.orderCounts)
-        p.query(
-          `SELECT
-             (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi JOIN orders o ON o.id = oi.order_id
-               WHERE oi.user_id = $1 AND lower(o.shop_status) <> ALL($2::text[]) AND NOT ${printReadSql.orderItemHeldForProduction('oi.id')}) AS queued,
-             (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi
-                JOIN print_items pi ON pi.order_item_id = oi.id JOIN prints p ON p.id = pi.print_id
-               WHERE oi.user_id = $1 AND p.status IN ('In Draft', 'Processing') AND p.printed_at IS NULL) AS in_production,
-             (SELECT count(*)::int FROM order_fulfilments f WHERE f.user_id = $1 AND f.status = 'fulfilled') AS fulfilled`,
-          [seller, ['cancelled', 'canceled', 'refunded', 'failed', 'trash', 'completed', 'fully refunded']],
-        ),
+        p.query(PRODUCTION_ORDER_COUNTS_SQL, [seller, CLOSED_SHOP_STATUSES]),
       ]),
     'GET /api/orders': async (p) => {
       const from = `FROM orders o ${orderStatusJoin('o', 'os')} JOIN integrations i ON i.id = o.integration_id WHERE o.user_id = $1`;

@@ -9,7 +9,20 @@ import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.e
 import { ProductionRules, rushTerms } from './production-rules';
 
 /** Shop statuses of orders that are not to be produced (cancelled, refunded, failed, or done in the shop). */
-const CLOSED_SHOP_STATUSES = ['cancelled', 'canceled', 'refunded', 'failed', 'trash', 'completed', 'fully refunded'];
+export const CLOSED_SHOP_STATUSES = ['cancelled', 'canceled', 'refunded', 'failed', 'trash', 'completed', 'fully refunded'];
+
+/**
+ * The dashboard's order counts of one seller ($1; $2 the closed shop statuses): orders with an
+ * item in the queue, orders with an item in a live print not yet printed, and orders
+ * fulfilled in their shop (the fulfilment feature's order_fulfilments).
+ */
+export const PRODUCTION_ORDER_COUNTS_SQL = `SELECT
+  (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi JOIN orders o ON o.id = oi.order_id
+    WHERE oi.user_id = $1 AND lower(o.shop_status) <> ALL($2::text[]) AND NOT ${printReadSql.orderItemHeldForProduction('oi.id')}) AS queued,
+  (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi
+     JOIN print_items pi ON pi.order_item_id = oi.id JOIN prints p ON p.id = pi.print_id
+    WHERE oi.user_id = $1 AND p.status IN ('${PrintStatus.InDraft}', '${PrintStatus.Processing}') AND p.printed_at IS NULL) AS in_production,
+  (SELECT count(*)::int FROM order_fulfilments f WHERE f.user_id = $1 AND f.status = 'fulfilled') AS fulfilled`;
 
 /** A claim (order_items.claimed_at) older than this is a crashed request's, as in orders → print. */
 const CLAIM_TTL = '2 minutes';
@@ -364,19 +377,10 @@ export class ProductionRepository {
     return (await this.db.query(`SELECT user_id FROM production_settings WHERE auto`)).map((r: { user_id: string }) => r.user_id);
   }
 
-  /**
-   * Dashboard: orders with an item in the queue, orders with an item in a live print not yet
-   * printed, and orders fulfilled in their shop (the fulfilment feature's order_fulfilments).
-   */
+  /** Dashboard: the seller's order counts (PRODUCTION_ORDER_COUNTS_SQL). */
   async orderCounts(userId: string): Promise<{ queued: number; inProduction: number; fulfilled: number }> {
     const [r] = await this.db.query(
-      `SELECT
-         (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi JOIN orders o ON o.id = oi.order_id
-           WHERE oi.user_id = $1 AND lower(o.shop_status) <> ALL($2::text[]) AND NOT ${printReadSql.orderItemHeldForProduction('oi.id')}) AS queued,
-         (SELECT count(DISTINCT oi.order_id)::int FROM order_items oi
-            JOIN print_items pi ON pi.order_item_id = oi.id JOIN prints p ON p.id = pi.print_id
-           WHERE oi.user_id = $1 AND p.status IN ('${PrintStatus.InDraft}', '${PrintStatus.Processing}') AND p.printed_at IS NULL) AS in_production,
-         (SELECT count(*)::int FROM order_fulfilments f WHERE f.user_id = $1 AND f.status = 'fulfilled') AS fulfilled`,
+      PRODUCTION_ORDER_COUNTS_SQL,
       [userId, CLOSED_SHOP_STATUSES],
     );
     return { queued: r.queued, inProduction: r.in_production, fulfilled: r.fulfilled };
