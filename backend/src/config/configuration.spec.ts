@@ -18,10 +18,15 @@ describe('loadConfig', () => {
     expect(c.database.pgliteDir).toBe(join(c.dataDir, 'db'));
   });
 
+  it('runs a print per core a layout uses, and one more for another seller, unless PRINT_JOB_CONCURRENCY says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).prints.jobConcurrency).toBe(Math.min(2, availableParallelism()) + 1);
+    expect(loadConfig({ DATA_DIR: dir(), PRINT_JOB_CONCURRENCY: '1' }).prints.jobConcurrency).toBe(1);
+  });
+
   it('has a CPU worker per print job and image job that may run at once unless CPU_WORKERS says otherwise', () => {
-    expect(loadConfig({ DATA_DIR: dir() }).cpu.workers).toBe(3);
+    expect(loadConfig({ DATA_DIR: dir() }).cpu.workers).toBe(Math.min(2, availableParallelism()) + 1 + 2);
     expect(loadConfig({ DATA_DIR: dir(), PRINT_JOB_CONCURRENCY: '3' }).cpu.workers).toBe(5);
-    expect(loadConfig({ DATA_DIR: dir(), IMAGE_JOB_CONCURRENCY: '1' }).cpu.workers).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir(), PRINT_JOB_CONCURRENCY: '1', IMAGE_JOB_CONCURRENCY: '1' }).cpu.workers).toBe(2);
     expect(loadConfig({ DATA_DIR: dir(), CPU_WORKERS: '1' }).cpu.workers).toBe(1);
     expect(loadConfig({ DATA_DIR: dir() }).uploads.maxPixels).toBe(16384 * 16384);
   });

@@ -234,6 +234,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if ((e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) || (!e.ADMIN_EMAIL && e.ADMIN_PASSWORD)) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL, ADMIN_PASSWORD: set both or neither');
   }
+  // Prints at once per node: as many as the cores a print's layout uses (two), each then on a
+  // core of its own, plus one slot that the sellers already running cannot take (the group
+  // cap is one less), so a newcomer's print starts at once.
+  const printJobs = e.PRINT_JOB_CONCURRENCY ?? Math.min(2, availableParallelism()) + 1;
   const paypalKeys = !!(e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET);
   const paymentProvider = e.PAYMENT_PROVIDER ?? (paypalKeys ? 'paypal' : e.NODE_ENV === 'production' ? 'none' : 'test');
   if (paymentProvider === 'paypal' && (!paypalKeys || !e.PAYPAL_WEBHOOK_ID)) {
@@ -310,12 +314,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     images: { jobConcurrency: e.IMAGE_JOB_CONCURRENCY, stepTimeoutMs: e.IMAGE_STEP_TIMEOUT_MS },
     // one per print job and image job that may run at once, so neither waits for the other's
     // worker (a slow image holds one for up to IMAGE_STEP_TIMEOUT_MS); started when needed
-    cpu: { workers: e.CPU_WORKERS ?? e.PRINT_JOB_CONCURRENCY + e.IMAGE_JOB_CONCURRENCY, workerEnv: cpuWorkerEnv(source) },
+    cpu: { workers: e.CPU_WORKERS ?? printJobs + e.IMAGE_JOB_CONCURRENCY, workerEnv: cpuWorkerEnv(source) },
     prints: {
       retentionDays: e.PRINT_RETENTION_DAYS,
       retentionIntervalMs: e.PRINT_RETENTION_INTERVAL_SECONDS * 1000,
       jobAttempts: e.PRINT_JOB_ATTEMPTS,
-      jobConcurrency: e.PRINT_JOB_CONCURRENCY,
+      jobConcurrency: printJobs,
       previewTimeLimitMs: e.PRINT_PREVIEW_TIME_LIMIT_MS,
       layoutTimeLimitMs: e.PRINT_LAYOUT_TIME_LIMIT_MS,
       shapeLayoutTimeLimitMs: Math.max(e.PRINT_LAYOUT_TIME_LIMIT_MS, e.PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS),

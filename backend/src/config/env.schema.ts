@@ -77,7 +77,7 @@ export const envSchema = z.object({
   PRINT_RETENTION_DAYS: z.coerce.number().positive().default(7),
   PRINT_RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
   PRINT_JOB_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
-  PRINT_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  PRINT_JOB_CONCURRENCY: z.coerce.number().int().min(1).max(16).optional(),
   PRINT_PREVIEW_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(1000),
   PRINT_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(2000),
   PRINT_SHAPE_LAYOUT_TIME_LIMIT_MS: z.coerce.number().int().min(10).default(30000),

@@ -117,6 +117,12 @@ export class CpuPool {
     }
   }
 
+  /** Tasks running or waiting for a worker. */
+  inFlight(): number {
+    const { activeTasks, pendingTasks } = this.pool.stats();
+    return activeTasks + pendingTasks;
+  }
+
   async close(): Promise<void> {
     await this.pool.terminate(true);
   }

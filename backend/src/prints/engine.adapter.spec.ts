@@ -1,5 +1,6 @@
 import * as gangsheet from '../gangsheet';
-import { EngineDesign, engineInProcess } from './engine.adapter';
+import type { CpuPool } from '../cpu/cpu-pool';
+import { EngineDesign, engineInProcess, layoutThreadsNow, workerEngine } from './engine.adapter';
 
 jest.mock('../gangsheet', () => {
   const actual = jest.requireActual('../gangsheet');
@@ -32,5 +33,27 @@ describe('engine adapter: nesting "shape"', () => {
     expect((gangsheet.compareNesting as jest.Mock).mock.calls[0][0][1].mask).toEqual(masked('b').mask);
     expect(cmp.shape.totalLength).toBeLessThanOrEqual(cmp.box.totalLength);
     expect((await engineInProcess.layout([masked('b')], settings, 200)).settings.nesting).toBe('shape');
+  });
+});
+
+describe('engine adapter: threads of a layout', () => {
+  it('gives a layout its threads only where the pool leaves cores free, and always one', () => {
+    expect(layoutThreadsNow(2, 2, 0)).toBe(2);
+    expect(layoutThreadsNow(2, 2, 1)).toBe(1);
+    expect(layoutThreadsNow(2, 2, 3)).toBe(1);
+    expect(layoutThreadsNow(2, 8, 3)).toBe(2);
+    expect(layoutThreadsNow(4, 8, 5)).toBe(3);
+    expect(layoutThreadsNow(1, 1, 0)).toBe(1);
+  });
+
+  it('asks the pool how busy it is when each layout starts', async () => {
+    let inFlight = 0;
+    const calls: unknown[][] = [];
+    const pool = { inFlight: () => inFlight, run: async (_task: string, args: unknown[]) => calls.push(args) } as unknown as CpuPool;
+    const engine = workerEngine(pool, 1e8, 2, true, 2);
+    await engine.layout([masked('b')], settings, 200);
+    inFlight = 1; // another print's render
+    await engine.layout([masked('b')], settings, 200);
+    expect(calls.map((a) => a[3])).toEqual([2, 1]);
   });
 });

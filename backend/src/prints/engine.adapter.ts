@@ -4,6 +4,7 @@
  * benchmarks can time or replace it). The app's engine (workerEngine) runs each call in
  * the CPU pool (src/cpu), off the API's event loop; engineInProcess is what the workers run.
  */
+import { availableParallelism } from 'node:os';
 import type { CpuPool } from '../cpu/cpu-pool';
 import { checkLayout, LayoutCopy, LayoutProblem, LayoutSettings } from './print-layout';
 import { StoreSpec, storeFor, UploadBatch } from '../storage/store-sink';
@@ -185,13 +186,26 @@ export const engineInProcess = {
   },
 };
 
+/**
+ * The threads a layout starting now may use: `layoutThreads` at most, but only as many as the
+ * cores the pool's other tasks leave free (at least one). A lone print's layout races a helper
+ * thread for film; beside another print's layout or render, the helper would only take that
+ * print's core, and two prints on one core each finish sooner than one after the other.
+ */
+export function layoutThreadsNow(layoutThreads: number, cores: number, othersInFlight: number): number {
+  return Math.max(1, Math.min(layoutThreads, cores - othersInFlight));
+}
+
 /** The app's engine: every heavy call in the CPU pool, with the one configured pixel limit. */
-export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1, converge = true): PrintEngine {
+export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1, converge = true, cores = availableParallelism()): PrintEngine {
   const errors = PERMANENT_ERRORS;
   return {
     inspect: (file, root, opts) => pool.run('engineInspect', [file, root, maxPixels], { signal: opts?.signal, errors }),
     layout: (designs, settings, timeLimitMs, opts) =>
-      pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreads, converge, opts?.fixed], { signal: opts?.signal, errors: [...errors, FixedPlacementError] }),
+      pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreadsNow(layoutThreads, cores, pool.inFlight()), converge, opts?.fixed], {
+        signal: opts?.signal,
+        errors: [...errors, FixedPlacementError],
+      }),
     checkLayout: (designs, settings, copies, names, opts) => pool.run('engineCheckLayout', [designs, settings, copies, names], { signal: opts?.signal, errors }),
     compare: (designs, settings, timeLimitMs, opts) => pool.run('engineCompare', [designs, settings, timeLimitMs, layoutThreads], { signal: opts?.signal, errors }),
     report: (designs) => designReport(designs.map((d) => ({ id: d.id, trim: d.trim, width: d.width, quantity: d.quantity, vector: d.vector }))),
