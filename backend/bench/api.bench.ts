@@ -11,7 +11,8 @@
  * turns on every measurement (the order alternating), so a change of load falls on both.
  *
  * Ceilings, measured in the same run on the same data: a bare `node:http` hello world (the
- * HTTP floor) and a raw `pg` Pool of the API's size running each route's own SQL in a closed
+ * HTTP floor), a bare NestJS app on Express with one route (the framework's floor, beside the
+ * hello world) and a raw `pg` Pool of the API's size running each route's own SQL in a closed
  * loop (the database floor). Each route is reported as a share of its ceiling.
  *
  *   npm run bench:api
@@ -253,6 +254,32 @@ async function helloCeiling(connections: number): Promise<Run> {
 }
 
 /**
+ * The stack's own floor: a bare NestJS app on Express (the adapter the product uses) with one
+ * route answering the same JSON, no middleware, guard or database. What the framework costs
+ * before any of the product's code runs; the profile route is reported against it as well.
+ */
+const NEST_FLOOR = `require('reflect-metadata');
+const { Controller, Get, Module } = require('@nestjs/common');
+const { NestFactory } = require('@nestjs/core');
+class Health { get() { return { status: 'ok' }; } }
+Controller('health')(Health);
+Get()(Health.prototype, 'get', Object.getOwnPropertyDescriptor(Health.prototype, 'get'));
+class App {}
+Module({ controllers: [Health] })(App);
+NestFactory.create(App, { logger: false }).then((app) => { app.setGlobalPrefix('api'); return app.listen(Number(process.env.PORT), '127.0.0.1'); });`;
+
+async function nestFloor(connections: number): Promise<Run> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', NEST_FLOOR], { cwd: __dirname, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production', PORT: String(port) } });
+  await new Promise((r) => setTimeout(r, 2000));
+  try {
+    return await drive(`http://127.0.0.1:${port}/api/health`, null, connections);
+  } finally {
+    child.kill();
+  }
+}
+
+/**
  * What each route asks PostgreSQL, for the raw-SQL ceiling: the statements the code sends
  * for the default query (the prints' and the library's are imported from the code), in the
  * same order and side by side where the code runs them side by side.
@@ -446,6 +473,7 @@ async function main() {
     const sqlOf = routeSql(servers[0].ids);
     const sql: Record<string, { c10: number; c100: number }> = {};
     const hellos: { c10: Run; c100: Run }[] = [];
+    const floors: { c10: Run; c100: Run }[] = [];
     let turn = 0;
     const routes = ROUTES(servers[0].ids).filter(([name]) => !ROUTE_FILTER || ROUTE_FILTER.some((w) => name.includes(w)));
     for (const [name] of routes) {
@@ -466,6 +494,8 @@ async function main() {
       if (name === 'GET /api/profile' || name === 'GET /api/health') {
         hellos.push({ c10: await helloCeiling(10), c100: await helloCeiling(100) });
         console.error(`[hello world] 10: ${hellos.at(-1)!.c10.rps.toFixed(0)} req/s | 100: ${hellos.at(-1)!.c100.rps.toFixed(0)} req/s`);
+        floors.push({ c10: await nestFloor(10), c100: await nestFloor(100) });
+        console.error(`[bare NestJS] 10: ${floors.at(-1)!.c10.rps.toFixed(0)} req/s | 100: ${floors.at(-1)!.c100.rps.toFixed(0)} req/s`);
       }
     }
     await pool.end();
@@ -481,18 +511,26 @@ async function main() {
     const beside = await interleaved(servers, turn++, async (s) => (await Promise.all([drive(`${s.base}/api/health`, null, 10), drive(`${s.base}/api/print`, s.cookie, 100)]))[0]);
     for (const s of servers) Object.assign(results.get(s.label)!, { healthAlone: alone.get(s.label), healthBeside: beside.get(s.label) });
     if (!hellos.length) hellos.push({ c10: await helloCeiling(10), c100: await helloCeiling(100) });
-    const mean = (k: 'c10' | 'c100'): Run => ({ ...hellos[0][k], rps: hellos.reduce((t, h) => t + h[k].rps, 0) / hellos.length });
-    const hello = { c10: mean('c10'), c100: mean('c100') };
-    report([...results.values()], { hello, sql });
+    if (!floors.length) floors.push({ c10: await nestFloor(10), c100: await nestFloor(100) });
+    const mean = (xs: { c10: Run; c100: Run }[], k: 'c10' | 'c100'): Run => ({ ...xs[0][k], rps: xs.reduce((t, h) => t + h[k].rps, 0) / xs.length });
+    const hello = { c10: mean(hellos, 'c10'), c100: mean(hellos, 'c100') };
+    const nest = { c10: mean(floors, 'c10'), c100: mean(floors, 'c100') };
+    report([...results.values()], { hello, nest, sql });
   } finally {
     for (const s of servers) await s.stop();
   }
 }
 
-function report(results: ServerResult[], ceilings: { hello: { c10: Run; c100: Run }; sql: Record<string, { c10: number; c100: number }> }) {
+function report(
+  results: ServerResult[],
+  ceilings: { hello: { c10: Run; c100: Run }; nest: { c10: Run; c100: Run }; sql: Record<string, { c10: number; c100: number }> },
+) {
   const f0 = (n: number) => n.toFixed(0);
+  const pct = (v: number, c: number) => `${((100 * v) / c).toFixed(0)} %`;
   console.log(`\n## bench:api — ${SECONDS} s per run, compiled server (NODE_ENV=production), PostgreSQL + Redis, loopback\n`);
-  console.log(`Ceilings: hello world ${f0(ceilings.hello.c10.rps)} req/s (10 connections), ${f0(ceilings.hello.c100.rps)} (100); raw SQL per route below (pool of ${POOL}).\n`);
+  console.log(
+    `Ceilings: hello world ${f0(ceilings.hello.c10.rps)} req/s (10 connections), ${f0(ceilings.hello.c100.rps)} (100); a bare NestJS app on Express, one route, ${f0(ceilings.nest.c10.rps)} req/s (${pct(ceilings.nest.c10.rps, ceilings.hello.c10.rps)} of hello world), ${f0(ceilings.nest.c100.rps)} (${pct(ceilings.nest.c100.rps, ceilings.hello.c100.rps)}); raw SQL per route below (pool of ${POOL}).\n`,
+  );
   for (const r of results) {
     console.log(`### ${r.label}\n`);
     console.log('| route | 10 conns req/s | p97.5 ms | share of ceiling | API CPU ms/req | 100 conns req/s | p97.5 ms | errors | 503 | share of ceiling |');
@@ -501,9 +539,10 @@ function report(results: ServerResult[], ceilings: { hello: { c10: Run; c100: Ru
       const profile = name === 'GET /api/profile';
       const ceil10 = profile ? ceilings.hello.c10.rps : ceilings.sql[name]?.c10;
       const ceil100 = profile ? ceilings.hello.c100.rps : ceilings.sql[name]?.c100;
-      const share = (v: number, c?: number) => (c ? `${((100 * v) / c).toFixed(0)} %${profile ? ' of hello' : ''}` : '—');
+      const nestOf = (v: number, k: 'c10' | 'c100') => (profile ? `, ${pct(v, ceilings.nest[k].rps)} of bare NestJS` : '');
+      const share = (v: number, k: 'c10' | 'c100', c?: number) => (c ? `${pct(v, c)}${profile ? ' of hello' : ''}${nestOf(v, k)}` : '—');
       console.log(
-        `| ${name} | ${f0(c10.rps)} | ${f0(c10.p975)} | ${share(c10.rps, ceil10)} | ${c10.cpuMs?.toFixed(2) ?? '—'} | ${f0(c100.rps)} | ${f0(c100.p975)} | ${c100.errors + c100.non2xx - c100.s503} | ${c100.s503} | ${share(c100.rps, ceil100)} |`,
+        `| ${name} | ${f0(c10.rps)} | ${f0(c10.p975)} | ${share(c10.rps, 'c10', ceil10)} | ${c10.cpuMs?.toFixed(2) ?? '—'} | ${f0(c100.rps)} | ${f0(c100.p975)} | ${c100.errors + c100.non2xx - c100.s503} | ${c100.s503} | ${share(c100.rps, 'c100', ceil100)} |`,
       );
     }
     console.log(
