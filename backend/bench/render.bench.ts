@@ -13,6 +13,8 @@
  *           signed or UNSIGNED-PAYLOAD, whatever the endpoint's scheme)
  *   s3wait - s3 with each file's upload completed before the next file starts (the baseline
  *           of the upload batch)
+ *   s3@5x1 (any s3 mode) - with parts of 5 MB, one in flight (STORAGE_S3_PART_SIZE_MB and
+ *           STORAGE_S3_QUEUE_SIZE for that child), to compare part sizes in one run
  * then every PNG is decoded and the raw RGBA hashed (ours vs naive, sheet by sheet).
  *
  *   npm run bench:render                               # full scale
@@ -21,6 +23,11 @@
  *   RENDER_MODES=ours,pdf RENDER_FILTER=adaptive RENDER_LEVEL=4 npm run bench:render
  *   RENDER_MODES=ours,s3,ours,s3 npm run bench:render  # local folder vs bucket, in turns; `s3*` need
  *       the S3_TEST_* environment that test/ceph/ceph-rgw.sh start prints
+ *   RENDER_MEMTRACE=/tmp/trace npm run bench:render     # each renderer also writes its memory every
+ *       20 ms (ms, then MB of rss, heapTotal, heapUsed, external, arrayBuffers) to /tmp/trace-<mode>-<pid>.json
+ * Peak RSS is the kernel's high-water mark of each child (VmHWM), read the same way on every
+ * mode; it varies by 10-20 MB between runs of one mode, so name a mode several times and
+ * compare the medians the summary prints.
  */
 import { spawnSync } from 'child_process';
 import * as crypto from 'crypto';
@@ -28,6 +35,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Writable } from 'stream';
+import * as v8 from 'v8';
 import * as zlib from 'zlib';
 import sharp from 'sharp';
 import { layoutSheets, LayoutResult } from '../src/gangsheet/pack/layout';
@@ -36,7 +44,7 @@ import { PngFilter } from '../src/gangsheet/render/png-writer';
 import { renderSheets } from '../src/gangsheet/render/render-sheet';
 import { DesignInfo, inspectDesign } from '../src/gangsheet/trim';
 import { cpuWorkerEnv, loadConfig } from '../src/config/configuration';
-import { S3ObjectStore } from '../src/storage/s3-object-store';
+import type { S3ObjectStore } from '../src/storage/s3-object-store';
 import { storeSink, UploadBatch } from '../src/storage/store-sink';
 import { peakRssMb, procCpuSeconds } from './proc-memory';
 
@@ -136,7 +144,9 @@ const sheetFile = (kind: string, i: number, ext = 'png') => path.join(WORK, `${k
  * `signPayloads` overrides STORAGE_S3_SIGN_PAYLOADS (modes s3signed, s3unsigned).
  */
 async function benchBucket(signPayloads?: 'true' | 'false'): Promise<S3ObjectStore> {
+  // loaded here only: a renderer on the local folder never loads the AWS SDK, as in the app's workers
   const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
+  const { S3ObjectStore } = await import('../src/storage/s3-object-store');
   const endpoint = process.env.S3_TEST_ENDPOINT;
   const accessKeyId = process.env.S3_TEST_ACCESS_KEY_ID;
   const secretAccessKey = process.env.S3_TEST_SECRET_ACCESS_KEY;
@@ -163,11 +173,22 @@ async function benchBucket(signPayloads?: 'true' | 'false'): Promise<S3ObjectSto
 type RenderKind = 'ours' | 'old' | 'pdf' | 's3' | 's3signed' | 's3unsigned' | 's3wait';
 
 /** renderSheets for every sheet: PNG (ours, the old encoding, or ours into a bucket) or PDF. */
-async function childRender(kind: RenderKind): Promise<object> {
+async function childRender(mode: string): Promise<object> {
+  // `s3@5x1`: mode s3 with 5 MB parts, one in flight (STORAGE_S3_PART_SIZE_MB, _QUEUE_SIZE), so
+  // part sizes can take turns with the defaults in one run
+  const [kind, tune] = mode.split('@') as [RenderKind, string | undefined];
+  const m = tune ? /^(\d+)x(\d+)$/.exec(tune) : null;
+  if (tune && !m) throw new Error(`mode ${mode}: the tuning is <part MB>x<parts in flight>`);
+  if (m) Object.assign(process.env, { STORAGE_S3_PART_SIZE_MB: m[1], STORAGE_S3_QUEUE_SIZE: m[2] });
   const p: Plan = JSON.parse(fs.readFileSync(path.join(WORK, 'plan.json'), 'utf8'));
   const store = kind.startsWith('s3') ? await benchBucket(kind === 's3signed' ? 'true' : kind === 's3unsigned' ? 'false' : undefined) : undefined;
   const batch = store && kind !== 's3wait' ? new UploadBatch(store) : undefined;
   const t0 = performance.now();
+  const trace: number[][] = [];
+  const memTimer = process.env.RENDER_MEMTRACE ? setInterval(() => {
+    const m = process.memoryUsage();
+    trace.push([Math.round(performance.now() - t0), ...[m.rss, m.heapTotal, m.heapUsed, m.external, m.arrayBuffers].map((b) => Math.round(b / 1e5) / 10)]);
+  }, 20) : undefined;
   let prepared = 0;
   const res = await renderSheets({
     open: batch ? async (key, contentType) => batch.sink(key, contentType) : store ? async (key, contentType) => storeSink(store, key, contentType) : undefined,
@@ -189,6 +210,11 @@ async function childRender(kind: RenderKind): Promise<object> {
   });
   await batch?.settle();
   const seconds = (performance.now() - t0) / 1000;
+  if (memTimer) {
+    clearInterval(memTimer);
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((sp) => [sp.space_name, Math.round(sp.space_size / 1e5) / 10]));
+    fs.writeFileSync(`${process.env.RENDER_MEMTRACE}-${mode}-${process.pid}.json`, JSON.stringify({ trace, spaces }));
+  }
   let stored: number | undefined;
   if (store) {
     stored = 0;
@@ -304,7 +330,7 @@ async function main(): Promise<void> {
   const mode = process.argv[2];
   if (mode?.startsWith('child-')) {
     const kind = mode.slice(6);
-    const res = kind === 'naive' ? await childNaive() : await childRender(kind as RenderKind);
+    const res = kind === 'naive' ? await childNaive() : await childRender(kind);
     process.stdout.write(JSON.stringify(res) + '\n');
     return;
   }
@@ -350,13 +376,30 @@ async function main(): Promise<void> {
   if (pdf)
     console.log(`PDF: ${pdf.seconds.toFixed(1)} s, ${mb(pdf.bytes)}${ours ? ` = ${(pdf.bytes / ours.bytes).toFixed(4)}x our PNG bytes` : ''}, peak RSS ${pdf.maxRssMb.toFixed(0)} MB`);
   const mean = (m: string, f: (r: any) => number) => runs[m].reduce((a, r) => a + f(r), 0) / runs[m].length;
+  const median = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b);
+    return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  };
   if (ours) {
-    for (const m of Object.keys(runs).filter((k) => k.startsWith('s3') && k !== 's3wait')) {
-      const peak = (k: string) => Math.max(...runs[k].map((r) => r.maxRssMb));
+    const buckets = Object.keys(runs).filter((k) => k.startsWith('s3') && k !== 's3wait');
+    if (buckets.length || runs.ours.length > 1) {
+      // every run, then the medians: one run's peak is not enough to tell two modes apart
+      console.log('mode        | seconds per run        | renderer CPU s per run | peak RSS MB per run    | median s | median CPU s | median peak MB | time vs local');
+      for (const m of ['ours', ...buckets]) {
+        const list = (f: (r: any) => number, d: number) => runs[m].map((r) => f(r).toFixed(d)).join(' / ').padEnd(22);
+        const med = (f: (r: any) => number) => median(runs[m].map(f));
+        console.log(
+          `${m.padEnd(11)} | ${list((r) => r.seconds, 2)} | ${list((r) => r.cpuSeconds, 1)} | ${list((r) => r.maxRssMb, 0)} | ${med((r) => r.seconds).toFixed(2).padStart(8)} | ` +
+            `${med((r) => r.cpuSeconds).toFixed(1).padStart(12)} | ${med((r) => r.maxRssMb).toFixed(0).padStart(14)} | ${(med((r) => r.seconds) / median(runs.ours.map((r) => r.seconds))).toFixed(2)}x`,
+        );
+      }
+    }
+    for (const m of buckets) {
+      const peak = (k: string) => median(runs[k].map((r) => r.maxRssMb));
       console.log(`PNG into the bucket (${m}) vs the local folder: ${(mean(m, (r) => r.seconds) / mean('ours', (r) => r.seconds)).toFixed(2)}x the time ` +
         `(${mean(m, (r) => r.seconds).toFixed(2)} s vs ${mean('ours', (r) => r.seconds).toFixed(2)} s, mean of ${runs[m].length} and ${runs.ours.length} runs), ` +
         `renderer CPU ${mean(m, (r) => r.cpuSeconds).toFixed(1)} vs ${mean('ours', (r) => r.cpuSeconds).toFixed(1)} s, gateway CPU ${mean(m, (r) => r.serverCpuSeconds ?? 0).toFixed(1)} s, ` +
-        `peak RSS ${peak(m).toFixed(0)} vs ${peak('ours').toFixed(0)} MB`);
+        `median peak RSS ${peak(m).toFixed(0)} vs ${peak('ours').toFixed(0)} MB (${(peak(m) - peak('ours')).toFixed(0)} MB)`);
       for (const r of runs[m]) if (r.storedBytes !== r.bytes) {
         console.log(`${m}: stored ${mb(r.storedBytes)} of ${mb(r.bytes)} written`);
         process.exitCode = 1;

@@ -18,6 +18,12 @@ export interface ObjectStore {
   put(key: string, body: Buffer | Readable, options?: PutOptions): Promise<{ size: number }>;
 
   /**
+   * A write its writer hands buffers to, where the driver has one of its own (S3: the parts
+   * are filled from the buffers directly, with no stream between); else put() with a stream.
+   */
+  open?(key: string, options?: { contentType?: string }): ObjectWrite;
+
+  /**
    * Reads `key`, or the inclusive byte range `range` of it; the caller consumes or destroys
    * `body` (an S3 body holds a connection). Throws ObjectNotFoundError / RangeNotSatisfiableError.
    */
@@ -61,6 +67,14 @@ export interface ObjectStore {
 
   /** Releases connections (at shutdown). */
   close?(): void;
+}
+
+/** An object being written: it exists once finish() resolves; abort() leaves nothing. */
+export interface ObjectWrite {
+  /** Takes `buf`, handed over (the caller never changes it after); resolves when more can be taken. */
+  write(buf: Buffer): Promise<void>;
+  finish(): Promise<{ size: number }>;
+  abort(): Promise<void>;
 }
 
 export interface PutOptions {
@@ -155,17 +169,10 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())}`;
 }
 
-/**
- * A pass-through stream that counts what goes through it (the size of a write of unknown
- * length). `keepChunks`: its reader gets each buffer as written, never several joined into a
- * copy (a byte stream's read() concatenates what is buffered).
- */
-export function byteCounter({ keepChunks = false } = {}): { stream: Transform; bytes: () => number } {
+/** A pass-through stream that counts what goes through it (the size of a write of unknown length). */
+export function byteCounter(): { stream: Transform; bytes: () => number } {
   let n = 0;
   const stream = new Transform({
-    readableObjectMode: keepChunks,
-    // holding one chunk at a time, as a byte stream holds at most its 16 KiB (or one larger chunk)
-    ...(keepChunks ? { readableHighWaterMark: 1 } : {}),
     transform(chunk: Buffer, _enc, done) {
       n += chunk.length;
       done(null, chunk);

@@ -13,12 +13,11 @@ import {
   S3ServiceException,
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import { S3StorageConfig } from '../config/configuration';
+import { MultipartWrite, PartBuffers } from './s3-multipart';
 import {
-  byteCounter,
   ByteRange,
   checkKey,
   checkPrefix,
@@ -28,6 +27,7 @@ import {
   ObjectInfo,
   ObjectNotFoundError,
   ObjectStore,
+  ObjectWrite,
   PutOptions,
   RangeNotSatisfiableError,
   SignedUrlOptions,
@@ -45,6 +45,7 @@ export class S3ObjectStore implements ObjectStore {
   readonly driver = 's3' as const;
   readonly client: S3Client;
   private readonly signer: S3Client;
+  private readonly parts: PartBuffers;
 
   constructor(readonly options: S3StoreOptions) {
     const mode = options.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED';
@@ -61,47 +62,75 @@ export class S3ObjectStore implements ObjectStore {
     this.client = new S3Client({ ...base, endpoint: options.endpoint });
     this.signer = options.publicEndpoint ? new S3Client({ ...base, endpoint: options.publicEndpoint }) : this.client;
     if (unsignedPayloads(options)) signUploadsUnsigned(this.client);
+    this.parts = new PartBuffers(options.partSizeBytes, options.queueSize + 1);
   }
 
   private objectKey(key: string): string {
     return this.options.prefix + checkKey(key);
   }
 
+  /**
+   * A write of unknown length, part by part (see MultipartWrite): the object exists once
+   * finish() resolves; abort() removes it.
+   */
+  open(key: string, options: { contentType?: string } = {}): ObjectWrite {
+    const write = this.multipart(key, options.contentType);
+    let finished = false;
+    return {
+      write: (buf) => write.write(buf),
+      finish: async () => {
+        const out = await write.finish();
+        finished = true;
+        return out;
+      },
+      abort: async () => {
+        await write.abort();
+        // aborted after it completed: the object exists, so it goes again
+        if (finished) await this.delete(key);
+      },
+    };
+  }
+
   async put(key: string, body: Buffer | Readable, options: PutOptions = {}): Promise<{ size: number }> {
-    const Key = this.objectKey(key);
     const { signal } = options;
     signal?.throwIfAborted();
-    // Upload reads the stream part by part; an error or an abort destroys it, Upload then fails
-    // and aborts the multipart upload before done() settles (leavePartsOnError: false).
-    // lib-storage gathers each part from the chunks as they come (one copy per part)
-    const count = byteCounter({ keepChunks: true });
-    const counted = count.stream;
-    const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-    source.on('error', (e) => counted.destroy(e));
-    const onAbort = () => counted.destroy(abortError(signal));
+    const write = this.multipart(key, options.contentType);
+    if (Buffer.isBuffer(body)) {
+      const out = await write.writeAll(body);
+      return this.keepUnlessAborted(key, out, signal);
+    }
+    const onAbort = () => body.destroy(abortError(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
-    source.pipe(counted);
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.options.bucket, Key, Body: counted, ContentType: options.contentType },
-      partSize: this.options.partSizeBytes,
-      queueSize: this.options.queueSize,
-      leavePartsOnError: false,
-    });
     try {
-      await upload.done();
+      // each chunk is copied into the part being filled, then free for the source to reuse
+      for await (const chunk of body) await write.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      return await this.keepUnlessAborted(key, await write.finish(), signal);
     } catch (e) {
-      source.destroy();
+      await write.abort();
+      body.destroy();
       throw signal?.aborted ? abortError(signal) : e;
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    // Aborted after the last part was sent: the object exists, so it goes again.
-    if (signal?.aborted) {
-      await this.delete(key);
-      throw abortError(signal);
-    }
-    return { size: count.bytes() };
+  }
+
+  private multipart(key: string, contentType?: string): MultipartWrite {
+    return new MultipartWrite({
+      client: this.client,
+      bucket: this.options.bucket,
+      key: this.objectKey(key),
+      contentType,
+      queueSize: this.options.queueSize,
+      checksums: this.options.checksums === 'when_supported',
+      parts: this.parts,
+    });
+  }
+
+  /** Aborted after the last part was sent: the object exists, so it goes again. */
+  private async keepUnlessAborted(key: string, out: { size: number }, signal?: AbortSignal): Promise<{ size: number }> {
+    if (!signal?.aborted) return out;
+    await this.delete(key);
+    throw abortError(signal);
   }
 
   async get(key: string, options: { range?: ByteRange } = {}): Promise<GetResult> {
@@ -287,8 +316,9 @@ export function unsignedPayloads(options: Pick<S3StoreOptions, 'endpoint' | 'sig
 
 /**
  * Signs uploads' bodies as UNSIGNED-PAYLOAD (SigV4's single-chunk option: the headers are
- * still signed, the gateway skips hashing the body). Only bodies in memory (lib-storage's
- * parts): streamed bodies get the SDK's own chunked encoding, and a hash already set stays.
+ * still signed, the gateway skips hashing the body). Only bodies in memory (the multipart
+ * writer's parts and objects): streamed bodies get the SDK's own chunked encoding, and a hash
+ * already set stays.
  */
 function signUploadsUnsigned(client: S3Client): void {
   client.middlewareStack.add(

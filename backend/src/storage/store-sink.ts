@@ -9,6 +9,10 @@ import { ObjectStore } from './object-store';
  * are the only bytes held): the object exists once finish() resolves; abort() removes it.
  */
 export function storeSink(store: ObjectStore, key: string, contentType: string): ByteSink {
+  if (store.open) {
+    const write = store.open(key, { contentType });
+    return { write: (buf) => write.write(buf), finish: async () => void (await write.finish()), abort: () => write.abort() };
+  }
   const body = new PassThrough({ highWaterMark: 1 << 20 });
   const abort = new AbortController();
   let failed: unknown = null;
