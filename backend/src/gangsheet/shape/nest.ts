@@ -14,7 +14,7 @@
 import { Rng } from '../pack/rng';
 import { compactLast } from './compact-sheet';
 import { NestType, prepare } from './grid';
-import { BottomLeftFill, Evaluated, FILL_START, FillParams, PlacementRule, RULES } from './placement';
+import { BottomLeftFill, Evaluated, FillParams, PlacementRule, RULES } from './placement';
 import { startRace } from './race-helper';
 import type { OverlapMeasure } from './overlap';
 
@@ -207,35 +207,22 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   if (!rules.length) throw new Error('no placement rule to try');
   // every rule on the first order before any rule on the others: a short budget (the
   // preview) then sees every rule once (no rule is best on every order)
-  // with fixed copies the first order is also laid out by the fill rule with every design
-  // competing, not only the next FILL_START.window: a fill leaves room under and beside each
-  // fixed copy that the big designs at the head of the order cannot take, and a small
-  // design fills it only when it competes (a short budget keeps its best starting layout)
-  const startFills: [number[], PlacementRule, FillParams][] = [];
-  for (const s of starts)
+  starting: for (const s of starts)
     for (const r of rules) {
-      startFills.push([s, r, FILL_START]);
-      if (fixed.length && s === starts[0] && r === 'fill' && designs > FILL_START.window) startFills.push([s, r, { ...FILL_START, window: designs }]);
+      filler.rule = r;
+      const e = evaluate(s, best ? best.cost : Infinity);
+      // one design: the lattice's even rows win a tie in length (same film, and the seller
+      // sees rows instead of copies dropped against the wall)
+      const tie = e && best && designs === 1 && r === 'lattice' && Math.floor(e.cost) === Math.floor(best.cost);
+      if (e && (!best || e.cost < best.cost || tie)) {
+        best = e;
+        bestSeq = s;
+        bestRule = r;
+        if (cfg.maxEvaluations === undefined) filler.abandon = start + searchMs;
+      }
+      if (outOfTime()) break starting;
     }
-  let bestFill = filler.fill;
-  for (const [s, r, fp] of startFills) {
-    filler.rule = r;
-    filler.fill = fp;
-    const e = evaluate(s, best ? best.cost : Infinity);
-    // one design: the lattice's even rows win a tie in length (same film, and the seller
-    // sees rows instead of copies dropped against the wall)
-    const tie = e && best && designs === 1 && r === 'lattice' && Math.floor(e.cost) === Math.floor(best.cost);
-    if (e && (!best || e.cost < best.cost || tie)) {
-      best = e;
-      bestSeq = s;
-      bestRule = r;
-      bestFill = fp;
-      if (cfg.maxEvaluations === undefined) filler.abandon = start + searchMs;
-    }
-    if (outOfTime()) break;
-  }
   filler.rule = bestRule;
-  filler.fill = bestFill;
   if (!best) throw new Error('internal: no layout');
   gainAt = performance.now();
   gainEvaluations = filler.evaluations;
