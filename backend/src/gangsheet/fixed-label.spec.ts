@@ -110,6 +110,27 @@ describe('fixed placements and label space', () => {
     expect(clearanceProblems(timed, () => true)).toEqual([]);
   });
 
+  it('re-nests by shape around copies pinned where a rectangle layout put them, exactly the gap apart', () => {
+    // photos: their ink is their box, so a shape print of them may come out as its rectangle
+    // layout; at 300 DPI the gap is not a whole number of the shape search's cells
+    const sheet = { width: 22, gap: 0.25, margin: 0.25, dpi: 300, nesting: 'shape' as const };
+    const full = new Uint8Array(1200 * 800).fill(255);
+    const designs: LayoutDesign[] = [{ id: 'photo', widthPx: 1200, heightPx: 800, width: 4.013, quantity: 12, mask: alphaMask(full, 1200, { left: 0, top: 0, width: 1200, height: 800 }) }];
+    const ps = layoutSheets(designs, { ...sheet, nesting: 'box' }, { maxEvaluations: 10 }).sheets[0].placements;
+    const gap = Math.round(sheet.gap * sheet.dpi);
+    const pairs = ps.flatMap((a, i) => ps.slice(0, i).map((b) => [a, b])).filter(([a, b]) => distance(rect(a), rect(b)) === gap);
+    expect(pairs.length).toBeGreaterThan(2);
+    const key = (p: (typeof ps)[number]) => [p.copy, p.px.x, p.px.y];
+    for (const [i, pair] of pairs.slice(0, 3).entries()) {
+      const fixed = pair.map((p) => ({ designId: p.designId, copy: p.copy, x: p.x, y: p.y, rotation: p.rotation }));
+      const again = layoutSheets(designs, sheet, i ? { maxEvaluations: 5, compactMoves: 20, fixed } : { timeLimitMs: 300, fixed });
+      expect(again.sheets[0].placements.filter((p) => p.fixed).map(key).sort((a, b) => a[0] - b[0])).toEqual(pair.map(key).sort((a, b) => a[0] - b[0]));
+      expect(again.sheets.flatMap((s) => s.placements)).toHaveLength(12);
+      // the photos' ink is their box: the boxes keep the gap
+      expect(clearanceProblems(again)).toEqual([]);
+    }
+  });
+
   it('gives the same layouts as before when neither is used', () => {
     const plain = DESIGNS.map(({ label: _label, ...d }) => d);
     for (const nesting of ['box', 'shape'] as const) {

@@ -246,13 +246,22 @@ function nestBoth(designs: readonly LayoutDesign[], settings: SheetSettings, opt
     // the rectangle layout without the fixed copies only gives the film figures
     if (figures) box = layoutWith(designs, { ...s, nesting: 'box' }, { ...opts, fixed: undefined, timeLimitMs: boxMs }, 'box');
   }
-  const nested = layoutWith(designs, s, { ...opts, timeLimitMs: Math.max(1, box ? total - boxMs : total - (performance.now() - start)) }, 'shape');
-  if (!box) return { shape: opts.maxEvaluations === undefined ? { ...nested, search: { converged: nested.search?.converged ?? false, elapsedMs: performance.now() - start, timeLimitMs: total } } : nested };
+  let nested: LayoutResult | undefined;
+  try {
+    nested = layoutWith(designs, s, { ...opts, timeLimitMs: Math.max(1, box ? total - boxMs : total - (performance.now() - start)) }, 'shape');
+  } catch (e) {
+    // the reverse: fixed copies a rectangle layout put exactly a gap apart can come closer
+    // than the gap on the shape search's cells (which cover every outline outwards); the
+    // rectangle layout, which holds them exactly, is then the one
+    if (!(e instanceof FixedPlacementError) || !box || !boxHoldsFixed) throw e;
+  }
+  const searched = (chosen: LayoutResult): LayoutResult =>
+    opts.maxEvaluations === undefined ? { ...chosen, search: { converged: nested?.search?.converged ?? false, elapsedMs: performance.now() - start, timeLimitMs: total } } : chosen;
+  if (!box) return { shape: searched(nested!) };
   const better =
-    !boxHoldsFixed || nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength);
+    !!nested && (!boxHoldsFixed || nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength));
   // the search of both layouts: the whole time limit, and whether the shape search converged
-  const chosen = better ? nested : { ...box, settings: s };
-  const shape = opts.maxEvaluations === undefined ? { ...chosen, search: { converged: nested.search?.converged ?? false, elapsedMs: performance.now() - start, timeLimitMs: total } } : chosen;
+  const shape = searched(better ? nested! : { ...box, settings: s });
   const savedLength = box.totalLength - shape.totalLength;
   return { shape, box, savedLength, savedFraction: box.totalLength > 0 ? savedLength / box.totalLength : 0 };
 }
