@@ -63,8 +63,8 @@ try {
   res = await fetch(`${base}/`);
   if (!res.ok || !(await res.text()).includes('<div id="root">')) fail('the UI is not served at /');
 
-  // A whole print on PGlite with the in-process job runner: the first admin (password from
-  // the log) grants credits, the seller uploads a design, processes it and downloads the sheet.
+  // Whole prints on PGlite with the in-process job runner: the first admin (password from the
+  // log) grants credits, the seller uploads a design, processes prints and downloads a sheet.
   const json = async (path, opts = {}, who = cookie) => {
     const r = await fetch(`${base}/api${path}`, { ...opts, headers: { ...headers, cookie: who, ...(opts.headers ?? {}) } });
     return { status: r.status, body: await r.json().catch(() => null), headers: r.headers };
@@ -92,24 +92,35 @@ try {
     fail(`timed out waiting for ${what}`);
   };
   await until('the image to be ready', async () => (await json(`/images/${imageId}`)).body?.data?.status === 'ready');
-  const print = await json('/print', { method: 'POST', body: JSON.stringify({ printItems: [{ imageId, sizeId: size.body.data._id, quantity: 3 }] }) });
-  if (print.status !== 201) fail(`create print answered ${print.status}`);
-  const printId = print.body.data._id;
-  const processed = await json(`/print/${printId}/proccess`, { method: 'POST', body: '{}' });
-  if (processed.status !== 201) fail(`process answered ${processed.status} ${JSON.stringify(processed.body)}`);
-  const done = await until('the print to complete', async () => {
-    const p = (await json(`/print/${printId}`)).body?.data;
-    if (p?.status === 'Error') fail(`processing failed: ${p.error}`);
-    return p?.status === 'Completed' ? p : null;
-  });
+  // three prints at once: the in-process runner runs two of one seller side by side on PGlite
+  const printIds = [];
+  for (const quantity of [3, 2, 1]) {
+    const print = await json('/print', { method: 'POST', body: JSON.stringify({ printItems: [{ imageId, sizeId: size.body.data._id, quantity }] }) });
+    if (print.status !== 201) fail(`create print answered ${print.status}`);
+    printIds.push(print.body.data._id);
+  }
+  for (const printId of printIds) {
+    const processed = await json(`/print/${printId}/proccess`, { method: 'POST', body: '{}' });
+    if (processed.status !== 201) fail(`process answered ${processed.status} ${JSON.stringify(processed.body)}`);
+  }
+  const finished = [];
+  for (const printId of printIds)
+    finished.push(
+      await until('the prints to complete', async () => {
+        const p = (await json(`/print/${printId}`)).body?.data;
+        if (p?.status === 'Error') fail(`processing failed: ${p.error}`);
+        return p?.status === 'Completed' ? p : null;
+      }),
+    );
+  const done = finished[0];
   const sheet = await fetch(`${base}${done.fileId[0].path}`, { headers: { cookie } });
   const meta = await sharp(Buffer.from(await sheet.arrayBuffer())).metadata();
   if (sheet.status !== 200 || meta.format !== 'png' || meta.width !== 22 * 300 || Math.round(meta.density) !== 300)
     fail(`the sheet is not a 22 in PNG at 300 DPI: ${sheet.status} ${JSON.stringify({ format: meta.format, width: meta.width, density: meta.density })}`);
   const balance = (await json('/profile')).body.data.credit;
-  if (balance.availableCredits !== 7 || balance.usedCredits !== 3) fail(`credits after processing: ${JSON.stringify(balance)}`);
+  if (balance.availableCredits !== 4 || balance.usedCredits !== 6) fail(`credits after processing: ${JSON.stringify(balance)}`);
   console.log(
-    `smoke: npm start on the embedded default OK (register → verify from ${freshDefault ? './data/outbox' : 'the outbox'} → login → profile → UI → credits → upload → process → ${meta.width}×${meta.height} px PNG at ${meta.density} DPI)`,
+    `smoke: npm start on the embedded default OK (register → verify from ${freshDefault ? './data/outbox' : 'the outbox'} → login → profile → UI → credits → upload → three prints processed at once → ${meta.width}×${meta.height} px PNG at ${meta.density} DPI)`,
   );
 } finally {
   stop();
