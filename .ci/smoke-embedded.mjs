@@ -4,13 +4,20 @@
 // scratch DATA_DIR.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 
 const freshDefault = !existsSync('data');
 const dataDir = freshDefault ? resolve('data') : mkdtempSync(join(tmpdir(), 'gs-smoke-'));
-const port = 3900 + Math.floor(Math.random() * 90);
+// a port nobody listens on (the system picks it), not one drawn at random
+const port = await new Promise((res) => {
+  const srv = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = srv.address();
+    srv.close(() => res(port));
+  });
+});
 const base = `http://localhost:${port}`;
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), ...(freshDefault ? {} : { DATA_DIR: dataDir }) };
 const app = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -31,7 +31,6 @@
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
@@ -40,6 +39,7 @@ import { itemStatusSql, ORDER_COUNTS_SQL, orderStatusJoin } from '../src/orders/
 import { LIST_SELECT } from '../src/images/image-list-row';
 import { ITEM_ROWS_SQL, PRINT_COLUMNS, PRINT_ROWS_SQL } from '../src/prints/print-list.sql';
 import { CLOSED_SHOP_STATUSES, PRODUCTION_ORDER_COUNTS_SQL } from '../src/production/production.repository';
+import { freePort } from '../test/utils/free-port';
 import { admin, BASE_URL, BENCH_SELLER } from './bench-app';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -70,15 +70,6 @@ interface Ids {
   print40: string;
   small: string;
   big: string | null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
 }
 
 async function waitHealthy(base: string, child: ChildProcess, ms = 120_000) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
 import { waitDone, waitFor } from './prints.fixtures';
+import { freePort } from './utils/free-port';
 
 jest.setTimeout(600_000);
 
@@ -16,10 +17,16 @@ jest.setTimeout(600_000);
  */
 describe('Prints: the embedded default restarted mid-job (e2e)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gs-restart-'));
-  const port = 4100 + Math.floor(Math.random() * 800);
-  const base = `http://127.0.0.1:${port}`;
+  // chosen once: the restarted app comes back at the same address
+  let port: number;
+  let base: string;
   const admin = { email: 'admin@restart.test', password: 'restart-pass-1' };
   const apps: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+  });
 
   afterAll(() => {
     for (const a of apps) if (a.exitCode === null && a.signalCode === null) a.kill('SIGKILL');

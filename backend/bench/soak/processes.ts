@@ -5,8 +5,10 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../test/utils/free-port';
+
+export { freePort };
 
 export const BACKEND = join(__dirname, '..', '..');
 /**
@@ -14,14 +16,6 @@ export const BACKEND = join(__dirname, '..', '..');
  * commit, to compare; it finds its node_modules when placed under this checkout).
  */
 export const APP_DIR = resolve(process.env.SOAK_APP_DIR ?? BACKEND);
-
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
