@@ -38,7 +38,8 @@ import { hashPassword } from '../src/common/password';
 import { itemStatusSql, ORDER_COUNTS_SQL, orderStatusJoin } from '../src/orders/order-status.sql';
 import { LIST_SELECT } from '../src/images/image-list-row';
 import { ITEM_ROWS_SQL, PRINT_COLUMNS, PRINT_ROWS_SQL } from '../src/prints/print-list.sql';
-import { CLOSED_SHOP_STATUSES, PRODUCTION_ORDER_COUNTS_SQL } from '../src/production/production.repository';
+import { CLOSED_SHOP_STATUSES } from '../src/orders/shop-status';
+import { PRODUCTION_ORDER_COUNTS_SQL } from '../src/production/production.repository';
 import { freePort } from '../test/utils/free-port';
 import { admin, BASE_URL, BENCH_SELLER } from './bench-app';
 

@@ -101,6 +101,22 @@ describe('Orders (e2e)', () => {
     expect(n).toBe(3);
   });
 
+  it('the list filters by the shop: open (cancelled and completed there left out) or closed, any case; another word is a 400', async () => {
+    // order 3 is cancelled in the shop (above); 4 is completed there, in upper case as a plugin may store it
+    const [{ id: four }] = await db.query(`SELECT id FROM orders WHERE number = '4'`);
+    await db.query(`UPDATE orders SET shop_status = 'Completed' WHERE id = $1`, [four]);
+    const numbers = async (q: string) => {
+      const body = (await seller.agent.get(`/api/orders?limit=100&${q}`).expect(200)).body;
+      return { numbers: body.data.map((o: any) => o.orderId).sort(), total: body.pagination.totalDocuments };
+    };
+    expect(await numbers('shop=open')).toEqual({ numbers: ['2'], total: 1 });
+    expect(await numbers('shop=closed')).toEqual({ numbers: ['3', '4'], total: 2 });
+    expect(await numbers('shop=')).toEqual({ numbers: ['2', '3', '4'], total: 3 });
+    const bad = await seller.agent.get('/api/orders?shop=shipped').expect(400);
+    expect(bad.body.message).toContain('shop must be one of open, closed');
+    await db.query(`UPDATE orders SET shop_status = 'processing' WHERE id = $1`, [four]);
+  });
+
   it('the scheduled sync queues one job per connected shop (deterministic id), which syncs it', async () => {
     const before = (await seller.agent.get(`/api/integrations/${wooId}`)).body.data.lastSync;
     expect(await t.app.get(OrderSyncService).schedule()).toBe(1);

@@ -70,6 +70,15 @@ test("fulfilment: Mark shipped sends status and note to the shop; a refusal show
     await page.getByTestId("fulfilment-1058").getByText("Fulfilled").waitFor({ timeout: 20_000 });
     const after = await received(woo);
     if (JSON.stringify(after.statusUpdates.filter((u) => u.orderId === 1058)) !== JSON.stringify([{ orderId: 1058, status: "shipped" }])) throw new Error(`status updates ${JSON.stringify(after.statusUpdates)}`);
+    // the shop's own state: #1058 came completed from the shop, so it is listed under "Closed in the shop"
+    await page.goto("/orders");
+    await page.getByRole("combobox", { name: "In the shop" }).click();
+    await page.locator(".ant-select-item-option").filter({ hasText: "Closed in the shop" }).click();
+    await page.waitForURL(/shop=closed/);
+    const closed = (await api("GET", "/orders?shop=closed&limit=100")).body;
+    if (!closed.data.some((o) => o.orderId === "1058") || closed.data.some((o) => o.shopStatus === "processing")) throw new Error(`closed in the shop: ${JSON.stringify(closed.data.map((o) => [o.orderId, o.shopStatus]))}`);
+    await page.getByTestId("fulfilment-1058").waitFor();
+    await waitFor(async () => (await page.locator("[data-testid^=fulfilment-]").count()) === closed.pagination.totalDocuments, { what: "only the orders closed in the shop listed" });
     await audit.assertClean();
 
     // phone width: the orders (cards) and the action fit

@@ -8,6 +8,7 @@ import { IntegrationType } from '../integrations/entities/integration.entity';
 import { printReadSql } from '../prints/print-read-model';
 import { OrderStatus } from './entities/order.entity';
 import { itemStatusSql, orderStatusJoin, ORDER_COUNTS_SQL } from './order-status.sql';
+import { CLOSED_SHOP_STATUSES, ShopState, shopStateSql } from './shop-status';
 
 /** One order item with its order's number and shop, its status and the prints holding it. */
 export interface OrderItemRow {
@@ -61,6 +62,8 @@ export interface OrderPageQuery {
   status?: OrderStatus;
   /** none: never requested. */
   fulfilment?: 'none' | 'pending' | 'fulfilled' | 'failed';
+  /** Open or closed in the shop (CLOSED_SHOP_STATUSES). */
+  shop?: ShopState;
   dateType?: OrderDateColumn;
   /** The date the page is ordered by (and the cursor walks); defaults to `dateType`'s. */
   sortBy?: OrderDateColumn;
@@ -102,6 +105,7 @@ export class OrdersRepository {
     if (q.integrationId) add((n) => `o.integration_id = ${n}`, q.integrationId);
     if (q.status) add((n) => `os.status = ${n}`, q.status);
     if (q.fulfilment) add((n) => `coalesce(f.status, 'none') = ${n}`, q.fulfilment);
+    if (q.shop) add((n) => shopStateSql(q.shop!, 'o', n), CLOSED_SHOP_STATUSES);
     const dateCol = DATE_COLUMNS[q.dateType ?? 'integrationOrderCreatedDate'];
     if (q.from) add((n) => `${dateCol} >= ${n}`, q.from);
     if (q.to) add((n) => `${dateCol} < ${n}`, q.to);

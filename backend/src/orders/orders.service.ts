@@ -91,6 +91,7 @@ export class OrdersService {
       integrationId: q.integrationId,
       status: q.status,
       fulfilment: q.fulfilment,
+      shop: q.shop,
       dateType: q.dateType,
       sortBy: q.sortBy,
       search: q.search?.trim() || undefined,

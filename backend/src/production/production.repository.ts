@@ -3,13 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { returned } from '../common/sql';
 import { ORDER_MSG } from '../orders/orders.service';
+import { CLOSED_SHOP_STATUSES } from '../orders/shop-status';
 import { PrintStatus, PrintType } from '../prints/entities/print.entity';
 import { printReadSql } from '../prints/print-read-model';
 import { SheetSettingsValues } from '../sheet-settings/entities/sheet-settings.entity';
 import { ProductionRules, rushTerms } from './production-rules';
-
-/** Shop statuses of orders that are not to be produced (cancelled, refunded, failed, or done in the shop). */
-export const CLOSED_SHOP_STATUSES = ['cancelled', 'canceled', 'refunded', 'failed', 'trash', 'completed', 'fully refunded'];
 
 /**
  * The dashboard's order counts of one seller ($1; $2 the closed shop statuses): orders with an

@@ -5,6 +5,7 @@ import { CursorQueryDto } from '../../common/pagination';
 import { CursorPaginatedResponse } from '../../common/responses';
 import { IntegrationType } from '../../integrations/entities/integration.entity';
 import { OrderStatus } from '../entities/order.entity';
+import { SHOP_STATES, ShopState } from '../shop-status';
 
 export const DATE_TYPES = ['integrationOrderCreatedDate', 'createdAt', 'updatedAt'] as const;
 export const FULFILMENT_STATUSES = ['none', 'pending', 'fulfilled', 'failed'] as const;
@@ -69,6 +70,12 @@ export class OrderListQueryDto extends CursorQueryDto {
   @Transform(({ value }) => (value === '' ? undefined : value))
   @IsIn(FULFILMENT_STATUSES, { message: `fulfilment must be one of ${FULFILMENT_STATUSES.join(', ')}` })
   fulfilment?: (typeof FULFILMENT_STATUSES)[number];
+
+  @ApiPropertyOptional({ enum: SHOP_STATES, description: "Only orders still open in the shop, or only those the shop has closed (cancelled, refunded, failed, trashed or completed there)" })
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsIn(SHOP_STATES, { message: `shop must be one of ${SHOP_STATES.join(', ')}` })
+  shop?: ShopState;
 
   @ApiPropertyOptional({ description: 'ISO date or date-time; a bare date means the start of that day (UTC)' })
   @IsOptional()

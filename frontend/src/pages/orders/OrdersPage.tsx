@@ -19,17 +19,22 @@ import { useResourceList } from "../../hooks/useResource";
 import { toast } from "../../lib/toast";
 import { money } from "../../lib/money";
 
+/** The `shop` filter: orders still open in the shop, or closed there (cancelled, refunded, completed…). */
+const SHOP_STATES = ["open", "closed"] as const;
+const SHOP_STATE_LABEL: Record<(typeof SHOP_STATES)[number], string> = { open: "Open in the shop", closed: "Closed in the shop" };
+
 /** The Orders page: orders imported from the user's integrations. */
 export function OrdersPage() {
   const navigate = useNavigate();
   const refreshIntegrations = useRefreshIntegrations();
   const small = !Grid.useBreakpoint().md;
-  const list = useUrlList({ filters: ["integrationId", "id", "status", "fulfilment", "startDate", "endDate"] });
+  const list = useUrlList({ filters: ["integrationId", "id", "status", "fulfilment", "shop", "startDate", "endDate"] });
   const { integrationId: chosenIntegrationId, startDate, endDate } = list.state.filters;
   /** One order only (a print item's link to its order), shown opened. */
   const orderId = list.state.filters.id;
   const status = ORDER_STATUSES.find((s) => s === list.state.filters.status);
   const fulfilment = FULFILMENT_STATUSES.find((s) => s === list.state.filters.fulfilment);
+  const shop = SHOP_STATES.find((s) => s === list.state.filters.shop);
   const [selected, setSelected] = useState<Record<string, string[]>>({});
   const [expanded, setExpanded] = useState<string[]>(orderId ? [orderId] : []);
   useEffect(() => {
@@ -44,7 +49,7 @@ export function OrdersPage() {
   // The integration filter falls back to the only integration; a status outside the list is dropped.
   const { result, query: orders } = useResourceList("orders", {
     ...list.refine,
-    filters: toRefineArgs({ ...list.state, filters: { ...list.state.filters, integrationId, status, fulfilment } }).filters,
+    filters: toRefineArgs({ ...list.state, filters: { ...list.state.filters, integrationId, status, fulfilment, shop } }).filters,
     // While a shop is being updated, look again every few seconds until it answered.
     queryOptions: { placeholderData: keepPreviousData, refetchInterval: (q) => ((q.state.data?.data as Order[] | undefined)?.some((o) => o.fulfilment?.status === "pending") ? 3000 : false) },
   });
@@ -183,6 +188,15 @@ export function OrdersPage() {
             value={fulfilment}
             onChange={(v?: string) => list.setFilter("fulfilment", v)}
             options={FULFILMENT_STATUSES.map((s) => ({ value: s, label: FULFILMENT_LABEL[s] }))}
+          />
+          <Select
+            allowClear
+            placeholder="In the shop"
+            aria-label="In the shop"
+            style={{ width: 170 }}
+            value={shop}
+            onChange={(v?: string) => list.setFilter("shop", v)}
+            options={SHOP_STATES.map((s) => ({ value: s, label: SHOP_STATE_LABEL[s] }))}
           />
           <DatePicker.RangePicker
             aria-label="Date range"
