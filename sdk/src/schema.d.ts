@@ -9738,6 +9738,8 @@ export interface operations {
                 status?: "Pending" | "In Draft" | "Completed" | "Partially Completed";
                 /** @description Only orders whose fulfilment back to the shop is in this state (none: never marked shipped) */
                 fulfilment?: "none" | "pending" | "fulfilled" | "failed";
+                /** @description Only orders still open in the shop, or only those the shop has closed (cancelled, refunded, failed, trashed or completed there) */
+                shop?: "open" | "closed";
                 /** @description ISO date or date-time; a bare date means the start of that day (UTC) */
                 startDate?: string;
                 /** @description ISO date or date-time; a bare date includes that whole day (UTC) */
