@@ -167,4 +167,90 @@ describe('fixed placements and label space', () => {
     for (const s of layout.sheets) expect(s.lengthPx).toBeLessThanOrEqual(600);
     expect(clearanceProblems(layout)).toEqual([]);
   });
+
+  describe('a starting layout (re-nest the rest from the current layout)', () => {
+    const designs: LayoutDesign[] = [
+      { id: 'disc', widthPx: 120, heightPx: 120, width: 1.5, quantity: 20, mask: discMask(120) },
+      { id: 'card', widthPx: 200, heightPx: 100, width: 2, quantity: 6 },
+    ];
+    const settings = { ...SHEET, nesting: 'shape' as const };
+    const place = (p: LayoutResult['sheets'][number]['placements'][number], sheet = 0) => ({ designId: p.designId, copy: p.copy, x: p.x, y: p.y, rotation: p.rotation, sheet });
+    const key = (p: { designId: string; copy: number }) => `${p.designId}#${p.copy}`;
+
+    it('keeps the copies of the current layout where they stand around copies pinned there: no longer than it', () => {
+      const current = layoutSheets(designs, settings, { maxEvaluations: 10, compactMoves: 100 });
+      const all = current.sheets[0].placements.map((p) => place(p));
+      const pins = [all[3], all[11], all[20]];
+      const pinned = new Set(pins.map(key));
+      const start = all.filter((p) => !pinned.has(key(p)));
+      const again = layoutSheets(designs, settings, { maxEvaluations: 5, compactMoves: 50, fixed: pins, start });
+      expect(again.sheets.flatMap((s) => s.placements)).toHaveLength(26);
+      expect(again.totalLength).toBeLessThanOrEqual(current.totalLength);
+      expect(again.sheets[0].placements.filter((p) => p.fixed).map(key).sort()).toEqual([...pinned].sort());
+      expect(clearanceProblems(again, (id) => id === 'disc')).toEqual([]);
+      // counted: the same layout every time; without the start the search lays everything out again
+      expect(layoutSheets(designs, settings, { maxEvaluations: 5, compactMoves: 50, fixed: pins, start }).sheets).toEqual(again.sheets);
+    });
+
+    it('repairs the copies a moved pin lands on, and ignores entries that name no copy of the order', () => {
+      const current = layoutSheets(designs, settings, { maxEvaluations: 10, compactMoves: 100 });
+      const all = current.sheets[0].placements.map((p) => place(p));
+      // a disc moved into the middle of the sheet, and a card into the top-left corner: each
+      // lands on copies of the current layout
+      const disc = all.find((p) => p.designId === 'disc')!;
+      const card = all.find((p) => p.designId === 'card')!;
+      const pins = [
+        { ...disc, x: 5, y: 2, rotation: 0 as const },
+        { ...card, x: SHEET.margin, y: SHEET.margin, rotation: 0 as const },
+      ];
+      const pinned = new Set(pins.map(key));
+      const start = [
+        ...all.filter((p) => !pinned.has(key(p))),
+        { designId: 'nope', copy: 0, x: 1, y: 1 },
+        { designId: 'disc', copy: 99, x: 1, y: 1 },
+        { ...all[5], x: 1000 },
+      ];
+      expect(start.filter((p) => p.designId === 'disc' && Math.abs(p.x + 0.75 - 5.75) < 1.5 && Math.abs(p.y + 0.75 - 2.75) < 1.5).length).toBeGreaterThan(0);
+      for (const opts of [{ maxEvaluations: 5, compactMoves: 50 }, { timeLimitMs: 300 }]) {
+        const again = layoutSheets(designs, settings, { ...opts, fixed: pins, start });
+        const ps = again.sheets.flatMap((s) => s.placements);
+        expect(ps).toHaveLength(26);
+        expect(new Set(ps.map(key)).size).toBe(26);
+        expect(ps.filter((p) => p.fixed).map((p) => [key(p), p.x, p.y])).toEqual(expect.arrayContaining(pins.map((p) => [key(p), p.x, p.y])));
+        expect(clearanceProblems(again, (id) => id === 'disc')).toEqual([]);
+      }
+    });
+
+    it('repairs a rectangle layout as the start as rectangles: its copies off the shape cells stay, exactly the gap apart', () => {
+      const sheet = { width: 22, gap: 0.25, margin: 0.25, dpi: 300, nesting: 'shape' as const };
+      const full = new Uint8Array(1200 * 800).fill(255);
+      const photos: LayoutDesign[] = [{ id: 'photo', widthPx: 1200, heightPx: 800, width: 4.013, quantity: 14, mask: alphaMask(full, 1200, { left: 0, top: 0, width: 1200, height: 800 }) }];
+      const current = layoutSheets(photos, { ...sheet, nesting: 'box' }, { maxEvaluations: 10 });
+      const all = current.sheets[0].placements.map((p) => place(p));
+      // pinned where they stand: the start as it is
+      const pins = [all[1], all[6]];
+      const pinned = new Set(pins.map(key));
+      const kept = layoutSheets(photos, sheet, { maxEvaluations: 5, compactMoves: 20, fixed: pins, start: all.filter((p) => !pinned.has(key(p))) });
+      expect(kept.totalLength).toBeLessThanOrEqual(current.totalLength);
+      expect(kept.sheets[0].placements.filter((p) => p.fixed).map(key).sort()).toEqual([...pinned].sort());
+      expect(kept.sheets[0].placements).toHaveLength(14);
+      expect(clearanceProblems(kept)).toEqual([]);
+      // one moved onto another copy: that one is packed again, the rest stays
+      const moved = [{ ...all[13], x: all[0].x, y: all[0].y }];
+      const again = layoutSheets(photos, sheet, { timeLimitMs: 300, fixed: moved, start: all.filter((p) => key(p) !== key(moved[0])) });
+      expect(again.sheets[0].placements).toHaveLength(14);
+      expect(again.sheets[0].placements.find((p) => p.fixed)).toMatchObject({ designId: 'photo', copy: all[13].copy, x: all[0].x, y: all[0].y });
+      expect(again.sheets[0].placements.filter((p) => p.fixed)).toHaveLength(1);
+      expect(clearanceProblems(again)).toEqual([]);
+      expect(again.totalLength).toBeLessThanOrEqual(current.totalLength + 3);
+    });
+
+    it('changes nothing without it, and rectangle layouts ignore it', () => {
+      const a = layoutSheets(designs, settings, { maxEvaluations: 8, compactMoves: 30 });
+      expect(layoutSheets(designs, settings, { maxEvaluations: 8, compactMoves: 30, start: [] })).toEqual(a);
+      const box = layoutSheets(designs, { ...SHEET, nesting: 'box' }, { maxEvaluations: 8 });
+      const start = box.sheets[0].placements.map((p) => place(p));
+      expect(layoutSheets(designs, { ...SHEET, nesting: 'box' }, { maxEvaluations: 8, start }).sheets).toEqual(box.sheets);
+    });
+  });
 });

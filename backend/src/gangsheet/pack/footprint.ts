@@ -128,3 +128,38 @@ export function resolveFixed(
   }
   return out;
 }
+
+/**
+ * A starting layout's copies (`LayoutOptions.start`) in whole pixels, like `resolveFixed` but
+ * lenient: a start is a hint, so a copy of an unknown design, beyond its design's quantity,
+ * given twice, fixed, turned where the sheet does not turn, or not a number is left out (the
+ * search lays it out like any copy without a place), never an error.
+ */
+export function resolveStart(
+  start: readonly FixedPlacement[],
+  designs: readonly LayoutDesign[],
+  firstPiece: readonly number[],
+  footprints: readonly Footprint[],
+  s: ResolvedSheetSettings,
+  px: (inches: number) => number,
+  fixed: readonly FixedCopy[],
+): FixedCopy[] {
+  const taken = new Set(fixed.map((f) => f.index));
+  const byId = new Map(designs.map((d, i) => [d.id, i]));
+  const out: FixedCopy[] = [];
+  for (const f of start) {
+    const di = byId.get(f.designId);
+    if (di === undefined || f.copy === undefined || !Number.isInteger(f.copy) || f.copy < 0 || f.copy >= designs[di].quantity) continue;
+    const rotation = f.rotation ?? 0;
+    if (![0, 90, 180, 270].includes(rotation) || (rotation % 180 !== 0 && !s.rotate)) continue;
+    const sheet = f.sheet ?? 0;
+    if (!Number.isInteger(sheet) || sheet < 0 || !Number.isFinite(f.x) || !Number.isFinite(f.y)) continue;
+    const index = firstPiece[di] + f.copy;
+    if (taken.has(index)) continue;
+    taken.add(index);
+    const fp = footprints[di];
+    const art = onSheet(fp, fp.art, 0, 0, rotation);
+    out.push({ index, sheet, x: px(f.x) - art.x, y: px(f.y) - art.y, rotation });
+  }
+  return out;
+}

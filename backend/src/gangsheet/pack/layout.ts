@@ -9,7 +9,7 @@
  */
 import { FixedUnit, PieceTooLargeError, packSheets, UnitFixedError } from './sheets';
 import { DesignMask } from '../shape/design-mask';
-import { Box, FixedPlacement, FixedPlacementError, footprintOf, LabelSpace, onSheet, resolveFixed } from './footprint';
+import { Box, FixedPlacement, FixedPlacementError, footprintOf, LabelSpace, onSheet, resolveFixed, resolveStart } from './footprint';
 import { inkArea, NestPieceTooLargeError, nestShapes, Rotation } from '../shape/shape-layout';
 import type { PlacementRule } from '../shape/placement';
 
@@ -74,6 +74,14 @@ export interface LayoutOptions {
   converge?: boolean;
   /** Copies already placed; the others are laid out around them. */
   fixed?: readonly FixedPlacement[];
+  /**
+   * "shape" nesting: a starting layout, where the copies not fixed stand now (the seller's
+   * current layout; `copy` needed). The search starts from it: copies clear of the fixed
+   * ones and of each other stay, the others (and copies it leaves out) are laid out around
+   * them, and the usual starting layouts compete. Entries that name no copy of the order are
+   * ignored. Rectangle layouts ignore it.
+   */
+  start?: readonly FixedPlacement[];
 }
 
 export interface PixelRect {
@@ -257,14 +265,85 @@ function nestBoth(designs: readonly LayoutDesign[], settings: SheetSettings, opt
   }
   const searched = (chosen: LayoutResult): LayoutResult =>
     opts.maxEvaluations === undefined ? { ...chosen, search: { converged: nested?.search?.converged ?? false, elapsedMs: performance.now() - start, timeLimitMs: total } } : chosen;
-  if (!box) return { shape: searched(nested!) };
-  const better =
-    !!nested && (!boxHoldsFixed || nested.sheets.length < box.sheets.length || (nested.sheets.length === box.sheets.length && nested.totalLength < box.totalLength));
+  const shorter = (a: LayoutResult, b: LayoutResult) => a.sheets.length < b.sheets.length || (a.sheets.length === b.sheets.length && a.totalLength < b.totalLength);
+  // the starting layout repaired as a rectangle layout (where it is one): a candidate too
+  const started = startAsRectangles(designs, s, opts);
+  if (!box) return { shape: searched(started && (!nested || shorter(started, nested)) ? started : nested!) };
+  const better = !!nested && (!boxHoldsFixed || shorter(nested, box));
   // the search of both layouts: the whole time limit, and whether the shape search converged
-  const shape = searched(better ? nested! : { ...box, settings: s });
+  let chosen = better ? nested! : { ...box, settings: s };
+  if (started && shorter(started, chosen)) chosen = started;
+  const shape = searched(chosen);
   const savedLength = box.totalLength - shape.totalLength;
   return { shape, box, savedLength, savedFraction: box.totalLength > 0 ? savedLength / box.totalLength : 0 };
 }
+
+/**
+ * The starting layout (`opts.start`) repaired around the fixed copies as rectangles: each
+ * start copy (in reading order) whose box lies within the sheet and keeps the gap from the
+ * fixed copies' boxes and from those kept before it stays, as a fixed copy of a rectangle
+ * layout, and the others (covered by a moved pin, or without a place) are packed around them
+ * (a few counted evaluations). A rectangle layout's copies lie off the shape search's cells
+ * exactly the gap apart, and the shape search's cells would take many of them for too close:
+ * for such a start (the preview of a print of near-rectangular art often is the rectangle
+ * layout) this is the repair. Only the given fixed copies are flagged `fixed`. Undefined
+ * without a start, when a fixed copy names no copy number, or when more than a quarter of
+ * the start would be displaced (then it was no rectangle layout).
+ */
+function startAsRectangles(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, opts: LayoutOptions): LayoutResult | undefined {
+  const fixed = opts.fixed ?? [];
+  const start = opts.start ?? [];
+  if (!start.length || fixed.some((f) => f.copy === undefined)) return undefined;
+  const px = (inches: number) => Math.round(inches * s.dpi);
+  const gap = px(s.gap);
+  const margin = px(s.margin);
+  const right = px(s.width) - margin;
+  const bottom = Number.isFinite(s.maxLength) ? px(s.maxLength) - margin : Infinity;
+  const byId = new Map(designs.map((d) => [d.id, d]));
+  const key = (f: FixedPlacement) => `${f.designId}#${f.copy}`;
+  const boxOf = (f: FixedPlacement) => {
+    const d = byId.get(f.designId);
+    const rotation = f.rotation ?? 0;
+    if (!d || !Number.isFinite(f.x) || !Number.isFinite(f.y) || ![0, 90, 180, 270].includes(rotation)) return undefined;
+    const fp = footprintOf(d, designPixelSize(d, s.dpi), px);
+    const art = onSheet(fp, fp.art, 0, 0, rotation);
+    const odd = rotation % 180 !== 0;
+    return { sheet: f.sheet ?? 0, x: px(f.x) - art.x, y: px(f.y) - art.y, w: odd ? fp.h : fp.w, h: odd ? fp.w : fp.h };
+  };
+  type B = NonNullable<ReturnType<typeof boxOf>>;
+  const apart = (a: B, b: B) => a.sheet !== b.sheet || a.x >= b.x + b.w + gap || b.x >= a.x + a.w + gap || a.y >= b.y + b.h + gap || b.y >= a.y + a.h + gap;
+  const placed: B[] = fixed.flatMap((f) => boxOf(f) ?? []);
+  const taken = new Set(fixed.map(key));
+  const kept: FixedPlacement[] = [];
+  const given = start.flatMap((f) => {
+    const b = boxOf(f);
+    return b && f.copy !== undefined ? [{ f, b }] : [];
+  });
+  given.sort((p, q) => p.b.sheet - q.b.sheet || p.b.y - q.b.y || p.b.x - q.b.x);
+  for (const { f, b } of given) {
+    if (taken.has(key(f)) || b.x < margin || b.y < margin || b.x + b.w > right || b.y + b.h > bottom || !placed.every((o) => apart(b, o))) continue;
+    taken.add(key(f));
+    placed.push(b);
+    kept.push(f);
+  }
+  if (kept.length < 0.75 * start.length) return undefined;
+  const pinned = new Set(fixed.map(key));
+  let all: LayoutResult;
+  try {
+    all = layoutWith(designs, { ...s, nesting: 'box' }, { fixed: [...fixed, ...kept], maxEvaluations: START_BOX_EVALUATIONS, seed: opts.seed }, 'box');
+  } catch (e) {
+    if (e instanceof FixedPlacementError) return undefined;
+    throw e;
+  }
+  const sheets = all.sheets.map((sh) => ({
+    ...sh,
+    placements: sh.placements.map(({ fixed: _fixed, ...p }) => (pinned.has(`${p.designId}#${p.copy}`) ? { ...p, fixed: true as const } : p)),
+  }));
+  return { ...all, settings: s, sheets };
+}
+
+/** Counted evaluations of the rectangle packing around a repaired starting layout (`startAsRectangles`). */
+const START_BOX_EVALUATIONS = 20;
 
 function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, opts: LayoutOptions, mode: Nesting): LayoutResult {
   const start = performance.now();
@@ -329,6 +408,7 @@ function layoutWith(designs: readonly LayoutDesign[], s: ResolvedSheetSettings, 
         { ...cfg, cellPx },
         { ...search, rules: opts.placementRules, compactMoves: opts.compactMoves, threads: opts.threads, converge: opts.converge },
         fixed.map((f) => ({ copy: f.index, sheet: f.sheet, x: f.x, y: f.y, rotation: f.rotation })),
+        resolveStart(opts.start ?? [], designs, firstPiece, footprints, s, px, fixed).map((f) => ({ copy: f.index, sheet: f.sheet, x: f.x, y: f.y, rotation: f.rotation })),
       );
       converged = nested.converged;
       unitSheets = nested.sheets.map((sh) => ({ length: sh.length, placements: sh.placements.map((p) => ({ ...p, index: p.copy })) }));

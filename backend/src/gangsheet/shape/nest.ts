@@ -12,9 +12,10 @@
  * next sheet.
  */
 import { Rng } from '../pack/rng';
-import { compactLast } from './compact-sheet';
-import { NestType, prepare } from './grid';
-import { BottomLeftFill, Evaluated, FillParams, PlacementRule, RULES } from './placement';
+import { compactLast, toCompactShape } from './compact-sheet';
+import { CompactShape, gapOverlap } from './cell-overlap';
+import { NestType, prepare, Prepared } from './grid';
+import { BottomLeftFill, Evaluated, FillParams, PlacementRule, PresetPlacement, RULES } from './placement';
 import { startRace } from './race-helper';
 import type { OverlapMeasure } from './overlap';
 
@@ -64,6 +65,26 @@ export interface NestConfig {
    * on (`nestShapes`).
    */
   converge?: boolean;
+  /**
+   * A starting layout (the seller's current one, around copies pinned or moved since): where
+   * copies stood, by index into `copies`. The search's first layouts keep every one that
+   * stands clear of the fixed copies and of those kept before it (in reading order), and
+   * lay the others out around them (`startLayout`); the usual starting layouts still run,
+   * and the shortest is searched on and compacted.
+   */
+  start?: readonly NestStart[];
+}
+
+/** A copy's place in a starting layout (`NestConfig.start`). */
+export interface NestStart {
+  /** Index into the copies array. */
+  copy: number;
+  sheet: number;
+  /** Orientation index of the copy's type. */
+  orientation: number;
+  /** Cell of the mask's (0, 0). */
+  x: number;
+  y: number;
 }
 
 export interface NestPlacement {
@@ -126,6 +147,48 @@ const FILL_DRAWS = 0.5;
  * engine and prepare its masks, and the quick previews would get little from it.
  */
 const RACE_MIN_MS = 3000;
+
+/**
+ * The repaired starting layout of `cfg.start`: per sheet, the fixed copies first, then the
+ * start's copies in reading order, each kept where it stands if it fits there (within the
+ * sheet, and clear of the fixed copies and of those kept before it by the gap); `rest`, the
+ * copies displaced or without a place in the start, in the order of `order`, is laid out
+ * around them by the fill.
+ */
+function startLayout(prepared: readonly (readonly Prepared[])[], copies: readonly number[], cfg: NestConfig, order: readonly number[]): { preset: PresetPlacement[]; rest: number[] } {
+  const fixed = cfg.fixed ?? [];
+  const seen = new Set<number>();
+  const given = (cfg.start ?? [])
+    .filter((q) => {
+      const ok = Number.isInteger(q.copy) && q.copy >= 0 && q.copy < copies.length && !seen.has(q.copy) && prepared[copies[q.copy]][q.orientation] !== undefined;
+      if (ok) seen.add(q.copy);
+      return ok && (Number.isFinite(cfg.maxRows) || q.sheet === 0);
+    })
+    .sort((a, b) => a.sheet - b.sheet || a.y - b.y || a.x - b.x);
+  // the engine's own test of two copies (`gapOverlap`: clear when either one's ink misses the
+  // other's grown cells), as for fixed copies and the compaction; a bottom-left fill tests only
+  // the new copy's ink, so its layouts hold copies that the reverse test alone would refuse
+  const placed: { s: CompactShape; x: number; y: number; sheet: number }[] = fixed.map((f) => ({ s: toCompactShape(prepared[f.type][0]), x: f.x, y: f.y, sheet: f.sheet }));
+  const preset: PresetPlacement[] = [];
+  for (const q of given) {
+    const s = toCompactShape(prepared[copies[q.copy]][q.orientation]);
+    if (q.x < 0 || q.y < 0 || q.x + s.w > cfg.width || q.y + s.h > cfg.maxRows) continue;
+    const clear = placed.every(
+      (r) =>
+        r.sheet !== q.sheet ||
+        r.x - r.s.pad >= q.x + s.w ||
+        q.x - s.pad >= r.x + r.s.w ||
+        r.y - r.s.pad >= q.y + s.h ||
+        q.y - s.pad >= r.y + r.s.h ||
+        !gapOverlap(s, q.x, q.y, r.s, r.x, r.y, 1),
+    );
+    if (!clear) continue;
+    placed.push({ s, x: q.x, y: q.y, sheet: q.sheet });
+    preset.push({ copy: q.copy, orientation: q.orientation, x: q.x, y: q.y, sheet: q.sheet });
+  }
+  const kept = new Set(preset.map((q) => q.copy));
+  return { preset, rest: order.filter((c) => !kept.has(c)) };
+}
 
 /**
  * When a converging layout (`NestConfig.converge`) stops:
@@ -201,12 +264,17 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
   let best: Evaluated | null = null;
   let bestSeq: number[] = starts[0];
   let bestRule: PlacementRule = filler.rule;
+  let bestPreset: readonly PresetPlacement[] = [];
   // with one design the fill rule is the centre rule
   const designs = new Set(copies).size;
   const rules = (cfg.rules ?? RULES).filter((q) => designs > 1 || q !== 'fill');
   if (!rules.length) throw new Error('no placement rule to try');
   // every rule on the first order before any rule on the others: a short budget (the
   // preview) then sees every rule once (no rule is best on every order)
+  // the starting layout given (the seller's current one, `cfg.start`) repaired around the
+  // fixed copies: by the fill rule, right after the first usual starting layout (so that one
+  // is never crowded out of a short budget by it)
+  let repair = cfg.start?.length ? startLayout(prepared, copies, cfg, starts[0]) : undefined;
   starting: for (const s of starts)
     for (const r of rules) {
       filler.rule = r;
@@ -218,11 +286,28 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
         best = e;
         bestSeq = s;
         bestRule = r;
+        bestPreset = [];
         if (cfg.maxEvaluations === undefined) filler.abandon = start + searchMs;
+      }
+      if (repair) {
+        [filler.preset, filler.rule] = [repair.preset, rules[0]];
+        const f = evaluate(repair.rest, best ? best.cost : Infinity);
+        if (f && (!best || f.cost < best.cost)) {
+          best = f;
+          bestSeq = repair.rest;
+          bestRule = rules[0];
+          bestPreset = repair.preset;
+          if (cfg.maxEvaluations === undefined) filler.abandon = start + searchMs;
+        }
+        filler.preset = [];
+        repair = undefined;
       }
       if (outOfTime()) break starting;
     }
   filler.rule = bestRule;
+  // the search goes on from the best start: a repaired starting layout's kept copies stay
+  // placed, and the sequence moves only the others
+  filler.preset = bestPreset;
   if (!best) throw new Error('internal: no layout');
   gainAt = performance.now();
   gainEvaluations = filler.evaluations;

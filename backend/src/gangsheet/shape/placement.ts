@@ -98,6 +98,11 @@ function sameCells(a: CellMask, b: CellMask): boolean {
   return true;
 }
 
+/** A copy of a starting layout kept where it stands (`BottomLeftFill.preset`). */
+export interface PresetPlacement extends NestPlacement {
+  sheet: number;
+}
+
 export interface Evaluated {
   sheets: NestSheet[];
   /** (sheets - 1) * bigM + total used rows: fewer sheets first, then less film. */
@@ -123,6 +128,12 @@ export class BottomLeftFill {
   /** When a timed search gives up on an evaluation in progress (performance.now(); 0: never); set once there is a layout. */
   abandon = 0;
   evaluations = 0;
+  /**
+   * Copies already on the sheets (a starting layout's, `NestConfig.start`, where they stand
+   * clear of the fixed copies and of each other): every evaluation places them after the fixed
+   * copies and before the sequence, which then holds only the others.
+   */
+  preset: readonly PresetPlacement[] = [];
   /** The orientations worth trying per type: a turn whose cells equal an earlier turn's (a ring's, a badge's, a photo's half turn) finds the same spots. */
   private readonly distinct: number[][];
   private readonly maxWords: number;
@@ -171,7 +182,11 @@ export class BottomLeftFill {
     let cost = 0;
     let farSum = 0;
     const fixed = cfg.fixed ?? [];
-    const lastFixedSheet = fixed.reduce((m, f) => Math.max(m, f.sheet), -1);
+    const preset = this.preset;
+    const lastFixedSheet = Math.max(
+      fixed.reduce((m, f) => Math.max(m, f.sheet), -1),
+      preset.reduce((m, p) => Math.max(m, p.sheet), -1),
+    );
     while (remaining.length || sheets.length <= lastFixedSheet) {
       const grid = new Grid(cfg.width, cfg.maxRows, maxWords, initialRows);
       // first free position found so far per (type, orientation): the grid only fills up,
@@ -190,6 +205,14 @@ export class BottomLeftFill {
         placements.push({ copy: copies.length + k, orientation: 0, x: f.x, y: f.y });
         rows = Math.max(rows, f.y + p.h);
       });
+      // then the starting layout's copies kept where they stand
+      for (const q of preset) {
+        if (q.sheet !== sheets.length) continue;
+        const p = prepared[copies[q.copy]][q.orientation];
+        grid.place(p, q.x, q.y);
+        placements.push({ copy: q.copy, orientation: q.orientation, x: q.x, y: q.y });
+        rows = Math.max(rows, q.y + p.h);
+      }
       // where a copy of type t would go: over its orientations, the best by the rule
       const choose = (t: number): { o: number; x: number; y: number; score: number } | null => {
         const ps = prepared[t];
@@ -313,6 +336,6 @@ export class BottomLeftFill {
     }
     // tie-break (below one row): copies lower on average, so the search can cross the
     // plateaus where many sequences give the same length
-    return { sheets, cost: cost + farSum / (seq.length * (cost + 1) * 2) };
+    return { sheets, cost: cost + farSum / (Math.max(1, seq.length) * (cost + 1) * 2) };
   }
 }

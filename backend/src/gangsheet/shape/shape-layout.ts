@@ -16,7 +16,7 @@ import { DesignMask, maskCoverage, unpackMask } from './design-mask';
 import { UnitFixedError } from '../pack/sheets';
 import { toCompactShape } from './compact-sheet';
 import { NestType, prepare } from './grid';
-import { NestFixed, NestPieceTooLargeError, nestSheets } from './nest';
+import { NestFixed, NestPieceTooLargeError, NestStart, nestSheets } from './nest';
 import { gapOverlap } from './cell-overlap';
 import type { PlacementRule } from './placement';
 
@@ -262,6 +262,7 @@ export function nestShapes(
   cfg: ShapeConfig,
   opts: { timeLimitMs: number; maxEvaluations?: number; seed?: number; rules?: readonly PlacementRule[]; compactMoves?: number; threads?: number; converge?: boolean },
   fixed: readonly ShapeFixed[] = [],
+  startAt: readonly ShapeFixed[] = [],
 ): ShapeLayout {
   const start = performance.now();
   if (!Number.isInteger(cfg.cellPx) || cfg.cellPx < 1) throw new Error('cell size must be a positive whole number of pixels');
@@ -292,6 +293,7 @@ export function nestShapes(
   try {
     res = nestSheets(types, movable.map((i) => copies[i]), {
       fixed: nestFixed,
+      start: startCells(startAt, movable, copies, types, cfg, cell),
       width: cols,
       maxRows,
       ...SHAPE_COMPACTION,
@@ -334,6 +336,23 @@ export function nestShapes(
     return { length: bottom + cfg.margin, placements };
   });
   return { sheets, converged: res.converged, elapsedMs: performance.now() - start };
+}
+
+/**
+ * A starting layout's copies (`nestShapes`' `start`: pixels, like fixed copies) on the
+ * nester's cells: each at the nearest cell (an edited copy need not lie on the grid), in its
+ * type's orientation of that turn, numbered among the copies to nest. Fixed copies, and turns
+ * the type does not have (rotation off), are left out; the nester repairs the rest.
+ */
+function startCells(start: readonly ShapeFixed[], movable: readonly number[], copies: readonly number[], types: readonly NestType[], cfg: ShapeConfig, cell: number): NestStart[] {
+  if (!start.length) return [];
+  const index = new Map(movable.map((c, i) => [c, i]));
+  return start.flatMap((q) => {
+    const i = index.get(q.copy);
+    const orientation = types[copies[q.copy]].orientations.findIndex((o) => o.rotation === q.rotation);
+    if (i === undefined || orientation < 0) return [];
+    return [{ copy: i, sheet: q.sheet, orientation, x: Math.round((q.x - cfg.margin) / cell), y: Math.round((q.y - cfg.margin) / cell) }];
+  });
 }
 
 /**
