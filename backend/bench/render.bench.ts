@@ -13,6 +13,8 @@
  *           signed or UNSIGNED-PAYLOAD, whatever the endpoint's scheme)
  *   s3wait - s3 with each file's upload completed before the next file starts (the baseline
  *           of the upload batch)
+ *   s3sdk - s3 with the writes sent through the AWS SDK's S3 client (as without static keys)
+ *           instead of the driver's signed requests (SignedUploads), which never load the SDK
  *   s3@5x1 (any s3 mode) - with parts of 5 MB, one in flight (STORAGE_S3_PART_SIZE_MB and
  *           STORAGE_S3_QUEUE_SIZE for that child), to compare part sizes in one run
  * then every PNG is decoded and the raw RGBA hashed (ours vs naive, sheet by sheet).
@@ -143,9 +145,9 @@ const sheetFile = (kind: string, i: number, ext = 'png') => path.join(WORK, `${k
  * with the app's driver settings: its defaults, or STORAGE_S3_* from the environment;
  * `signPayloads` overrides STORAGE_S3_SIGN_PAYLOADS (modes s3signed, s3unsigned).
  */
-async function benchBucket(signPayloads?: 'true' | 'false'): Promise<S3ObjectStore> {
-  // loaded here only: a renderer on the local folder never loads the AWS SDK, as in the app's workers
-  const { CreateBucketCommand } = await import('@aws-sdk/client-s3');
+async function benchBucket(signPayloads?: 'true' | 'false', uploads?: 'sdk'): Promise<S3ObjectStore> {
+  // loaded here only: a renderer on the local folder never loads the S3 driver, as in the app's
+  // workers (and the driver loads the AWS SDK only for what its writes do not need)
   const { S3ObjectStore } = await import('../src/storage/s3-object-store');
   const endpoint = process.env.S3_TEST_ENDPOINT;
   const accessKeyId = process.env.S3_TEST_ACCESS_KEY_ID;
@@ -163,14 +165,25 @@ async function benchBucket(signPayloads?: 'true' | 'false'): Promise<S3ObjectSto
     STORAGE_S3_PREFIX: `render-${process.pid}/`,
     ...(signPayloads ? { STORAGE_S3_SIGN_PAYLOADS: signPayloads } : {}),
   });
-  const store = new S3ObjectStore(storage.s3!);
-  await store.client.send(new CreateBucketCommand({ Bucket: 'gangsheet-bench' })).catch((e) => {
-    if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
-  });
-  return store;
+  return new S3ObjectStore({ ...storage.s3!, ...(uploads ? { uploads } : {}) });
 }
 
-type RenderKind = 'ours' | 'old' | 'pdf' | 's3' | 's3signed' | 's3unsigned' | 's3wait';
+/** The bench's bucket exists (made by the parent, so no renderer loads the SDK for it). */
+async function createBenchBucket(): Promise<void> {
+  const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({
+    endpoint: process.env.S3_TEST_ENDPOINT,
+    region: process.env.S3_TEST_REGION ?? 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: process.env.S3_TEST_ACCESS_KEY_ID ?? '', secretAccessKey: process.env.S3_TEST_SECRET_ACCESS_KEY ?? '' },
+  });
+  await client.send(new CreateBucketCommand({ Bucket: 'gangsheet-bench' })).catch((e) => {
+    if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
+  });
+  client.destroy();
+}
+
+type RenderKind = 'ours' | 'old' | 'pdf' | 's3' | 's3signed' | 's3unsigned' | 's3wait' | 's3sdk';
 
 /** renderSheets for every sheet: PNG (ours, the old encoding, or ours into a bucket) or PDF. */
 async function childRender(mode: string): Promise<object> {
@@ -181,7 +194,9 @@ async function childRender(mode: string): Promise<object> {
   if (tune && !m) throw new Error(`mode ${mode}: the tuning is <part MB>x<parts in flight>`);
   if (m) Object.assign(process.env, { STORAGE_S3_PART_SIZE_MB: m[1], STORAGE_S3_QUEUE_SIZE: m[2] });
   const p: Plan = JSON.parse(fs.readFileSync(path.join(WORK, 'plan.json'), 'utf8'));
-  const store = kind.startsWith('s3') ? await benchBucket(kind === 's3signed' ? 'true' : kind === 's3unsigned' ? 'false' : undefined) : undefined;
+  const store = kind.startsWith('s3')
+    ? await benchBucket(kind === 's3signed' ? 'true' : kind === 's3unsigned' ? 'false' : undefined, kind === 's3sdk' ? 'sdk' : undefined)
+    : undefined;
   const batch = store && kind !== 's3wait' ? new UploadBatch(store) : undefined;
   const t0 = performance.now();
   const trace: number[][] = [];
@@ -215,6 +230,8 @@ async function childRender(mode: string): Promise<object> {
     const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((sp) => [sp.space_name, Math.round(sp.space_size / 1e5) / 10]));
     fs.writeFileSync(`${process.env.RENDER_MEMTRACE}-${mode}-${process.pid}.json`, JSON.stringify({ trace, spaces }));
   }
+  // the peak of the render itself: what follows (checking the bucket) may load the AWS SDK
+  const maxRssMb = peakRssMb();
   let stored: number | undefined;
   if (store) {
     stored = 0;
@@ -228,7 +245,7 @@ async function childRender(mode: string): Promise<object> {
     bytes: res.reduce((a, r) => a + r.bytes, 0),
     ...(stored === undefined ? {} : { storedBytes: stored }),
     cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
-    maxRssMb: peakRssMb(),
+    maxRssMb,
   };
 }
 
@@ -341,6 +358,7 @@ async function main(): Promise<void> {
     `${sheets.length} sheet(s) of 22 x ${sheets.map((s) => s.length.toFixed(1)).join(' / ')} in at ${DPI} DPI, ${copies} copies of ${p.designs.length} designs ` +
       `(${LARGE ? 'all 9-11 in wide' : 'mixed 3.5-11 in'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
   );
+  if (MODES.some((m) => m.startsWith('s3')) && process.env.S3_TEST_ENDPOINT) await createBenchBucket();
   const results: Record<string, any> = {};
   // a mode named twice runs twice (in the order given, so two modes can take turns)
   const runs: Record<string, any[]> = {};

@@ -19,7 +19,7 @@ export interface ObjectStore {
 
   /**
    * A write its writer hands buffers to, where the driver has one of its own (S3: the parts
-   * are filled from the buffers directly, with no stream between); else put() with a stream.
+   * are spooled from the buffers directly, with no stream between); else put() with a stream.
    */
   open?(key: string, options?: { contentType?: string }): ObjectWrite;
 

@@ -1,22 +1,9 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CopyObjectCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-  UploadPartCopyCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type * as S3 from '@aws-sdk/client-s3';
+import type { PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import { S3StorageConfig } from '../config/configuration';
-import { MultipartWrite, PartBuffers } from './s3-multipart';
+import { CompletedUploadPart, MultipartWrite, UploadBody, UploadTransport } from './s3-multipart';
+import { SignedUploads } from './s3-signed-uploads';
 import {
   ByteRange,
   checkKey,
@@ -34,7 +21,29 @@ import {
   writeProbe,
 } from './object-store';
 
-export type S3StoreOptions = S3StorageConfig;
+export type S3StoreOptions = S3StorageConfig & {
+  /** Where a write spools its parts (os.tmpdir() by default; see MultipartWrite). */
+  spoolDir?: string;
+  /**
+   * What sends a write's requests: `signed` (SignedUploads: signed HTTP requests, without the
+   * AWS SDK's S3 client; the default with static keys) or `sdk` (the S3 client; the default
+   * without them, for the SDK's credential chain).
+   */
+  uploads?: 'signed' | 'sdk';
+  /** Sees the headers of each upload request as signed (tests). */
+  onSignedUpload?: (request: string, headers: Record<string, string>) => void;
+};
+
+let sdkModule: typeof S3 | undefined;
+
+/**
+ * The AWS SDK's S3 client module, loaded on first use: a CPU worker that only writes a
+ * render's files does so through SignedUploads and never needs it (it costs ~9 MB of peak).
+ */
+function sdk(): typeof S3 {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (sdkModule ??= require('@aws-sdk/client-s3') as typeof S3);
+}
 
 const DELETE_BATCH = 1000;
 /** CopyObject takes objects up to 5 GiB; larger ones are copied as a multipart upload of parts this size. */
@@ -43,11 +52,26 @@ const COPY_PART = 1024 ** 3;
 
 export class S3ObjectStore implements ObjectStore {
   readonly driver = 's3' as const;
-  readonly client: S3Client;
-  private readonly signer: S3Client;
-  private readonly parts: PartBuffers;
+  private clients: { client: S3Client; signer: S3Client } | null = null;
+  private readonly uploads: UploadTransport;
 
   constructor(readonly options: S3StoreOptions) {
+    const keys = !!(options.accessKeyId && options.secretAccessKey);
+    this.uploads =
+      (options.uploads ?? (keys ? 'signed' : 'sdk')) === 'signed'
+        ? new SignedUploads(options, options.onSignedUpload)
+        : new SdkUploads(() => this.client, options.bucket);
+  }
+
+  /** The SDK's S3 client (created, and the SDK loaded, on first use). */
+  get client(): S3Client {
+    return this.sdkClients().client;
+  }
+
+  private sdkClients(): { client: S3Client; signer: S3Client } {
+    if (this.clients) return this.clients;
+    const { S3Client } = sdk();
+    const options = this.options;
     const mode = options.checksums === 'when_supported' ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED';
     const base = {
       region: options.region,
@@ -59,10 +83,10 @@ export class S3ObjectStore implements ObjectStore {
       requestChecksumCalculation: mode,
       responseChecksumValidation: mode,
     } as const;
-    this.client = new S3Client({ ...base, endpoint: options.endpoint });
-    this.signer = options.publicEndpoint ? new S3Client({ ...base, endpoint: options.publicEndpoint }) : this.client;
-    if (unsignedPayloads(options)) signUploadsUnsigned(this.client);
-    this.parts = new PartBuffers(options.partSizeBytes, options.queueSize + 1);
+    const client = new S3Client({ ...base, endpoint: options.endpoint });
+    const signer = options.publicEndpoint ? new S3Client({ ...base, endpoint: options.publicEndpoint }) : client;
+    this.clients = { client, signer };
+    return this.clients;
   }
 
   private objectKey(key: string): string {
@@ -116,13 +140,14 @@ export class S3ObjectStore implements ObjectStore {
 
   private multipart(key: string, contentType?: string): MultipartWrite {
     return new MultipartWrite({
-      client: this.client,
-      bucket: this.options.bucket,
+      transport: this.uploads,
       key: this.objectKey(key),
       contentType,
+      partSize: this.options.partSizeBytes,
       queueSize: this.options.queueSize,
       checksums: this.options.checksums === 'when_supported',
-      parts: this.parts,
+      signPayloads: !unsignedPayloads(this.options),
+      spoolDir: this.options.spoolDir,
     });
   }
 
@@ -140,7 +165,7 @@ export class S3ObjectStore implements ObjectStore {
     }
     try {
       const out = await this.client.send(
-        new GetObjectCommand({
+        new (sdk().GetObjectCommand)({
           Bucket: this.options.bucket,
           Key: this.objectKey(key),
           Range: range ? `bytes=${range.start}-${range.end ?? ''}` : undefined,
@@ -159,7 +184,7 @@ export class S3ObjectStore implements ObjectStore {
 
   async head(key: string): Promise<ObjectInfo | null> {
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
+      const out = await this.client.send(new (sdk().HeadObjectCommand)({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
       return { key, size: out.ContentLength ?? 0, modified: out.LastModified ?? new Date(0) };
     } catch (e) {
       if (status(e) === 404) return null;
@@ -174,21 +199,21 @@ export class S3ObjectStore implements ObjectStore {
     const Key = this.objectKey(to);
     const CopySource = `${Bucket}/${this.objectKey(from).split('/').map(encodeURIComponent).join('/')}`;
     if (info.size <= COPY_LIMIT) {
-      await this.client.send(new CopyObjectCommand({ Bucket, Key, CopySource }));
+      await this.client.send(new (sdk().CopyObjectCommand)({ Bucket, Key, CopySource }));
     } else {
-      const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+      const { UploadId } = await this.client.send(new (sdk().CreateMultipartUploadCommand)({ Bucket, Key }));
       try {
         const Parts = [];
         for (let start = 0, n = 1; start < info.size; start += COPY_PART, n++) {
           const end = Math.min(info.size, start + COPY_PART) - 1;
           const out = await this.client.send(
-            new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber: n, CopySource, CopySourceRange: `bytes=${start}-${end}` }),
+            new (sdk().UploadPartCopyCommand)({ Bucket, Key, UploadId, PartNumber: n, CopySource, CopySourceRange: `bytes=${start}-${end}` }),
           );
           Parts.push({ PartNumber: n, ETag: out.CopyPartResult?.ETag });
         }
-        await this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }));
+        await this.client.send(new (sdk().CompleteMultipartUploadCommand)({ Bucket, Key, UploadId, MultipartUpload: { Parts } }));
       } catch (e) {
-        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
+        await this.client.send(new (sdk().AbortMultipartUploadCommand)({ Bucket, Key, UploadId })).catch(() => undefined);
         throw e;
       }
     }
@@ -196,7 +221,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
+    await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
   }
 
   async *list(prefix: string): AsyncIterable<ObjectInfo> {
@@ -205,7 +230,7 @@ export class S3ObjectStore implements ObjectStore {
     let ContinuationToken: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: own + prefix, ContinuationToken }),
+        new (sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: own + prefix, ContinuationToken }),
       );
       for (const o of page.Contents ?? []) {
         if (!o.Key) continue;
@@ -222,7 +247,7 @@ export class S3ObjectStore implements ObjectStore {
     const out: string[] = [];
     let ContinuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: full, Delimiter: '/', ContinuationToken }));
+      const page = await this.client.send(new (sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: full, Delimiter: '/', ContinuationToken }));
       for (const p of page.CommonPrefixes ?? []) if (p.Prefix) out.push(p.Prefix.slice(full.length, -1));
       for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(full.length));
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -237,7 +262,7 @@ export class S3ObjectStore implements ObjectStore {
     const flush = async () => {
       if (!batch.length) return;
       const out = await this.client.send(
-        new DeleteObjectsCommand({
+        new (sdk().DeleteObjectsCommand)({
           Bucket: this.options.bucket,
           Delete: { Objects: batch.map((k) => ({ Key: this.objectKey(k) })), Quiet: true },
         }),
@@ -268,7 +293,7 @@ export class S3ObjectStore implements ObjectStore {
     let UploadIdMarker: string | undefined;
     do {
       const page = await this.client
-        .send(new ListMultipartUploadsCommand({ Bucket, Prefix: this.options.prefix + prefix, KeyMarker, UploadIdMarker }))
+        .send(new (sdk().ListMultipartUploadsCommand)({ Bucket, Prefix: this.options.prefix + prefix, KeyMarker, UploadIdMarker }))
         .catch((e) => {
           // keys without s3:ListBucketMultipartUploads: the bucket's lifecycle rule removes them
           if (status(e) === 403) return null;
@@ -276,7 +301,7 @@ export class S3ObjectStore implements ObjectStore {
         });
       if (!page) return;
       for (const u of page.Uploads ?? []) {
-        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId })).catch((e) => {
+        await this.client.send(new (sdk().AbortMultipartUploadCommand)({ Bucket, Key: u.Key, UploadId: u.UploadId })).catch((e) => {
           if (status(e) !== 404) throw e;
         });
       }
@@ -285,13 +310,14 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
-    const command = new GetObjectCommand({
+    const command = new (sdk().GetObjectCommand)({
       Bucket: this.options.bucket,
       Key: this.objectKey(key),
       ResponseContentDisposition: options.fileName ? contentDisposition('attachment', options.fileName) : undefined,
       ResponseContentType: options.contentType,
     });
-    return getSignedUrl(this.signer, command, { expiresIn: options.expiresInSeconds });
+    const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+    return getSignedUrl(this.sdkClients().signer, command, { expiresIn: options.expiresInSeconds });
   }
 
   health(): Promise<void> {
@@ -299,8 +325,11 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   close(): void {
-    this.client.destroy();
-    if (this.signer !== this.client) this.signer.destroy();
+    if (this.uploads instanceof SignedUploads) this.uploads.close();
+    if (!this.clients) return;
+    this.clients.client.destroy();
+    if (this.clients.signer !== this.clients.client) this.clients.signer.destroy();
+    this.clients = null;
   }
 }
 
@@ -315,31 +344,70 @@ export function unsignedPayloads(options: Pick<S3StoreOptions, 'endpoint' | 'sig
 }
 
 /**
- * Signs uploads' bodies as UNSIGNED-PAYLOAD (SigV4's single-chunk option: the headers are
- * still signed, the gateway skips hashing the body). Only bodies in memory (the multipart
- * writer's parts and objects): streamed bodies get the SDK's own chunked encoding, and a hash
- * already set stays.
+ * The multipart writer's requests through the SDK. A body's hashes come with it (the writer
+ * works them out as the bytes arrive): its SHA-256 goes in x-amz-content-sha256 (or
+ * UNSIGNED-PAYLOAD), so the SDK never reads a spooled body to hash it, and its CRC32 in
+ * x-amz-checksum-crc32, so the SDK adds none of its own.
  */
-function signUploadsUnsigned(client: S3Client): void {
-  client.middlewareStack.add(
-    (next, context) => (args) => {
-      const request = args.request as { headers?: Record<string, string>; body?: unknown } | undefined;
-      const command = context.commandName;
-      if (
-        (command === 'UploadPartCommand' || command === 'PutObjectCommand') &&
-        request?.headers &&
-        ArrayBuffer.isView(request.body) &&
-        !Object.keys(request.headers).some((h) => h.toLowerCase() === 'x-amz-content-sha256')
-      )
-        request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+class SdkUploads implements UploadTransport {
+  constructor(
+    private readonly sdkClient: () => S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  private get client(): S3Client {
+    return this.sdkClient();
+  }
+
+  async createUpload(Key: string, ContentType: string | undefined, checksums: boolean): Promise<string> {
+    const out = await this.client.send(
+      new (sdk().CreateMultipartUploadCommand)({ Bucket: this.bucket, Key, ContentType, ChecksumAlgorithm: checksums ? 'CRC32' : undefined }),
+    );
+    return out.UploadId!;
+  }
+
+  async uploadPart(Key: string, UploadId: string, PartNumber: number, body: UploadBody): Promise<{ ETag?: string; ChecksumCRC32?: string }> {
+    const command = new (sdk().UploadPartCommand)({
+      Bucket: this.bucket,
+      Key,
+      UploadId,
+      PartNumber,
+      Body: body.open(),
+      ContentLength: body.length,
+      ChecksumCRC32: body.crc32,
+    });
+    const out = await this.client.send(withPayloadHash(command, body));
+    return { ETag: out.ETag, ChecksumCRC32: out.ChecksumCRC32 };
+  }
+
+  async completeUpload(Key: string, UploadId: string, Parts: CompletedUploadPart[]): Promise<void> {
+    await this.client.send(new (sdk().CompleteMultipartUploadCommand)({ Bucket: this.bucket, Key, UploadId, MultipartUpload: { Parts } }));
+  }
+
+  async abortUpload(Key: string, UploadId: string): Promise<void> {
+    await this.client.send(new (sdk().AbortMultipartUploadCommand)({ Bucket: this.bucket, Key, UploadId }));
+  }
+
+  async putObject(Key: string, body: UploadBody, ContentType: string | undefined): Promise<void> {
+    const command = new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key, Body: body.open(), ContentLength: body.length, ContentType, ChecksumCRC32: body.crc32 });
+    await this.client.send(withPayloadHash(command, body));
+  }
+}
+
+/** Sets the body's SHA-256 (or UNSIGNED-PAYLOAD) as the payload hash SigV4 signs. */
+function withPayloadHash<C extends UploadPartCommand | PutObjectCommand>(command: C, body: UploadBody): C {
+  (command.middlewareStack as { add: (m: unknown, o: unknown) => void }).add(
+    (next: (a: unknown) => unknown) => (args: { request?: { headers?: Record<string, string> } }) => {
+      if (args.request?.headers) args.request.headers['x-amz-content-sha256'] = body.sha256 ?? 'UNSIGNED-PAYLOAD';
       return next(args);
     },
-    { step: 'build', name: 'unsignedUploadPayload' },
+    { step: 'build', name: 'payloadHash' },
   );
+  return command;
 }
 
 function status(e: unknown): number | undefined {
-  return e instanceof S3ServiceException ? e.$metadata.httpStatusCode : (e as any)?.$metadata?.httpStatusCode;
+  return (e as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
 }
 
 function abortError(signal?: AbortSignal): Error {

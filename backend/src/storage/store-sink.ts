@@ -5,8 +5,9 @@ import { createObjectStore } from './object-store.factory';
 import { ObjectStore } from './object-store';
 
 /**
- * A writer's output streamed into the store as `key` (S3: a multipart upload, whose parts
- * are the only bytes held): the object exists once finish() resolves; abort() removes it.
+ * A writer's output streamed into the store as `key` (S3: a multipart upload whose parts are
+ * spooled to temp files of the part size, so the bytes held in memory are a read chunk per
+ * part in flight): the object exists once finish() resolves; abort() removes it.
  */
 export function storeSink(store: ObjectStore, key: string, contentType: string): ByteSink {
   if (store.open) {
@@ -46,7 +47,7 @@ export function storeSink(store: ObjectStore, key: string, contentType: string):
  * completing, so a renderer goes on with its next file while the last part of this one
  * travels (with a bucket, that last request is most of a small file's cost). settle() waits
  * for them all and throws the first failure; abort() removes what they wrote. Each waiting
- * upload holds at most its last part.
+ * upload holds at most its last part (a spool file).
  */
 export class UploadBatch {
   private readonly pending = new Set<Promise<void>>();
