@@ -177,3 +177,76 @@ describe('Prints: edited layout (e2e)', () => {
     expect((await preview()).layoutState).toBe('auto');
   });
 });
+
+/**
+ * "Re-nest the rest" of a true-shape print from the editor's current layout: the editor sends
+ * every copy (the pinned ones, and where the others stand now), and the re-nest starts from
+ * that layout instead of laying everything out afresh.
+ */
+describe('Prints: re-nest from the current layout (e2e)', () => {
+  let t: TestApp;
+  let s: Awaited<ReturnType<typeof signUpAndLogin>>;
+  let printId: string;
+  const settings = { width: 10, gap: 0.25, margin: 0.25, dpi: 72, nesting: 'shape' as const, rotate: true, formats: ['png'] };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const admin = await adminAgent(t);
+    s = await signUpAndLogin(t, 'renester');
+    await setCredits(t, admin, s.user._id, 100);
+    const a = await addDesign(t, s.user._id, { name: 'wide', width: 600, height: 400, border: 50 });
+    const b = await addDesign(t, s.user._id, { name: 'square', width: 400, height: 400, border: 50 });
+    const size = await addSize(t, s.user._id, 'Two', 2);
+    const res = await s.agent
+      .post('/api/print')
+      .send({ printItems: [{ imageId: a._id, sizeId: size._id, quantity: 8 }, { imageId: b._id, sizeId: size._id, quantity: 8 }] })
+      .expect(201);
+    printId = res.body.data._id;
+  });
+  afterAll(() => t.close());
+
+  const key = (c: Copy) => `${c.itemId}#${c.copy}`;
+  const plain = (c: Copy): Copy => ({ itemId: c.itemId, copy: c.copy, sheet: c.sheet, x: c.x, y: c.y, rotation: c.rotation, pinned: !!c.pinned });
+  const current = async (): Promise<{ copies: Copy[]; length: number }> => {
+    const p = (await s.agent.post(`/api/print/${printId}/preview`).send({ settings }).expect(200)).body.data;
+    const copies = p.sheets.flatMap((sh: any) => sh.placements.map((pl: any) => ({ itemId: pl.itemId, copy: pl.copy, sheet: sh.index, x: pl.x, y: pl.y, rotation: pl.rotation, pinned: false })));
+    return { copies, length: p.sheets.reduce((a: number, sh: any) => a + sh.length, 0) };
+  };
+  const renest = async (copies: Copy[]) => {
+    const data = (await s.agent.post(`/api/print/${printId}/layout/renest`).send({ settings, copies }).expect(200)).body.data;
+    return { copies: (data.copies as Copy[]).map(plain), length: data.sheets.reduce((a: number, sh: any) => a + sh.length, 0) };
+  };
+  const problems = async (copies: Copy[]) => (await s.agent.post(`/api/print/${printId}/layout/check`).send({ settings, copies }).expect(200)).body.data.problems;
+
+  it('pinned where they stand: the re-nest starts from the current layout and is no longer than it', async () => {
+    const shown = await current();
+    expect(shown.copies).toHaveLength(16);
+    const pins = [shown.copies[2], shown.copies[9]].map((c) => ({ ...c, pinned: true }));
+    const pinned = new Set(pins.map(key));
+    const res = await renest(shown.copies.map((c) => (pinned.has(key(c)) ? pins.find((p) => key(p) === key(c))! : c)));
+    expect(res.copies).toHaveLength(16);
+    for (const p of pins) expect(res.copies.find((c) => key(c) === key(p))).toMatchObject({ x: p.x, y: p.y, rotation: p.rotation, pinned: true });
+    expect(res.length).toBeLessThanOrEqual(shown.length + 1e-9);
+    expect(await problems(res.copies)).toEqual([]);
+  });
+
+  it('a pin moved onto other copies: those are laid out again, the pin stays where it was put', async () => {
+    const shown = await current();
+    // the last copy moved to the top-left corner, where the layout has another copy
+    const last = [...shown.copies].sort((a, b) => b.y - a.y)[0];
+    const corner = [...shown.copies].sort((a, b) => a.y + a.x - (b.y + b.x))[0];
+    const pin = { ...last, x: corner.x, y: corner.y, rotation: corner.rotation === last.rotation ? last.rotation : last.rotation, pinned: true };
+    const copies = shown.copies.map((c) => (key(c) === key(last) ? pin : c));
+    // as sent, the layout is not printable: the pin lies on the copy in the corner
+    expect((await problems(copies)).map((p: any) => p.code)).toContain('too_close');
+    const res = await renest(copies);
+    expect(res.copies).toHaveLength(16);
+    expect(new Set(res.copies.map(key)).size).toBe(16);
+    expect(res.copies.find((c) => key(c) === key(pin))).toMatchObject({ x: pin.x, y: pin.y, pinned: true });
+    expect(await problems(res.copies)).toEqual([]);
+    // the body may still carry the pinned copies alone (a re-nest from scratch)
+    const scratch = await renest([pin]);
+    expect(scratch.copies).toHaveLength(16);
+    expect(await problems(scratch.copies)).toEqual([]);
+  });
+});

@@ -68,9 +68,14 @@ export interface EngineCallOptions {
   signal?: AbortSignal;
 }
 
-/** fixed: copies that stay where they are (an edited layout's); the others are laid out around them. */
+/**
+ * fixed: copies that stay where they are (an edited layout's); the others are laid out around
+ * them. start: where the others stand now (the editor's current layout, "Re-nest the rest"):
+ * the "shape" search starts from it and repairs what collides with the fixed copies.
+ */
 export interface EngineLayoutOptions extends EngineCallOptions {
   fixed?: readonly FixedPlacement[];
+  start?: readonly FixedPlacement[];
 }
 
 export interface RenderRequest extends EngineCallOptions {
@@ -143,9 +148,17 @@ export const engineInProcess = {
   },
   // threads: what one "shape" layout may use (PRINT_LAYOUT_THREADS); converge: stop a "shape"
   // layout once it has converged (the product always does; bench:pipeline compares with false)
-  async layout(designs: readonly EngineDesign[], settings: SheetSettings, timeLimitMs: number, threads = 1, converge = true, fixed?: readonly FixedPlacement[]): Promise<LayoutResult> {
+  async layout(
+    designs: readonly EngineDesign[],
+    settings: SheetSettings,
+    timeLimitMs: number,
+    threads = 1,
+    converge = true,
+    fixed?: readonly FixedPlacement[],
+    start?: readonly FixedPlacement[],
+  ): Promise<LayoutResult> {
     if (settings.nesting === 'shape' && !hasInk(designs)) return layoutSheets(designs.map(layoutDesign), { ...settings, nesting: 'box' }, { timeLimitMs, fixed });
-    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs, threads, converge, fixed });
+    return layoutSheets(designs.map(layoutDesign), settings, { timeLimitMs, threads, converge, fixed, start });
   },
   async checkLayout(designs: readonly EngineDesign[], settings: LayoutSettings, copies: readonly LayoutCopy[], names: Record<string, string>): Promise<LayoutProblem[]> {
     return checkLayout(designs, settings, copies, names);
@@ -202,7 +215,7 @@ export function workerEngine(pool: CpuPool, maxPixels: number, layoutThreads = 1
   return {
     inspect: (file, root, opts) => pool.run('engineInspect', [file, root, maxPixels], { signal: opts?.signal, errors }),
     layout: (designs, settings, timeLimitMs, opts) =>
-      pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreadsNow(layoutThreads, cores, pool.inFlight()), converge, opts?.fixed], {
+      pool.run('engineLayout', [designs, settings, timeLimitMs, layoutThreadsNow(layoutThreads, cores, pool.inFlight()), converge, opts?.fixed, opts?.start], {
         signal: opts?.signal,
         errors: [...errors, FixedPlacementError],
       }),

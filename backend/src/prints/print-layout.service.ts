@@ -97,18 +97,23 @@ export class PrintLayoutService {
   /**
    * Every copy not pinned laid out again around the pinned ones (the copies given with
    * `pinned: true`), in the engine's search with them as fixed placements; nothing is stored.
+   * The other copies given (the editor's current layout) are the search's starting layout
+   * ("shape" prints): those clear of the pins stay unless the search finds a shorter layout,
+   * those a moved pin now covers are laid out again. Without them the search starts afresh.
    */
   async renest(userId: string, printId: string, dto: SaveLayoutDto): Promise<PrintLayoutDto> {
     const print = await this.editable(userId, printId);
     const settings = await this.sheetSettings.resolve(userId, dto.presetId, dto.settings);
     const { designs } = await this.designs(print, settings, true);
     const pinned = normalize(dto.copies.filter((c) => c.pinned), settings.dpi);
+    // the current places of the others: a hint, so copies the print does not have are left out
+    const start = normalize(dto.copies.filter((c) => !c.pinned), settings.dpi);
     const known = new Map(designs.map((d) => [d.id, d]));
     for (const c of pinned)
       if (!known.has(c.itemId) || c.copy >= known.get(c.itemId)!.quantity) throw new BadRequestException({ message: `Pinned copy ${c.copy + 1} of item ${c.itemId} is not part of this print.`, code: 'layout_invalid' });
     let layout: LayoutResult;
     try {
-      layout = await this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs, { fixed: pinned.map(toFixed) });
+      layout = await this.engine.layout(designs, settings, this.config.prints.previewTimeLimitMs, { fixed: pinned.map(toFixed), start: start.map(toFixed) });
     } catch (e) {
       if (e instanceof FixedPlacementError)
         throw new BadRequestException({ message: `The pinned copies cannot stay where they are: ${e.message}. Unpin or move them.`, code: 'layout_invalid' });

@@ -47,7 +47,11 @@ export class LayoutCopyInput {
 
 /** Body of PUT layout, layout/check and layout/renest: the sheet settings (as for preview) and the copies. */
 export class SaveLayoutDto extends ProcessPrintDto {
-  @ApiProperty({ type: [LayoutCopyInput], description: 'PUT and check: every copy; renest: the pinned copies (others are ignored)' })
+  @ApiProperty({
+    type: [LayoutCopyInput],
+    description:
+      'PUT and check: every copy; renest: the pinned copies stay where they are, the others given (the current layout) are where the re-nest starts from ("shape" prints; copies a moved pin covers are laid out again); the pinned ones alone re-nest from scratch',
+  })
   @IsArray()
   @ArrayMaxSize(MAX_LAYOUT_COPIES)
   @ValidateNested({ each: true })
