@@ -1,4 +1,6 @@
+import { DataSource } from 'typeorm';
 import { CreditsService } from '../src/credits/credits.service';
+import { BankTransfersService } from '../src/payments/bank-transfers.service';
 import { adminAgent, createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 
 /** Bank transfer: offered only when bank details are configured, always with a reference, completed by an admin when the money arrives. */
@@ -76,6 +78,31 @@ describe('Paying by bank transfer (e2e)', () => {
       const res = await admin.post(`/api/payment/${checkout.paymentId}/received`).expect(400);
       expect(res.body.code).toBe('not_bank_transfer');
       await admin.post('/api/payment/00000000-0000-4000-8000-000000000000/received').expect(404);
+    });
+
+    it('unpaid after BANK_TRANSFER_EXPIRY_DAYS (30): Cancelled once, the buyer told with the reference; the admin still finds it and can mark late money received', async () => {
+      const { agent } = await signUpAndLogin(t, 'latecomer');
+      const fresh = (await agent.post('/api/payment/bank-transfer').send({ sku: 'credits1000' }).expect(200)).body.data;
+      const old = (await agent.post('/api/payment/bank-transfer').send({ sku: 'credits500' }).expect(200)).body.data;
+      await t.app.get(DataSource).query(`UPDATE payments SET purchase_date = now() - interval '31 days' WHERE id = $1`, [old._id]);
+      const expiry = t.app.get(BankTransfersService);
+      expect(await expiry.expireStale()).toBe(1);
+      expect(await expiry.expireStale()).toBe(0);
+      expect((await agent.get(`/api/payment/${old._id}`).expect(200)).body.data.status).toBe('Cancelled');
+      expect((await agent.get(`/api/payment/${fresh._id}`).expect(200)).body.data.status).toBe('Pending');
+      const notes = (await agent.get('/api/notifications?limit=10').expect(200)).body.data.map((n: any) => n.message);
+      expect(notes).toContain(`Bank transfer ${old.paymentSystemReferenceId} expired: no payment arrived within 30 days. If you sent the money, contact us with this reference.`);
+      // the awaiting list drops it; the Cancelled view has it; other statuses belong to other lists
+      expect((await admin.get('/api/bankTransfers?search=latecomer').expect(200)).body.data.map((p: any) => p._id)).toEqual([fresh._id]);
+      expect((await admin.get('/api/bankTransfers?search=latecomer&status=Cancelled').expect(200)).body.data.map((p: any) => p._id)).toEqual([old._id]);
+      expect((await admin.get('/api/bankTransfers?status=Completed').expect(400)).body.message).toContain('status must be Pending or Cancelled here');
+      // the package can be started again, with a new reference
+      const again = (await agent.post('/api/payment/bank-transfer').send({ sku: 'credits500' }).expect(200)).body.data;
+      expect(again._id).not.toBe(old._id);
+      // the money for the expired one arrives after all
+      await admin.post(`/api/payment/${old._id}/received`).expect(200);
+      expect((await agent.get('/api/profile').expect(200)).body.data.credit.availableCredits).toBe(500);
+      expect((await admin.get('/api/bankTransfers?search=latecomer&status=Cancelled').expect(200)).body.pagination.totalDocuments).toBe(0);
     });
   });
 });

@@ -209,7 +209,13 @@ test("payments: bank transfer from the credits section shows the bank details an
     await adminPage.getByRole("button", { name: "Login" }).click();
     await adminPage.waitForURL("**/dashboard");
     await adminPage.goto("/completed-payments");
-    const waiting = adminPage.getByTestId("awaiting-transfers").locator("tr").filter({ hasText: reference });
+    // "Show expired" lists the transfers cancelled unpaid (none yet), and back
+    const card = adminPage.getByTestId("awaiting-transfers");
+    await card.getByRole("switch", { name: "Show expired" }).click();
+    await card.getByText("No expired bank transfers.").waitFor();
+    await card.getByRole("switch", { name: "Show expired" }).click();
+    const waiting = card.locator("tr").filter({ hasText: reference });
+    await waiting.waitFor();
     await waiting.getByRole("button", { name: "Mark as received" }).click();
     await adminPage.locator(".ant-popconfirm").getByRole("button", { name: "Mark as received" }).click();
     await expectToast(adminPage, "Transfer marked as received: credits added");

@@ -100,7 +100,8 @@ export interface AppConfig {
     /** Days after sign-up during which packages sell at the discounted price. */
     discountDays: number;
     paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string; brandName: string };
-    bank: { name: string; accountNumber: string; iban: string };
+    /** `expiryDays`: a bank transfer still unpaid this many days after it was started is cancelled (0: never). */
+    bank: { name: string; accountNumber: string; iban: string; expiryDays: number };
   };
   /**
    * Shop integrations. `secretKey` encrypts their secrets at rest. `syncIntervalMs` 0 turns
@@ -348,7 +349,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         apiUrl: (e.PAYPAL_API_URL ?? (e.PAYPAL_MODE === 'live' ? 'https://api-m.paypal.com' : 'https://api-m.sandbox.paypal.com')).replace(/\/$/, ''),
         brandName: e.PAYPAL_BRAND_NAME,
       },
-      bank: { name: e.BANK_NAME ?? '', accountNumber: e.BANK_ACCOUNT_NUMBER ?? '', iban: e.BANK_IBAN ?? '' },
+      bank: { name: e.BANK_NAME ?? '', accountNumber: e.BANK_ACCOUNT_NUMBER ?? '', iban: e.BANK_IBAN ?? '', expiryDays: e.BANK_TRANSFER_EXPIRY_DAYS },
     },
     shops: {
       secretKey: e.INTEGRATIONS_SECRET_KEY ?? persistedSecret(dataDir, '.integrations-key'),

@@ -104,6 +104,7 @@ export const envSchema = z.object({
   BANK_NAME: z.string().optional(),
   BANK_ACCOUNT_NUMBER: z.string().optional(),
   BANK_IBAN: z.string().optional(),
+  BANK_TRANSFER_EXPIRY_DAYS: z.coerce.number().int().min(0).default(30),
   // ---- shops (Etsy, WooCommerce) and their orders ----
   INTEGRATIONS_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ETSY_KEYSTRING: z.string().optional(),

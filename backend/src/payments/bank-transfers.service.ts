@@ -1,5 +1,7 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { APP_CONFIG } from '../config/config.module';
+import { AppConfig } from '../config/configuration';
 import { User } from '../users/entities/user.entity';
 import { Payment, PaymentMethod, PaymentStatus, PaymentType } from './entities/payment.entity';
 import { PaymentCatalogueService } from './payment-catalogue.service';
@@ -13,7 +15,10 @@ const bankReference = () => `GS-${Array.from(randomBytes(8), (b) => REFERENCE_AL
 /** Paying a package by bank transfer: the buyer's Pending payment and the admin's "money received". */
 @Injectable()
 export class BankTransfersService {
+  private readonly logger = new Logger('Payments');
+
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly payments: PaymentsRepository,
     private readonly catalogue: PaymentCatalogueService,
     private readonly settlement: PaymentSettlementService,
@@ -65,5 +70,25 @@ export class BankTransfersService {
     }
     if (payment.status !== PaymentStatus.Completed) await this.settlement.complete(paymentId, null, { actorId: admin._id });
     return this.payments.getWithUser(paymentId);
+  }
+
+  /**
+   * Bank transfers still unpaid BANK_TRANSFER_EXPIRY_DAYS after they were started are
+   * cancelled, and the buyer is told (a notification naming the reference). They leave the
+   * admin's awaiting list, but money that arrives later can still be marked received (the
+   * list's Cancelled view): complete() takes a Cancelled payment too. Runs on the
+   * maintenance queue; safe to run twice (only Pending ones are cancelled, each once).
+   */
+  async expireStale(): Promise<number> {
+    const days = this.config.payments.bank.expiryDays;
+    if (!days) return 0;
+    let expired = 0;
+    for (const id of await this.payments.staleBankTransfers(days)) {
+      const p = await this.payments.get(id);
+      const notice = `Bank transfer ${p.paymentSystemReferenceId} expired: no payment arrived within ${days} days. If you sent the money, contact us with this reference`;
+      if (await this.settlement.cancel(id, notice)) expired++;
+    }
+    if (expired) this.logger.log(`Expired ${expired} unpaid bank transfer(s)`);
+    return expired;
   }
 }

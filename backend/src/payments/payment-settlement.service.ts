@@ -13,6 +13,8 @@ export interface PaymentSettledEvent {
   payment: Payment;
   availableCredits: number;
   message: string;
+  /** A cancellation the user is told about (a bank transfer that expired); other cancellations were the user's own doing. */
+  notify?: boolean;
 }
 
 /** The provider event that caused a settlement, recorded in its transaction. */
@@ -49,10 +51,11 @@ export class PaymentSettlementService {
   ) {}
 
   /** Pending → Cancelled (a Completed or Refunded payment stays as it is). */
-  async cancel(paymentId: string): Promise<void> {
-    if (!(await this.payments.cancelPending(paymentId))) return;
+  async cancel(paymentId: string, notice?: string): Promise<boolean> {
+    if (!(await this.payments.cancelPending(paymentId))) return false;
     const payment = await this.payments.get(paymentId);
-    await this.settled({ kind: 'cancelled', payment, availableCredits: await this.payments.balance(payment.userId), message: 'Payment cancelled' });
+    await this.settled({ kind: 'cancelled', payment, availableCredits: await this.payments.balance(payment.userId), message: notice ?? 'Payment cancelled', notify: !!notice });
+    return true;
   }
 
   /**
@@ -143,7 +146,7 @@ export class PaymentSettlementService {
       message: e.message,
     });
     this.logger.log(`Payment ${p._id} ${e.kind} (user ${p.userId}, ${p.credits} credits)`);
-    if (e.kind === 'cancelled') return;
+    if (e.kind === 'cancelled' && !e.notify) return;
     // notify never throws; a webhook that cannot be queued is logged, the settlement stands
     await this.notifications.notify(p.userId, { type: 'payment', message: `${e.message}.`, attachmentId: p._id, dedupeKey: `payment.${e.kind}:${p._id}` });
     if (e.kind === 'completed') {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Role, User } from '../users/entities/user.entity';
@@ -95,10 +95,17 @@ export class PaymentsController {
 
   @Get('bankTransfers')
   @Roles(Role.Admin)
-  @ApiOperation({ summary: "Admin: every user's bank transfers still waiting for the money" })
+  @ApiOperation({
+    summary: "Admin: every user's bank transfers still waiting for the money",
+    description: 'status=Cancelled lists the ones that expired unpaid (or were cancelled) instead: money that arrives late can still be marked received. Completed ones are in completedTransfers.',
+  })
   @ApiOkResponse({ type: PaymentListResponse })
   pendingBankTransfers(@Query() q: PaymentListQueryDto) {
-    return this.payments.list(null, q, [PaymentStatus.Pending], PaymentMethod.Bank);
+    const status = q.status ?? PaymentStatus.Pending;
+    if (status !== PaymentStatus.Pending && status !== PaymentStatus.Cancelled) {
+      throw new BadRequestException({ message: 'status must be Pending or Cancelled here; completed bank transfers are in completedTransfers', code: 'validation_failed' });
+    }
+    return this.payments.list(null, q, [status], PaymentMethod.Bank);
   }
 
   @Get('completedTransfers')

@@ -52,14 +52,20 @@ export class PaymentsModule implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(JOB_RUNNER) private readonly jobs: JobRunner,
     private readonly reconciliation: PaymentReconciliationService,
+    private readonly bankTransfers: BankTransfersService,
+    private readonly catalogue: PaymentCatalogueService,
   ) {}
 
-  /** Nodes that run jobs reconcile unfinished payments on the recovery interval (one node at a time). */
+  /**
+   * Nodes that run jobs reconcile unfinished checkouts and expire unpaid bank transfers on
+   * the recovery interval (one node at a time), where there is a provider or bank details.
+   */
   async onModuleInit() {
-    if (this.config.payments.provider === 'none') return;
-    this.jobs.process(JobName.PaymentReconcile, () =>
-      this.reconciliation.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`)),
-    );
+    if (this.config.payments.provider === 'none' && !this.catalogue.bankDetails().available) return;
+    this.jobs.process(JobName.PaymentReconcile, async () => {
+      await this.reconciliation.reconcile().catch((e) => this.logger.error(`payment reconciliation failed: ${e}`));
+      await this.bankTransfers.expireStale().catch((e) => this.logger.error(`bank transfer expiry failed: ${e}`));
+    });
     await this.jobs.repeat(JobName.PaymentReconcile, this.config.recovery.intervalMs);
   }
 }

@@ -99,6 +99,16 @@ export class PaymentsRepository {
     });
   }
 
+  /** Bank transfers still Pending that were started more than `days` days ago, oldest first. */
+  async staleBankTransfers(days: number, limit = 500): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM payments WHERE payment_method = $1 AND status = 'Pending' AND purchase_date < now() - make_interval(days => $2)
+        ORDER BY purchase_date LIMIT $3`,
+      [PaymentMethod.Bank, days, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Pending → Cancelled; true when this call did it. */
   async cancelPending(paymentId: string): Promise<boolean> {
     const rows = returned(

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Button, Card, Flex, Popconfirm, Tooltip, Typography } from "antd";
+import { Button, Card, Flex, Popconfirm, Switch, Tooltip, Typography } from "antd";
 import { ResponsiveTable } from "../../components/table/ResponsiveTable";
 import type { ColumnsType } from "antd/es/table";
 import { WarningOutlined } from "@ant-design/icons";
@@ -70,13 +70,22 @@ export function CompletedPaymentsPage() {
 /**
  * Admin: bank transfers whose money has not been seen yet (GET /api/bankTransfers). When
  * the money with that reference arrives, "Mark as received" completes the payment and adds
- * its credits; it then moves to the completed list. Hidden while there are none.
+ * its credits; it then moves to the completed list. "Show expired" lists the ones cancelled
+ * unpaid (BANK_TRANSFER_EXPIRY_DAYS), whose money can still arrive. Hidden while there are none
+ * of either.
  */
 function AwaitingTransfers() {
   const [page, setPage] = useState(1);
+  const [expired, setExpired] = useState(false);
+  const status = expired ? "Cancelled" : "Pending";
   const refresh = useRefreshPayments();
-  const { data } = useApiQuery(["/api/bankTransfers", { page }], () =>
-    api.GET("/api/bankTransfers", { params: { query: { page, limit: 10, sort: "asc", sortBy: "purchaseDate" } } }),
+  const { data } = useApiQuery(["/api/bankTransfers", { page, status }], () =>
+    api.GET("/api/bankTransfers", { params: { query: { page, limit: 10, sort: "asc", sortBy: "purchaseDate", status } } }),
+  );
+  // whether the other view has any, so the card (and its switch) stays while one of them does
+  const other = expired ? "Pending" : "Cancelled";
+  const { data: otherData } = useApiQuery(["/api/bankTransfers", { page: 1, status: other, limit: 1 }], () =>
+    api.GET("/api/bankTransfers", { params: { query: { page: 1, limit: 1, status: other } } }),
   );
   const received = useMutation({
     mutationFn: (id: string) => call(api.POST("/api/payment/{id}/received", { params: { path: { id } } })),
@@ -86,7 +95,7 @@ function AwaitingTransfers() {
     },
   });
   const total = data?.pagination.totalDocuments ?? 0;
-  if (!total) return null;
+  if (!total && !otherData?.pagination.totalDocuments) return null;
   const columns: ColumnsType<Payment> = [
     { key: "user", title: "User", render: (_, p) => <Link to={`/users/${p.userId._id}`}>{userName(p)}</Link> },
     { key: "reference", title: "Reference", dataIndex: "paymentSystemReferenceId", render: (r: string | null) => <Typography.Text code copyable>{r ?? "—"}</Typography.Text> },
@@ -109,12 +118,31 @@ function AwaitingTransfers() {
     },
   ];
   return (
-    <Card title="Bank transfers awaiting payment" style={{ marginBottom: 24 }} data-testid="awaiting-transfers">
+    <Card
+      title="Bank transfers awaiting payment"
+      style={{ marginBottom: 24 }}
+      data-testid="awaiting-transfers"
+      extra={
+        <Flex gap={8} align="center">
+          <Switch
+            size="small"
+            id="show-expired-transfers"
+            checked={expired}
+            onChange={(on) => {
+              setExpired(on);
+              setPage(1);
+            }}
+          />
+          <label htmlFor="show-expired-transfers">Show expired</label>
+        </Flex>
+      }
+    >
       <ResponsiveTable<Payment>
         rowKey="_id"
         size="small"
         columns={columns}
         dataSource={data?.data ?? []}
+        locale={{ emptyText: expired ? "No expired bank transfers." : "No bank transfers awaiting payment." }}
         pagination={{ current: page, pageSize: 10, total, onChange: setPage, hideOnSinglePage: true }}
       />
     </Card>
