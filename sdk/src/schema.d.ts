@@ -113,7 +113,9 @@ export interface paths {
         };
         /**
          * Admin: every user's bank transfers still waiting for the money
-         * @description Example:
+         * @description status=Cancelled lists the ones that expired unpaid (or were cancelled) instead: money that arrives late can still be marked received. Completed ones are in completedTransfers.
+         *
+         *     Example:
          *
          *     ```sh
          *     curl $GS/api/bankTransfers
@@ -4244,7 +4246,7 @@ export interface components {
             overlapHours: number;
         };
         SaveLayoutDto: {
-            /** @description PUT and check: every copy; renest: the pinned copies (others are ignored) */
+            /** @description PUT and check: every copy; renest: the pinned copies stay where they are, the others given (the current layout) are where the re-nest starts from ("shape" prints; copies a moved pin covers are laid out again); the pinned ones alone re-nest from scratch */
             copies: components["schemas"]["LayoutCopyInput"][];
             /**
              * Format: uuid
