@@ -50,6 +50,19 @@ describe('Admin credit grants and the credit history (e2e)', () => {
     expect(bell[0].message).toBe('An administrator added 500 credits to your account. Available now: 500.');
   });
 
+  it('a balance the admin lowers is told to the seller as well as one raised; the same balance again tells nothing', async () => {
+    const { agent, user } = await signUpAndLogin(t, 'lowered');
+    await admin.put(`/api/users/${user._id}/credit`).send({ availableCredits: 300, reason: 'Opening balance' }).expect(200);
+    await admin.put(`/api/users/${user._id}/credit`).send({ availableCredits: 120, reason: 'Correction: test credits' }).expect(200);
+    await admin.put(`/api/users/${user._id}/credit`).send({ availableCredits: 120, reason: 'Correction: test credits' }).expect(200);
+    const bell = (await agent.get('/api/notifications').expect(200)).body.data.map((n: any) => n.message);
+    expect(bell).toEqual([
+      'An administrator removed 180 credits from your account. Available now: 120.',
+      'An administrator added 300 credits to your account. Available now: 300.',
+    ]);
+    expect((await agent.get('/api/profile').expect(200)).body.data.credit.availableCredits).toBe(120);
+  });
+
   it('the credit history: every change, newest first, paged, with who made it and why', async () => {
     const { agent, user } = await signUpAndLogin(t, 'audited');
     const credits = t.app.get(CreditsService);

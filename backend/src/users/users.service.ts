@@ -173,8 +173,12 @@ export class UsersService {
   /** A correction of the balance. A raise is notified like a grant; the admin's reason stays in the audit. */
   async setCredit(id: string, availableCredits: number, why: string, actor: User): Promise<User> {
     const change = await this.credits.setAvailable(id, availableCredits, actor._id, why);
-    // notifications hook: credit added by an admin
-    if (change && change.availableDelta > 0) await this.notifications.notify(id, { type: 'profile', message: `An administrator added ${change.availableDelta} credits to your account. Available now: ${change.availableAfter}.`, attachmentId: change._id });
+    // notifications hook: the balance an admin set, up or down (the seller's header follows the notification)
+    if (change && change.availableDelta !== 0) {
+      const d = change.availableDelta;
+      const what = d > 0 ? `added ${d} credits to` : `removed ${-d} credits from`;
+      await this.notifications.notify(id, { type: 'profile', message: `An administrator ${what} your account. Available now: ${change.availableAfter}.`, attachmentId: change._id });
+    }
     return this.get(id);
   }
 
