@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
-import { MultipartTarget, MultipartWrite, SpoolFile, transient, UploadBody, UploadTransport } from './s3-multipart';
+import { MultipartTarget, MultipartWrite, retrying, SpoolFile, transient, UploadBody, UploadTransport } from './s3-multipart';
 
 async function read(body: UploadBody): Promise<Buffer> {
   const b = body.open();
@@ -178,23 +178,47 @@ describe('MultipartWrite', () => {
     expect(files.opened()).toBe(0);
   });
 
-  it('sends a spooled part again, read afresh, after a transient failure; not after a refusal', async () => {
-    const f = fakeTransport({ failPart: 1, failTimes: 1, failStatus: 503 });
-    const w = new MultipartWrite(target(f.transport));
-    const data = Buffer.from(Array.from({ length: 20 }, (_, i) => i));
-    await w.write(data);
-    await w.finish();
-    expect(f.parts().map((p) => p.partNumber)).toEqual([1, 1, 2]);
-    expect(f.parts()[1].body).toEqual(data.subarray(0, PART));
-    expect(f.names().at(-1)).toBe('CompleteMultipartUpload');
+  it('tries a request again after a transient failure (a fresh read of a spooled body), not after a refusal', async () => {
+    const file = await SpoolFile.open(spoolDir, { sha256: false, crc32: false });
+    await file.append(Buffer.from('part'));
+    const body = file.body();
+    const reads: Buffer[] = [];
+    let calls = 0;
+    const out = await retrying(async () => {
+      reads.push(await read(body));
+      if (++calls === 1) throw Object.assign(new Error('busy'), { $metadata: { httpStatusCode: 503 } });
+      return 'sent';
+    }, 1);
+    expect(out).toBe('sent');
+    expect(reads).toEqual([Buffer.from('part'), Buffer.from('part')]);
+    await file.close();
 
-    const g = fakeTransport({ failPart: 1, failStatus: 403 });
-    const v = new MultipartWrite(target(g.transport));
-    await v.write(data);
-    await expect(v.finish()).rejects.toThrow('part refused');
-    expect(g.parts().map((p) => p.partNumber)).toEqual([1]); // not again, and no part after it
-    expect(transient(new Error('socket hang up'))).toBe(true);
+    calls = 0;
+    await expect(
+      retrying(async () => {
+        calls++;
+        throw Object.assign(new Error('denied'), { $metadata: { httpStatusCode: 403 } });
+      }, 1),
+    ).rejects.toThrow('denied');
+    expect(calls).toBe(1);
+    calls = 0;
+    await expect(
+      retrying(async () => {
+        calls++;
+        throw new Error('socket hang up'); // no answer at all
+      }, 1),
+    ).rejects.toThrow('socket hang up');
+    expect(calls).toBe(3);
     expect(transient(Object.assign(new Error('x'), { $metadata: { httpStatusCode: 404 } }))).toBe(false);
+    expect(transient(Object.assign(new Error('x'), { name: 'SlowDown', $metadata: { httpStatusCode: 503 } }))).toBe(true);
+  });
+
+  it('a spool file closed under a read fails the read, never reads what its descriptor number became', async () => {
+    const file = await SpoolFile.open(spoolDir, { sha256: false, crc32: false });
+    await file.append(Buffer.alloc(600 << 10, 1));
+    const body = file.body();
+    await file.close();
+    await expect(read(body)).rejects.toThrow('closed');
   });
 
   it('a failed part fails the write and aborts the upload; abort() leaves no upload and no spool file behind', async () => {

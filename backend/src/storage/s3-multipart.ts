@@ -18,6 +18,8 @@ export interface UploadBody {
   sha256?: string;
   /** Base64 CRC32 (the x-amz-checksum-crc32 header), when checksums are on. */
   crc32?: string;
+  /** Read from a spool file (a stream, which the SDK does not retry). */
+  spooled?: boolean;
 }
 
 export interface CompletedUploadPart {
@@ -26,7 +28,11 @@ export interface CompletedUploadPart {
   ChecksumCRC32?: string;
 }
 
-/** The five requests a write makes, whatever sends them (see S3ObjectStore's SDK transport). */
+/**
+ * The five requests a write makes, whatever sends them (SignedUploads, or S3ObjectStore's SDK
+ * transport). A transport tries a request again after a transient failure, opening the body
+ * afresh (see retrying).
+ */
 export interface UploadTransport {
   createUpload(key: string, contentType: string | undefined, checksums: boolean): Promise<string>;
   uploadPart(key: string, uploadId: string, partNumber: number, body: UploadBody): Promise<{ ETag?: string; ChecksumCRC32?: string }>;
@@ -39,8 +45,24 @@ export interface UploadTransport {
 export const IN_MEMORY_BYTES = 1 << 20;
 /** The chunk a part is read from its spool file in while it is sent. */
 const READ_CHUNK = 256 << 10;
-/** Attempts of a request whose body is a stream (the SDK retries in-memory bodies itself, not streams). */
+/** Attempts of a request (see retrying). */
 const ATTEMPTS = 3;
+
+/**
+ * `send` again after a transient failure, up to ATTEMPTS in all, 0.1 s then 0.4 s apart: for
+ * requests the SDK does not retry (a body read from a spool file: the SDK cannot read a stream
+ * twice) or that do not go through it (SignedUploads). `send` opens the body afresh each time.
+ */
+export async function retrying<T>(send: () => Promise<T>, delayMs = 100): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (e) {
+      if (attempt >= ATTEMPTS || !transient(e)) throw e;
+      await new Promise((r) => setTimeout(r, delayMs * 4 ** (attempt - 1)));
+    }
+  }
+}
 
 /**
  * One part's bytes on disk: a temp file unlinked as soon as it is opened, so it is the open
@@ -98,7 +120,7 @@ export class SpoolFile {
     const crc = Buffer.alloc(4);
     crc.writeUInt32BE(this.crc >>> 0);
     const length = this.size;
-    return { length, sha256, crc32: this.checksums ? crc.toString('base64') : undefined, open: () => this.reader(length) };
+    return { length, sha256, crc32: this.checksums ? crc.toString('base64') : undefined, spooled: true, open: () => this.reader(length) };
   }
 
   /** A stream of the first `length` bytes, READ_CHUNK at a time. */
@@ -274,7 +296,7 @@ export class MultipartWrite {
           const part = this.part;
           this.part = null;
           try {
-            await this.withRetries(() => this.t.transport.putObject(this.t.key, part.body(), this.t.contentType));
+            await this.t.transport.putObject(this.t.key, part.body(), this.t.contentType);
           } finally {
             await part.close();
           }
@@ -345,7 +367,7 @@ export class MultipartWrite {
     const partNumber = ++this.partNumber;
     this.uploadId ??= this.t.transport.createUpload(this.t.key, this.t.contentType, this.t.checksums);
     const sent: Promise<void> = this.uploadId
-      .then((uploadId) => (file ? this.withRetries(() => this.t.transport.uploadPart(this.t.key, uploadId, partNumber, body)) : this.t.transport.uploadPart(this.t.key, uploadId, partNumber, body)))
+      .then((uploadId) => this.t.transport.uploadPart(this.t.key, uploadId, partNumber, body))
       .then((out) => {
         if (!out.ETag) throw new Error(`Part ${partNumber} of ${this.t.key} came back without an ETag`);
         this.done.push({ PartNumber: partNumber, ETag: out.ETag, ...((out.ChecksumCRC32 ?? body.crc32) ? { ChecksumCRC32: out.ChecksumCRC32 ?? body.crc32 } : {}) });
@@ -359,18 +381,6 @@ export class MultipartWrite {
         this.sending.delete(sent);
       });
     this.sending.add(sent);
-  }
-
-  /** A request whose body is read from a spool file, tried again (with a fresh read) on a transient failure. */
-  private async withRetries<T>(send: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await send();
-      } catch (e) {
-        if (attempt >= ATTEMPTS || !transient(e) || this.state === 'aborted') throw e;
-        await new Promise((r) => setTimeout(r, 100 * 4 ** (attempt - 1)));
-      }
-    }
   }
 }
 

@@ -2,7 +2,7 @@ import type * as S3 from '@aws-sdk/client-s3';
 import type { PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import { S3StorageConfig } from '../config/configuration';
-import { CompletedUploadPart, MultipartWrite, UploadBody, UploadTransport } from './s3-multipart';
+import { CompletedUploadPart, MultipartWrite, retrying, UploadBody, UploadTransport } from './s3-multipart';
 import { SignedUploads } from './s3-signed-uploads';
 import {
   ByteRange,
@@ -367,17 +367,19 @@ class SdkUploads implements UploadTransport {
   }
 
   async uploadPart(Key: string, UploadId: string, PartNumber: number, body: UploadBody): Promise<{ ETag?: string; ChecksumCRC32?: string }> {
-    const command = new (sdk().UploadPartCommand)({
-      Bucket: this.bucket,
-      Key,
-      UploadId,
-      PartNumber,
-      Body: body.open(),
-      ContentLength: body.length,
-      ChecksumCRC32: body.crc32,
+    return this.retryingSpooled(body, async () => {
+      const command = new (sdk().UploadPartCommand)({
+        Bucket: this.bucket,
+        Key,
+        UploadId,
+        PartNumber,
+        Body: body.open(),
+        ContentLength: body.length,
+        ChecksumCRC32: body.crc32,
+      });
+      const out = await this.client.send(withPayloadHash(command, body));
+      return { ETag: out.ETag, ChecksumCRC32: out.ChecksumCRC32 };
     });
-    const out = await this.client.send(withPayloadHash(command, body));
-    return { ETag: out.ETag, ChecksumCRC32: out.ChecksumCRC32 };
   }
 
   async completeUpload(Key: string, UploadId: string, Parts: CompletedUploadPart[]): Promise<void> {
@@ -389,8 +391,15 @@ class SdkUploads implements UploadTransport {
   }
 
   async putObject(Key: string, body: UploadBody, ContentType: string | undefined): Promise<void> {
-    const command = new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key, Body: body.open(), ContentLength: body.length, ContentType, ChecksumCRC32: body.crc32 });
-    await this.client.send(withPayloadHash(command, body));
+    await this.retryingSpooled(body, async () => {
+      const command = new (sdk().PutObjectCommand)({ Bucket: this.bucket, Key, Body: body.open(), ContentLength: body.length, ContentType, ChecksumCRC32: body.crc32 });
+      await this.client.send(withPayloadHash(command, body));
+    });
+  }
+
+  /** The SDK retries a body in memory itself; a spooled one (a stream) only once told to, read afresh. */
+  private retryingSpooled<T>(body: UploadBody, send: () => Promise<T>): Promise<T> {
+    return body.spooled ? retrying(send) : send();
   }
 }
 

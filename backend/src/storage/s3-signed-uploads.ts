@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { S3StorageConfig } from '../config/configuration';
-import type { CompletedUploadPart, UploadBody, UploadTransport } from './s3-multipart';
+import { CompletedUploadPart, retrying, UploadBody, UploadTransport } from './s3-multipart';
 
 /**
  * The multipart writer's five requests (create, part, complete, abort, put) as plain HTTP
@@ -26,6 +26,7 @@ export class SignedUploads implements UploadTransport {
     private readonly options: Pick<S3StorageConfig, 'endpoint' | 'region' | 'bucket' | 'forcePathStyle' | 'accessKeyId' | 'secretAccessKey' | 'queueSize'>,
     /** Sees each request's headers as signed (tests). */
     private readonly onSigned?: (what: string, headers: Record<string, string>) => void,
+    private readonly retryDelayMs = 100,
   ) {
     if (!options.accessKeyId || !options.secretAccessKey) throw new Error('SignedUploads needs static keys');
     this.signer = new SignatureV4({
@@ -85,7 +86,19 @@ export class SignedUploads implements UploadTransport {
     this.agent.destroy();
   }
 
-  private async request(
+  /** One request, tried again after a transient failure (the body read afresh; see retrying). */
+  private request(
+    what: string,
+    method: string,
+    key: string,
+    query: Record<string, string>,
+    headers: Record<string, string>,
+    body?: UploadBody,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+    return retrying(() => this.requestOnce(what, method, key, query, headers, body), this.retryDelayMs);
+  }
+
+  private async requestOnce(
     what: string,
     method: string,
     key: string,
