@@ -235,7 +235,7 @@ describe('Prints: re-nest from the current layout (e2e)', () => {
     // the last copy moved to the top-left corner, where the layout has another copy
     const last = [...shown.copies].sort((a, b) => b.y - a.y)[0];
     const corner = [...shown.copies].sort((a, b) => a.y + a.x - (b.y + b.x))[0];
-    const pin = { ...last, x: corner.x, y: corner.y, rotation: corner.rotation === last.rotation ? last.rotation : last.rotation, pinned: true };
+    const pin = { ...last, x: corner.x, y: corner.y, pinned: true };
     const copies = shown.copies.map((c) => (key(c) === key(last) ? pin : c));
     // as sent, the layout is not printable: the pin lies on the copy in the corner
     expect((await problems(copies)).map((p: any) => p.code)).toContain('too_close');
