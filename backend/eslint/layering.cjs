@@ -49,6 +49,8 @@ const PUBLIC = {
   integrations: ['safe-http'],
   // the typed map of webhook events, for features that write their deliveries in their own transaction
   webhooks: ['webhook-events'],
+  // which shop statuses close an order, for production's queue and counts
+  orders: ['shop-status'],
 };
 
 /** Imports against the direction that remain, as `from>to` areas, with the reason. */
