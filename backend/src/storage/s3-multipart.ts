@@ -20,6 +20,12 @@ export interface UploadBody {
   crc32?: string;
   /** Read from a spool file (a stream, which the SDK does not retry). */
   spooled?: boolean;
+  /**
+   * A spooled body's bytes from `position` into `buf` (up to its length); how many came. For a
+   * sender that reads into buffers of its own, as SignedUploads does, instead of open()'s
+   * stream of a fresh buffer per chunk.
+   */
+  readAt?(buf: Buffer, position: number): number;
 }
 
 export interface CompletedUploadPart {
@@ -120,7 +126,17 @@ export class SpoolFile {
     const crc = Buffer.alloc(4);
     crc.writeUInt32BE(this.crc >>> 0);
     const length = this.size;
-    return { length, sha256, crc32: this.checksums ? crc.toString('base64') : undefined, spooled: true, open: () => this.reader(length) };
+    return {
+      length,
+      sha256,
+      crc32: this.checksums ? crc.toString('base64') : undefined,
+      spooled: true,
+      open: () => this.reader(length),
+      readAt: (buf, position) => {
+        if (this.closed) throw Object.assign(new Error('The spool file is closed'), { name: 'AbortError' });
+        return readSync(this.fd, buf, 0, Math.min(buf.length, length - position), position);
+      },
+    };
   }
 
   /** A stream of the first `length` bytes, READ_CHUNK at a time. */

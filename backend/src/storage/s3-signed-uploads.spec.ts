@@ -1,6 +1,11 @@
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SpoolFile } from './s3-multipart';
 import { SignedUploads } from './s3-signed-uploads';
 
 /** An HTTP server that records each request and answers as the test says. */
@@ -101,6 +106,31 @@ describe('SignedUploads', () => {
     }
     expect(gw.seen.map((r) => r.url)).toEqual(['/bkt/k?partNumber=1&uploadId=u', '/bkt/k?partNumber=1&uploadId=u', '/bkt/k?partNumber=2&uploadId=u']);
     expect(gw.seen.map((r) => r.body.toString())).toEqual(['abc', 'abc', 'abc']);
+  });
+
+  it('sends a spooled part from its file in reused buffers, the same bytes again on a retry', async () => {
+    let n = 0;
+    const gw = await fakeGateway(() => (n++ === 0 ? { status: 500, body: '<Error><Code>InternalError</Code></Error>' } : { headers: { etag: '"e"' } }));
+    const dir = mkdtempSync(join(tmpdir(), 'signed-spec-'));
+    const file = await SpoolFile.open(dir, { sha256: true, crc32: false });
+    const data = Buffer.from(Array.from({ length: 700_000 }, (_, i) => (i * 7) & 255));
+    await file.append(data.subarray(0, 100_000));
+    await file.append(data.subarray(100_000));
+    const t = new SignedUploads(options(gw.endpoint), undefined, 1);
+    try {
+      expect(await t.uploadPart('k', 'u', 1, file.body())).toMatchObject({ ETag: '"e"' });
+    } finally {
+      t.close();
+      await file.close();
+      await gw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(gw.seen).toHaveLength(2);
+    for (const r of gw.seen) {
+      expect(r.body.equals(data)).toBe(true);
+      expect(r.headers['content-length']).toBe('700000');
+      expect(r.headers['x-amz-content-sha256']).toBe(createHash('sha256').update(data).digest('hex'));
+    }
   });
 
   it('addresses the bucket as a host name unless told path style (or the name has dots)', async () => {

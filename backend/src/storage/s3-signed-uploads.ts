@@ -144,12 +144,41 @@ export class SignedUploads implements UploadTransport {
       );
       req.setTimeout(120_000, () => req.destroy(Object.assign(new Error(`${what} of ${key}: no answer in 120 s`), { name: 'TimeoutError' })));
       req.on('error', reject);
+      if (body?.readAt) return void sendSpooled(req, body).catch((e) => req.destroy(e));
       const data = body?.open();
       if (!data) req.end();
       else if (Buffer.isBuffer(data)) req.end(data);
       else pipeline(data as Readable, req).catch((e) => req.destroy(e));
     });
   }
+}
+
+const CHUNK = 256 << 10;
+
+/**
+ * A spooled body into the request from two buffers of its own: a buffer is read into again
+ * only once the socket has taken what it held (the write's callback). Sending a part takes
+ * two buffers instead of a fresh one per chunk: measured, 3 s less CPU for a render's 435 MB
+ * and a lower peak (docs/benchmarks/operations-log.md).
+ */
+async function sendSpooled(req: http.ClientRequest, body: UploadBody): Promise<void> {
+  const size = Math.max(1, Math.min(CHUNK, body.length));
+  const bufs = [Buffer.allocUnsafeSlow(size), Buffer.allocUnsafeSlow(size)];
+  const flushed: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+  // a request that ends early (its socket gone) calls no more write callbacks: stop waiting
+  const closed = new Promise<void>((_, reject) => req.once('close', () => reject(new Error('The request ended'))));
+  closed.catch(() => undefined);
+  let at = 0;
+  for (let i = 0; at < body.length; i ^= 1) {
+    await Promise.race([flushed[i], closed]);
+    const n = body.readAt!(bufs[i], at);
+    if (n <= 0) throw new Error('The spool file ended early');
+    at += n;
+    const chunk = bufs[i].subarray(0, n);
+    flushed[i] = new Promise<void>((resolve, reject) => req.write(chunk, (e) => (e ? reject(e) : resolve())));
+    flushed[i].catch(() => undefined);
+  }
+  req.end();
 }
 
 /** The body's length, payload hash (its SHA-256, or UNSIGNED-PAYLOAD) and CRC32, as headers. */
