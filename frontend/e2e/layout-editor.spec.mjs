@@ -101,7 +101,11 @@ test("layout editor: drag, turn, nudge, pin, re-nest, save and process; the file
   if (Math.abs(t2.x - (t2start.x + (2 - 1.5) / 2 - left * 0.5 + 3 / 16)) > 0.02) throw new Error(`nudged to ${t2.x}, from ${t2start.x}`);
 
   // 4. re-nest the rest around the two pinned copies
+  // the whole layout shown goes along: the pinned copies stay, the rest is where the search starts
+  const renestRequest = page.waitForRequest((r) => r.url().endsWith("/layout/renest") && r.method() === "POST");
   await modal.getByRole("button", { name: "Re-nest the rest" }).click();
+  const sent = JSON.parse((await renestRequest).postData() ?? "{}").copies ?? [];
+  if (sent.length !== 8 || sent.filter((c) => c.pinned).length !== 2) throw new Error(`re-nest sent ${sent.length} copies, ${sent.filter((c) => c.pinned).length} pinned`);
   await waitFor(async () => /Re-nested 6 copies around 2 pinned/.test(await status.innerText()), { what: "the re-nest" });
   const p1 = await select("copy 1 of tiger");
   const p2 = await select("copy 2 of tiger");

@@ -175,7 +175,8 @@ export function LayoutEditorModal({ open, onClose, printId, layout, items, setti
     setSaveError(null);
     try {
       await syncQuantities();
-      const res = await ops.renest.mutateAsync({ settings, copies: toApiCopies(copies.filter((c) => c.pinned)) });
+      // every copy: the pinned ones stay, the others are where the search starts (the layout shown)
+      const res = await ops.renest.mutateAsync({ settings, copies: toApiCopies(copies) });
       if (!res) return;
       // keep the keys of pinned copies so the selection survives; the rest are the engine's
       const pinnedKeys = new Map(copies.filter((c) => c.pinned).map((c) => [c.itemId, [] as string[]]));
