@@ -128,6 +128,9 @@ const BUSY = process.env.PACK_BUSY === '1';
 async function main(): Promise<void> {
   await loadMaxrects();
   const busy = BUSY ? startBusyLoop() : null;
+  // the child must not keep this process alive once the tables are out (it would spin on, and a
+  // run under the bench lock would hold the lock): unref'd, and killed however this ends
+  busy?.unref();
   process.on('exit', () => busy?.kill());
   const summary: Record<string, { ours: number; base: number; worst: number; time: number }> = {};
   for (const set of SETS.filter((s) => s !== 'none')) summary[set] = runSet(set);
