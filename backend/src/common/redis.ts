@@ -26,5 +26,24 @@ export function watchRedis(client: Redis, name: string): Redis {
     down = false;
     logger.log(`${name}: connected again`);
   });
+  handleDroppedReplies(client);
   return client;
+}
+
+/**
+ * The socket.io adapter and emitter publish and subscribe without waiting for the reply. A
+ * command that fails (sent while the client is quitting at shutdown, or flushed after an
+ * outage outlasted its retries) would then be an unhandled rejection, which ends a Node
+ * process. Each such call's promise gets a handler here; a caller that awaits it still sees
+ * the failure, and the outage itself is reported by the 'error' listener above.
+ */
+function handleDroppedReplies(client: Redis) {
+  for (const method of ['publish', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const) {
+    const send = (client[method] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      const reply = send(...args);
+      reply.catch(() => undefined);
+      return reply;
+    };
+  }
 }
