@@ -22,6 +22,14 @@ describe('CpuPool', () => {
     expect(cpuWorkerEnv({ MALLOC_ARENA_MAX: '4' }).MALLOC_ARENA_MAX).toBe('4');
   });
 
+  it('starts workers with a young generation of at most 2 × 8 MB, keeping other Node options and an operator\'s own size', async () => {
+    const pid = await pool.run('pid', []);
+    const env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+    expect(env.find((e) => e.startsWith('NODE_OPTIONS='))).toMatch(/ ?--max-semi-space-size=8$/);
+    expect(cpuWorkerEnv({ NODE_OPTIONS: '--enable-source-maps' }).NODE_OPTIONS).toBe('--enable-source-maps --max-semi-space-size=8');
+    expect(cpuWorkerEnv({ NODE_OPTIONS: '--max-semi-space-size=32' }).NODE_OPTIONS).toBe('--max-semi-space-size=32');
+  });
+
   it('keeps the event loop free while a task computes', async () => {
     const worker = pool.run('spin', [1500]);
     let maxGap = 0;
