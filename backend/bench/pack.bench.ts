@@ -11,6 +11,7 @@
  * Every layout (ours and the baseline) is checked for overlaps and bounds before its
  * height is counted.
  */
+import { columnProblem } from '../src/gangsheet/pack/columns';
 import { designPixelSize, layoutSheets } from '../src/gangsheet/pack/layout';
 import { packStrip } from '../src/gangsheet/pack/search';
 import { findLayoutProblems } from '../src/gangsheet/pack/validate';
@@ -64,17 +65,19 @@ function runSet(set: string): { ours: number; base: number; worst: number; time:
   return { ours: sumOurs / n, base: sumBase / n, worst, time: time / n };
 }
 
-function runOrders(mix: OrderMix, seed: number, count: number): { sum: number; worst: number; n: number; bound: number } {
+function runOrders(mix: OrderMix, seed: number, count: number): { sum: number; worst: number; n: number; bound: number; lp: number } {
   const dpi = 300;
   const gapIn = 0.25;
   const orders = generateOrders(count, seed, mix);
   console.log(`\n## realistic orders (mix ${mix}, seed ${seed}): 22 in sheet, ${gapIn} in gap, no margin, ${dpi} DPI, ${TIME_MS} ms${BUSY ? ', a busy-loop on one core' : ''}`);
   console.log(
-    `${'order'.padEnd(9)} ${pad('designs', 7)} ${pad('copies', 6)} ${pad('LB in', 7)} ${pad('ours in', 8)} ${pad('vs LB', 7)} ${pad('density', 7)} ${pad('maxrects', 8)} ${pad('saved', 6)} ${pad('bisected', 8)} ${pad('ratio', 6)} ${pad('LB/bis', 6)} ${pad('time s', 6)}`,
+    `${'order'.padEnd(9)} ${pad('designs', 7)} ${pad('copies', 6)} ${pad('LB in', 7)} ${pad('ours in', 8)} ${pad('vs LB', 7)} ${pad('density', 7)} ${pad('maxrects', 8)} ${pad('saved', 6)} ${pad('bisected', 8)} ${pad('ratio', 6)} ${pad('LB/bis', 6)} ${pad('LP in', 7)} ${pad('vs LP', 6)} ${pad('LP/bis', 6)} ${pad('time s', 6)}`,
   );
   let sumRatio = 0;
   /** The area bound over the baseline: the ratio no layout can beat (it ignores the waste every layout has). */
   let sumBound = 0;
+  /** The pattern LP's bound over the baseline: also a ratio no layout can beat, and tighter. */
+  let sumLp = 0;
   let worstRatio = 0;
   let sumLb = 0;
   let sumSaved = 0;
@@ -97,6 +100,10 @@ function runOrders(mix: OrderMix, seed: number, count: number): { sum: number; w
     const lb = (inflated / (22 * dpi + gapPx) - gapPx) / dpi;
     const base = maxrectsHeight(pieces, 22 * dpi, true, gapPx) / dpi;
     const bisected = maxrectsBisected(pieces, 22 * dpi, true, gapPx) / dpi;
+    // the pattern LP bounds every layout, not only column layouts (columns.ts, PatternLpResult.bound)
+    const inflatedPieces = pieces.map((p) => ({ w: p.w + gapPx, h: p.h + gapPx }));
+    const lp = (columnProblem(inflatedPieces, 22 * dpi + gapPx, true).lp.bound - gapPx) / dpi;
+    sumLp += lp / bisected;
     const ratio = ours / bisected;
     sumRatio += ratio;
     sumBound += lb / bisected;
@@ -106,16 +113,18 @@ function runOrders(mix: OrderMix, seed: number, count: number): { sum: number; w
     sumLb += vsLb;
     sumSaved += saved;
     console.log(
-      `${o.name.padEnd(9)} ${pad(o.designs.length, 7)} ${pad(res.copies, 6)} ${pad(lb.toFixed(1), 7)} ${pad(ours.toFixed(2), 8)} ${pad(vsLb.toFixed(2) + '%', 7)} ${pad((100 * res.density).toFixed(1) + '%', 7)} ${pad(base.toFixed(2), 8)} ${pad(saved.toFixed(1) + '%', 6)} ${pad(bisected.toFixed(2), 8)} ${pad(ratio.toFixed(3), 6)} ${pad((lb / bisected).toFixed(3), 6)} ${pad(dt.toFixed(2), 6)}`,
+      `${o.name.padEnd(9)} ${pad(o.designs.length, 7)} ${pad(res.copies, 6)} ${pad(lb.toFixed(1), 7)} ${pad(ours.toFixed(2), 8)} ${pad(vsLb.toFixed(2) + '%', 7)} ${pad((100 * res.density).toFixed(1) + '%', 7)} ${pad(base.toFixed(2), 8)} ${pad(saved.toFixed(1) + '%', 6)} ${pad(bisected.toFixed(2), 8)} ${pad(ratio.toFixed(3), 6)} ${pad((lb / bisected).toFixed(3), 6)} ${pad(lp.toFixed(1), 7)} ${pad(((100 * (ours - lp)) / lp).toFixed(2) + '%', 6)} ${pad((lp / bisected).toFixed(3), 6)} ${pad(dt.toFixed(2), 6)}`,
     );
   }
   console.log(`mean: ours ${(sumLb / orders.length).toFixed(2)} % above the area bound; ${(sumSaved / orders.length).toFixed(1)} % shorter than maxrects-packer`);
   const meanRatio = sumRatio / orders.length;
-  console.log(`area bound / bisected maxrects (no layout can do better): mean ${(sumBound / orders.length).toFixed(3)}`);
+  console.log(
+    `area bound / bisected maxrects (no layout can do better): mean ${(sumBound / orders.length).toFixed(3)}; pattern LP bound / bisected (nor this): mean ${(sumLp / orders.length).toFixed(3)}`,
+  );
   console.log(
     `vs maxrects-packer bisected to its smallest fitting height: mean ratio ${meanRatio.toFixed(3)}, worst ${worstRatio.toFixed(3)} (goal: mean <= 0.96, none > 1): ${meanRatio <= 0.96 && worstRatio <= 1 ? 'met' : 'NOT met'}`,
   );
-  return { sum: sumRatio, worst: worstRatio, n: orders.length, bound: sumBound };
+  return { sum: sumRatio, worst: worstRatio, n: orders.length, bound: sumBound, lp: sumLp };
 }
 
 /** A child process spinning on one core for the whole run (PACK_BUSY=1): the layouts share the machine. */
@@ -139,15 +148,16 @@ async function main(): Promise<void> {
     for (const m of mixes) if (!ORDER_MIXES.includes(m)) throw new Error(`PACK_MIXES: unknown mix ${m} (${ORDER_MIXES.join(', ')})`);
     const seed = Number(process.env.PACK_SEED ?? 2024);
     const count = Number(process.env.PACK_ORDERS ?? 8);
-    const all = { sum: 0, worst: 0, n: 0, bound: 0 };
+    const all = { sum: 0, worst: 0, n: 0, bound: 0, lp: 0 };
     for (const mix of mixes) {
       const r = runOrders(mix, seed, count);
       all.sum += r.sum;
       all.n += r.n;
       all.bound += r.bound;
+      all.lp += r.lp;
       all.worst = Math.max(all.worst, r.worst);
     }
-    if (mixes.length > 1) console.log(`\nall mixes (${all.n} orders): mean ratio ${(all.sum / all.n).toFixed(3)}, worst ${all.worst.toFixed(3)}; area bound / bisected ${(all.bound / all.n).toFixed(3)}`);
+    if (mixes.length > 1) console.log(`\nall mixes (${all.n} orders): mean ratio ${(all.sum / all.n).toFixed(3)}, worst ${all.worst.toFixed(3)}; area bound / bisected ${(all.bound / all.n).toFixed(3)}, pattern LP bound / bisected ${(all.lp / all.n).toFixed(3)}`);
   }
   console.log('\n## summary (mean gap to optimum, %)');
   for (const [set, s] of Object.entries(summary))

@@ -42,6 +42,15 @@ export interface PatternLpResult {
   patterns: LpPattern[];
   /** Σ length: a lower bound on any layout made of such phases. */
   value: number;
+  /**
+   * A lower bound on the length of *every* layout of these pieces, not only of column
+   * layouts: a horizontal line through any layout crosses copies whose widths sum to at most
+   * the width, a pattern, and each copy is crossed over its own height; so any layout is a
+   * solution of this LP whose Σ L_p is its length. From the duals y of the last basis priced
+   * (Farley's bound: Σ d_t·y_t⁺ / the best pattern's price), so it holds when the solve stops
+   * early; equal to `value` once the LP is optimal. 0 when no basis was priced.
+   */
+  bound: number;
 }
 
 const EPS = 1e-9;
@@ -161,6 +170,7 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
   let xB = new Float64Array(T);
   // the basis xB belongs to (the loop may stop after a pivot, before computing the next)
   let solved: Col[] = [];
+  let bound = 0;
   // every basis is feasible (primal simplex), so stopping early leaves a valid, longer plan
   for (let iter = 0; ; iter++) {
     // B[row][col] = basis[col].a[row]
@@ -186,6 +196,10 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
     }
     if (!entering) {
       const priced = pricePattern(items, y, width);
+      // y⁺ / max(1, best price) is dual feasible: every pattern's yield is worth at most 1
+      let dy = 0;
+      for (let t = 0; t < T; t++) dy += demand[t] * Math.max(0, y[t]);
+      bound = Math.max(bound, dy / Math.max(1, priced.value));
       if (priced.value <= 1 + 1e-9) break; // no pattern has negative reduced cost: optimal
       entering = { counts: priced.counts, surplus: -1, a: yieldOf(items, priced.counts, T), cost: 1 };
     }
@@ -214,7 +228,7 @@ export function solvePatternLp(items: readonly ColumnItem[], demand: readonly nu
       value += xB[r];
     }
   });
-  return { patterns, value };
+  return { patterns, value, bound: Math.min(bound, value) };
 }
 
 /** Distinct piece sizes (rotation collapses (w,h) and (h,w)) and the columns they allow. */
