@@ -25,6 +25,8 @@
  *   RENDER_MODES=ours,pdf RENDER_FILTER=adaptive RENDER_LEVEL=4 npm run bench:render
  *   RENDER_MODES=ours,s3,ours,s3 npm run bench:render  # local folder vs bucket, in turns; `s3*` need
  *       the S3_TEST_* environment that test/ceph/ceph-rgw.sh start prints
+ *   RENDER_MODES=ours,s3,s3:y16 npm run bench:render   # `:y16`: that renderer with V8's young generation up
+ *       to 2 x 16 MB (V8's default) instead of the CPU workers' 2 x 8 MB (cpuWorkerEnv)
  *   RENDER_MEMTRACE=/tmp/trace npm run bench:render     # each renderer also writes its memory every
  *       20 ms (ms, then MB of rss, heapTotal, heapUsed, external, arrayBuffers) to /tmp/trace-<mode>-<pid>.json
  * Peak RSS is the kernel's high-water mark of each child (VmHWM), read the same way on every
@@ -334,9 +336,13 @@ let compiled: string | undefined;
  */
 function runChild(mode: string): any {
   compiled ??= compileSelf();
-  const r = spawnSync(process.execPath, [compiled, mode], {
+  // `s3:y16` (any mode): V8's young generation as large as its own default allows (2 x 16 MB)
+  // instead of the CPU workers' 2 x 8 MB, to compare the two in one run
+  const [kind, young] = mode.split(':y');
+  const env = cpuWorkerEnv({ ...process.env, ...(young ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=${Number(young)}` } : {}) });
+  const r = spawnSync(process.execPath, [compiled, kind], {
     encoding: 'utf8',
-    env: { ...cpuWorkerEnv(process.env), RENDER_WORK: WORK },
+    env: { ...env, RENDER_WORK: WORK },
     maxBuffer: 1 << 20,
   });
   if (r.status !== 0 || !r.stdout.trim()) return { error: (r.stderr || r.stdout || `exit ${r.status} ${r.error ?? ''}`).split('\n').slice(0, 5).join(' ') };
@@ -403,7 +409,7 @@ async function main(): Promise<void> {
     if (buckets.length || runs.ours.length > 1) {
       // every run, then the medians: one run's peak is not enough to tell two modes apart
       console.log('mode        | seconds per run        | renderer CPU s per run | peak RSS MB per run    | median s | median CPU s | median peak MB | time vs local');
-      for (const m of ['ours', ...buckets]) {
+      for (const m of ['ours', ...Object.keys(runs).filter((k) => k.startsWith('ours:')), ...buckets]) {
         const list = (f: (r: any) => number, d: number) => runs[m].map((r) => f(r).toFixed(d)).join(' / ').padEnd(22);
         const med = (f: (r: any) => number) => median(runs[m].map(f));
         console.log(

@@ -1,23 +1,24 @@
-import { createHash, createHmac, Hash, Hmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { sign } from 'aws4';
 import type { S3StorageConfig } from '../config/configuration';
 import { CompletedUploadPart, retrying, UploadBody, UploadTransport } from './s3-multipart';
 
 /**
  * The multipart writer's five requests (create, part, complete, abort, put) as plain HTTP
- * requests signed by the SDK's own SigV4 signer (@smithy/signature-v4), without loading the
- * AWS SDK's S3 client: a CPU worker that only writes a render's files into the bucket needs
- * these and nothing else, and the client costs it about 9 MB of peak memory (see
+ * requests signed with SigV4 by `aws4`, without loading the AWS SDK: a CPU worker that only
+ * writes a render's files into the bucket needs these and nothing else. The SDK's S3 client
+ * costs it about 9 MB of peak memory, and even the SDK's own signer (@smithy/signature-v4,
+ * which loads much of @smithy/core) 7.5 MB of RSS against aws4's 1 MB (see
  * docs/benchmarks/operations-log.md). Only for static keys (STORAGE_S3_ACCESS_KEY_ID and
  * _SECRET_ACCESS_KEY); the SDK's credential chain needs the SDK. Errors are shaped as the
  * SDK's are (`name` the S3 error code, `$metadata.httpStatusCode`).
  */
 export class SignedUploads implements UploadTransport {
-  private readonly signer: SignatureV4;
+  private readonly credentials: { accessKeyId: string; secretAccessKey: string };
   private readonly base: URL;
   private readonly pathStyle: boolean;
   private readonly agent: http.Agent;
@@ -29,15 +30,7 @@ export class SignedUploads implements UploadTransport {
     private readonly retryDelayMs = 100,
   ) {
     if (!options.accessKeyId || !options.secretAccessKey) throw new Error('SignedUploads needs static keys');
-    this.signer = new SignatureV4({
-      service: 's3',
-      region: options.region,
-      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-      sha256: NodeSha256,
-      // S3 signs the path as sent (each segment escaped once), as the SDK's S3 client does
-      uriEscapePath: false,
-      applyChecksum: true,
-    });
+    this.credentials = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey };
     this.base = new URL(options.endpoint ?? `https://s3.${options.region}.amazonaws.com`);
     // a bucket name with dots does not fit a TLS wildcard certificate: path style, as the SDK does
     this.pathStyle = options.forcePathStyle || options.bucket.includes('.');
@@ -112,24 +105,28 @@ export class SignedUploads implements UploadTransport {
     const host = base.port ? `${hostname}:${base.port}` : hostname;
     const prefix = base.pathname.replace(/\/$/, '');
     const path = `${prefix}${this.pathStyle ? `/${encodeSegment(bucket)}` : ''}/${key.split('/').map(encodeSegment).join('/')}`;
-    const signed = await this.signer.sign({
-      method,
-      protocol: base.protocol,
-      hostname,
-      port: base.port ? Number(base.port) : undefined,
-      path,
-      query,
-      headers: { host, ...headers, ...(body ? {} : { 'content-length': '0' }) },
-      body: body ? undefined : '',
-    });
-    this.onSigned?.(what, signed.headers);
     const search = Object.keys(query)
       .sort()
       .map((k) => `${encodeSegment(k)}=${encodeSegment(query[k])}`)
       .join('&');
+    // aws4 signs every header given (host, length, type, the payload's SHA-256 or
+    // UNSIGNED-PAYLOAD, the checksum) and S3's path as sent, each segment escaped once; a
+    // request without a body signs the empty body's hash
+    const signed = sign(
+      {
+        service: 's3',
+        region: this.options.region,
+        method,
+        path: search ? `${path}?${search}` : path,
+        headers: { host, ...headers, ...(body ? {} : { 'content-length': '0' }) },
+      },
+      this.credentials,
+    );
+    const signedHeaders = signed.headers as Record<string, string>;
+    this.onSigned?.(what, signedHeaders);
     return new Promise((resolve, reject) => {
       const req = (base.protocol === 'https:' ? https : http).request(
-        { method, hostname, port: base.port || undefined, path: search ? `${path}?${search}` : path, headers: signed.headers, agent: this.agent },
+        { method, hostname, port: base.port || undefined, path: signed.path, headers: signedHeaders, agent: this.agent },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -213,22 +210,4 @@ function s3Error(status: number, xml: string, fallback: string, headers: http.In
     $fault: status >= 500 ? 'server' : 'client',
     $metadata: { httpStatusCode: status, requestId: headers['x-amz-request-id'] as string | undefined },
   });
-}
-
-/** Node's SHA-256 (and HMAC-SHA-256 when given a secret) in the shape the signer takes. */
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytes = (d: SourceData): string | Uint8Array =>
-  typeof d === 'string' ? d : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : new Uint8Array(d);
-
-class NodeSha256 {
-  private readonly hash: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.hash = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256');
-  }
-  update(data: SourceData): void {
-    this.hash.update(bytes(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return this.hash.digest();
-  }
 }
