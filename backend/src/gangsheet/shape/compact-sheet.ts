@@ -5,7 +5,7 @@
 import { Rng } from '../pack/rng';
 import { NestType, prepare, Prepared } from './grid';
 import type { NestPlacement, NestSheet } from './nest';
-import { CompactShape, gapOverlap, shiftRows } from './cell-overlap';
+import { CompactPiece, CompactShape, gapOverlap, shiftRows } from './cell-overlap';
 import { compactStrip, CompactOptions, OverlapMeasure } from './overlap';
 import { SharedStrip } from './race';
 import { Poles, polesOf } from './poles';
@@ -63,7 +63,8 @@ function compactShapeOf(p: Prepared): CompactShape {
  * Overlap-minimisation compaction of one sheet (overlap.ts). The result is checked again on
  * a fresh grid with the bottom-left fill's own fit test; null when nothing shorter was found.
  * `patience`: stop once converged (`CompactOptions.converge`). Placements of copies from
- * `fixedFrom` on are fixed: they never move.
+ * `fixedFrom` on are fixed: they never move. `reseat`: a layout of the same copies that need
+ * not be feasible, separated first (`CompactOptions.reseat`).
  */
 export function compactLast(
   prepared: readonly (readonly Prepared[])[],
@@ -77,6 +78,7 @@ export function compactLast(
   race?: SharedStrip,
   patience?: CompactOptions['converge'],
   fixedFrom = Infinity,
+  reseat?: { placements: readonly NestPlacement[]; rows: number; until: number },
 ): NestSheet | null {
   if (sheet.placements.length < 2) return null;
   const used = [...new Set(sheet.placements.map((p) => copies[p.copy]))];
@@ -87,7 +89,16 @@ export function compactLast(
   const start = order.map((p) => ({ type: copies[p.copy], orientation: p.orientation, x: p.x, y: p.y }));
   race?.publish(start, sheet.rows);
   const fixed = order.some((p) => p.copy >= fixedFrom) ? order.map((p) => p.copy >= fixedFrom) : undefined;
-  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience, fixed, overlap: cfg.overlap });
+  let over: { pieces: CompactPiece[]; rows: number; until: number } | undefined;
+  if (reseat) {
+    const at = new Map(reseat.placements.map((p) => [p.copy, p]));
+    const pieces = order.flatMap((p) => {
+      const q = at.get(p.copy);
+      return q ? [{ type: copies[p.copy], orientation: q.orientation, x: q.x, y: q.y }] : [];
+    });
+    if (pieces.length === order.length) over = { pieces, rows: reseat.rows, until: reseat.until };
+  }
+  let res = compactStrip(shapes, start, { width: cfg.width, deadline, maxMoves: cfg.compactMoves, rng, firstStep, cutTail, race, converge: patience, fixed, overlap: cfg.overlap, reseat: over });
   if (race) {
     // a helper may have found a shorter strip after this thread's last look
     race.stop();

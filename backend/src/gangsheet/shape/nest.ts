@@ -191,6 +191,64 @@ function startLayout(prepared: readonly (readonly Prepared[])[], copies: readonl
 }
 
 /**
+ * Share of the compaction's time the layout laid over the fixed copies (`overLayout`) may
+ * take to separate before the compaction goes on from the best feasible layout instead
+ * (a separation that succeeds at the preview takes 40–280 ms of the 500).
+ */
+const RESEAT_SHARE = 0.35;
+/** And at most this long (ms): at the product's budget a separation that has not ended by then will not. */
+const RESEAT_MAX_MS = 1000;
+/** That layout is separated in a strip this share longer than its own length (at its own length the overlap spreads instead of ending). */
+const RESEAT_SLACK = 0.02;
+
+/**
+ * With fixed copies on one endless sheet: a layout of every copy as if nothing were fixed,
+ * with the fixed copies put in over it where they stand, for the compaction to separate
+ * (`CompactOptions.reseat`). A bottom-left fill (by `rule`) of the copies together with the
+ * fixed copies' types as copies that may go anywhere (they come last, so at the far end);
+ * each fixed copy's spot in it then goes to the copy of the fixed copy's design (the same
+ * cells) nearest the fixed copy, whose own spot, by the fixed copy, is left free: the fixed
+ * copy mostly covers the room its design had there, and the far end holds what the fixed
+ * copies took. A bottom-left fill *around* the fixed copies instead leaves slivers under and
+ * beside each of them and breaks the rows and columns of repeated copies where they stand.
+ */
+export function overLayout(prepared: readonly (readonly Prepared[])[], copies: readonly number[], cfg: NestConfig, order: readonly number[], rule: PlacementRule): { placements: NestPlacement[]; rows: number } | undefined {
+  const fixed = cfg.fixed ?? [];
+  if (!fixed.length || Number.isFinite(cfg.maxRows)) return undefined;
+  const all = [...copies, ...fixed.map((f) => f.type)];
+  const filler = new BottomLeftFill(prepared, all, { width: cfg.width, maxRows: cfg.maxRows });
+  filler.rule = rule;
+  const e = filler.evaluate([...order, ...fixed.map((_, k) => copies.length + k)], Infinity);
+  if (!e || e.sheets.length !== 1) return undefined;
+  const at = new Map(e.sheets[0].placements.map((p) => [p.copy, p]));
+  const swapped = new Set<number>();
+  fixed.forEach((f, k) => {
+    const spot = at.get(copies.length + k);
+    // a fixed copy on the cell grid is its design's prepared orientation itself
+    const own = prepared[f.type][0];
+    if (!spot) return;
+    const dist = (p: { x: number; y: number }) => Math.hypot(p.x - f.x, p.y - f.y);
+    let pick: NestPlacement | undefined;
+    let o = -1;
+    for (const p of at.values()) {
+      if (p.copy >= copies.length || swapped.has(p.copy)) continue;
+      const q = prepared[copies[p.copy]].indexOf(own);
+      if (q < 0 || dist(p) >= (pick ? dist(pick) : dist(spot))) continue;
+      pick = p;
+      o = q;
+    }
+    if (!pick) return;
+    swapped.add(pick.copy);
+    at.set(pick.copy, { copy: pick.copy, orientation: o, x: spot.x, y: spot.y });
+  });
+  const placements = [...at.values()].filter((p) => p.copy < copies.length);
+  let rows = fixed.reduce((m, f) => Math.max(m, f.y + prepared[f.type][0].h), 0);
+  for (const p of placements) rows = Math.max(rows, p.y + prepared[copies[p.copy]][p.orientation].h);
+  const pins = fixed.map((f, k): NestPlacement => ({ copy: copies.length + k, orientation: 0, x: f.x, y: f.y }));
+  return { placements: [...placements, ...pins], rows };
+}
+
+/**
  * When a converging layout (`NestConfig.converge`) stops:
  * - the bottom-left search ends (and the compaction starts) once it has found no shorter
  *   layout for max(`searchMinMs`, `share` × the time to its last one) and made
@@ -304,6 +362,10 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
       }
       if (outOfTime()) break starting;
     }
+  // with fixed copies: the layout as if nothing were fixed, the fixed copies put in over it,
+  // for the compaction to separate first (`overLayout`)
+  // (not when the repaired starting layout won: the seller's layout stays where it can)
+  const over = (share > 0 || cfg.compactMoves !== undefined) && !bestPreset.length ? overLayout(prepared, copies, cfg, starts[0], rules[0]) : undefined;
   filler.rule = bestRule;
   // the search goes on from the best start: a repaired starting layout's kept copies stay
   // placed, and the sequence moves only the others
@@ -354,7 +416,9 @@ export function nestSheets(types: readonly NestType[], copies: readonly number[]
     const last = sheets[sheets.length - 1];
     // fixed copies take part as pieces that never move (their own types, after the copies)
     const all = fixed.length ? [...copies, ...fixed.map((f) => f.type)] : copies;
-    const compacted = compactLast(prepared, all, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging ? compactPatience(cfg.timeLimitMs) : undefined, copies.length);
+    const from = performance.now();
+    const reseat = over && sheets.length === 1 ? { ...over, rows: Math.ceil(over.rows * (1 + RESEAT_SLACK)), until: from + Math.min(RESEAT_MAX_MS, RESEAT_SHARE * Math.max(0, start + cfg.timeLimitMs - from)) } : undefined;
+    const compacted = compactLast(prepared, all, last, cfg, new Rng((cfg.seed ?? 1) + 7), start + cfg.timeLimitMs, cfg.compactFirstStep, cfg.compactCutTail, race, converging ? compactPatience(cfg.timeLimitMs) : undefined, copies.length, reseat);
     if (compacted && compacted.rows < last.rows) sheets[sheets.length - 1] = compacted;
   }
   race?.stop();

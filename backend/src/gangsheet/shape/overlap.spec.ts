@@ -5,6 +5,7 @@ import { Rng } from '../pack/rng';
 import { nestEsicup, parseEsicup } from './esicup';
 import { CompactShape, gapOverlap, pairOverlap, shiftRows, usedRows } from './cell-overlap';
 import { emptyMask, markRect } from './cells';
+import { compactStrip } from './overlap';
 import { settle } from './settle';
 import { poleOverlap, polesOf } from './poles';
 
@@ -119,6 +120,45 @@ describe('poles', () => {
     expect(p.x[0]).toBeCloseTo(20, -1);
     expect(p.y[0]).toBeCloseTo(20, -1);
     expect(p.r[0]).toBeGreaterThan(15);
+  });
+});
+
+describe('overlap compaction from a layout that overlaps (reseat)', () => {
+  // four 4 x 4 squares (no gap) in a strip 8 wide: a column of 16 rows, and the 2 x 2 square
+  // of 8 rows with the last square pushed 2 cells into its neighbour
+  const k = 4;
+  const m = emptyMask(k, k);
+  markRect(m, 0, 0, k, k);
+  m.area = k * k;
+  const s0 = shiftRows(m.bits, m.words, m.h);
+  const shapes: CompactShape[][] = [[{ w: k, h: k, sw: s0.sw, shifted: s0.shifted, lo: s0.lo, hi: s0.hi, pad: 0, dw: k, dh: k, dsw: s0.sw, dshifted: s0.shifted, dlo: s0.lo, dhi: s0.hi }]];
+  const column = [0, 1, 2, 3].map((i) => ({ type: 0, orientation: 0, x: 0, y: 4 * i }));
+  const pushed = [
+    { type: 0, orientation: 0, x: 0, y: 0 },
+    { type: 0, orientation: 0, x: 4, y: 0 },
+    { type: 0, orientation: 0, x: 0, y: 4 },
+    { type: 0, orientation: 0, x: 2, y: 4 },
+  ];
+  const free = (ps: readonly { x: number; y: number }[]) => ps.every((p, i) => ps.slice(0, i).every((q) => gapOverlap(shapes[0][0], p.x, p.y, shapes[0][0], q.x, q.y) === 0));
+
+  it('separates it first and goes on from it when that is shorter; one move does not get there from the column', () => {
+    const opts = { width: 8, deadline: Infinity, maxMoves: 1, firstStep: 0.03 };
+    const plain = compactStrip(shapes, column, { ...opts, rng: new Rng(1) });
+    expect(plain.rows).toBeGreaterThan(8);
+    const res = compactStrip(shapes, column, { ...opts, rng: new Rng(1), reseat: { pieces: pushed, rows: 8, until: Infinity } });
+    expect(res.rows).toBe(8);
+    expect(free(res.pieces)).toBe(true);
+  });
+
+  it('a fixed piece stays where the start has it, wherever the reseat puts it; a reseat no shorter than the start is ignored', () => {
+    const start = [...column.slice(0, 3), { type: 0, orientation: 0, x: 4, y: 0 }];
+    const fixed = [false, false, false, true];
+    const res = compactStrip(shapes, start, { width: 8, deadline: Infinity, maxMoves: 40, rng: new Rng(2), fixed, reseat: { pieces: pushed, rows: 8, until: Infinity } });
+    expect(res.pieces[3]).toEqual(start[3]);
+    expect(res.rows).toBe(8);
+    expect(free(res.pieces)).toBe(true);
+    const same = compactStrip(shapes, column, { width: 8, deadline: Infinity, maxMoves: 0, rng: new Rng(1), reseat: { pieces: pushed, rows: 16, until: Infinity } });
+    expect(same.pieces).toEqual(column);
   });
 });
 

@@ -52,6 +52,15 @@ export interface CompactOptions {
    * found on the cells either way.
    */
   overlap?: OverlapMeasure;
+  /**
+   * A layout that need not be feasible (the same pieces, in the same order), tried first:
+   * it is separated in a strip of `rows` rows until `until` (performance.now(); in a counted
+   * run, for half its moves rounded up), and when no overlap is left and it is shorter than the start, the
+   * compaction goes on from it. Fixed pieces stand where the start has them. Used to re-nest
+   * around pinned copies: the layout as if nothing were pinned with the pins put in over it
+   * (nest.ts, `overLayout`).
+   */
+  reseat?: { pieces: readonly CompactPiece[]; rows: number; until: number };
 }
 
 export type OverlapMeasure = 'cells' | 'poles';
@@ -126,8 +135,11 @@ export function compactStrip(
   const conv = opts.maxMoves === undefined ? opts.converge : undefined;
   const converged = () =>
     conv !== undefined && failures >= conv.failures && performance.now() - gainAt >= Math.max(conv.minMs, conv.share * (gainAt - t0)) && !opts.race?.searching();
+  // the reseat's own limit while it runs (`CompactOptions.reseat`)
+  let until = Infinity;
+  let untilMoves = Infinity;
   const outOfTime = () =>
-    (opts.maxMoves !== undefined ? moves >= opts.maxMoves : performance.now() >= opts.deadline) || (opts.race !== undefined && opts.race.over()) || converged();
+    (opts.maxMoves !== undefined ? moves >= Math.min(opts.maxMoves, untilMoves) : performance.now() >= Math.min(opts.deadline, until)) || (opts.race !== undefined && opts.race.over()) || converged();
 
   // the overlap of two colliding copies: their shared cells, or how deeply their poles overlap
   const proxy = opts.overlap === 'poles' && shapes.every((ss) => !ss || ss.every((s) => s.poles !== undefined));
@@ -344,6 +356,32 @@ export function compactStrip(
     }
     return false;
   };
+
+  const reseat = opts.reseat;
+  if (reseat && reseat.pieces.length === n && reseat.rows < bestRows && reseat.rows >= minRows && reseat.pieces.every((p, i) => p.type === ts[i])) {
+    load(reseat.pieces);
+    // fixed pieces stand where the start has them
+    if (fixed) start.forEach((p, i) => fixed[i] && ((xs[i] = p.x), (ys[i] = p.y), (os[i] = p.orientation)));
+    L = reseat.rows;
+    let inside = true;
+    for (let i = 0; i < n; i++) {
+      const s = shapes[ts[i]][os[i]];
+      if (fixed?.[i]) continue;
+      if (s.w > W || s.h > L) inside = false;
+      xs[i] = Math.max(0, Math.min(xs[i], W - s.w));
+      ys[i] = Math.max(0, Math.min(ys[i], L - s.h));
+    }
+    [until, untilMoves] = [reseat.until, opts.maxMoves !== undefined ? Math.ceil(opts.maxMoves / 2) : Infinity];
+    const ok = inside && separate();
+    [until, untilMoves] = [Infinity, Infinity];
+    if (ok) {
+      best = Array.from({ length: n }, (_, i) => ({ type: ts[i], orientation: os[i], x: xs[i], y: ys[i] }));
+      settle(shapes, best, W, fixed);
+      bestRows = usedRows(shapes, best);
+      gainAt = performance.now();
+      race?.publish(best, bestRows);
+    }
+  }
 
   let step = opts.firstStep ?? FIRST_STEP;
   let failed = false;
