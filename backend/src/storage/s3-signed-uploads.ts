@@ -42,14 +42,14 @@ export class SignedUploads implements UploadTransport {
     const headers: Record<string, string> = {};
     if (contentType) headers['content-type'] = contentType;
     if (checksums) headers['x-amz-checksum-algorithm'] = 'CRC32';
-    const res = await this.request('CreateMultipartUpload', 'POST', key, { uploads: '' }, headers);
+    const res = await this.request({ what: 'CreateMultipartUpload', method: 'POST', key, query: { uploads: '' }, headers });
     const id = xmlValue(res.body, 'UploadId');
     if (!id) throw s3Error(res.status, res.body, `CreateMultipartUpload of ${key} answered without an UploadId`);
     return id;
   }
 
   async uploadPart(key: string, uploadId: string, partNumber: number, body: UploadBody): Promise<{ ETag?: string; ChecksumCRC32?: string }> {
-    const res = await this.request('UploadPart', 'PUT', key, { partNumber: String(partNumber), uploadId }, bodyHeaders(body), body);
+    const res = await this.request({ what: 'UploadPart', method: 'PUT', key, query: { partNumber: String(partNumber), uploadId }, headers: bodyHeaders(body), body });
     return { ETag: res.headers.etag as string | undefined, ChecksumCRC32: res.headers['x-amz-checksum-crc32'] as string | undefined };
   }
 
@@ -62,17 +62,17 @@ export class SignedUploads implements UploadTransport {
       '</CompleteMultipartUpload>';
     const buf = Buffer.from(xml);
     const body: UploadBody = { length: buf.length, open: () => buf, sha256: createHash('sha256').update(buf).digest('hex') };
-    const res = await this.request('CompleteMultipartUpload', 'POST', key, { uploadId }, { 'content-type': 'application/xml', ...bodyHeaders(body) }, body);
+    const res = await this.request({ what: 'CompleteMultipartUpload', method: 'POST', key, query: { uploadId }, headers: { 'content-type': 'application/xml', ...bodyHeaders(body) }, body });
     // S3 may answer 200 and report the failure in the body (it began answering before it knew)
     if (/<Error>/.test(res.body)) throw s3Error(500, res.body, `CompleteMultipartUpload of ${key} failed`);
   }
 
   async abortUpload(key: string, uploadId: string): Promise<void> {
-    await this.request('AbortMultipartUpload', 'DELETE', key, { uploadId }, {});
+    await this.request({ what: 'AbortMultipartUpload', method: 'DELETE', key, query: { uploadId }, headers: {} });
   }
 
   async putObject(key: string, body: UploadBody, contentType: string | undefined): Promise<void> {
-    await this.request('PutObject', 'PUT', key, {}, { ...(contentType ? { 'content-type': contentType } : {}), ...bodyHeaders(body) }, body);
+    await this.request({ what: 'PutObject', method: 'PUT', key, query: {}, headers: { ...(contentType ? { 'content-type': contentType } : {}), ...bodyHeaders(body) }, body });
   }
 
   close(): void {
@@ -80,25 +80,11 @@ export class SignedUploads implements UploadTransport {
   }
 
   /** One request, tried again after a transient failure (the body read afresh; see retrying). */
-  private request(
-    what: string,
-    method: string,
-    key: string,
-    query: Record<string, string>,
-    headers: Record<string, string>,
-    body?: UploadBody,
-  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-    return retrying(() => this.requestOnce(what, method, key, query, headers, body), this.retryDelayMs);
+  private request(r: S3Request): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+    return retrying(() => this.requestOnce(r), this.retryDelayMs);
   }
 
-  private async requestOnce(
-    what: string,
-    method: string,
-    key: string,
-    query: Record<string, string>,
-    headers: Record<string, string>,
-    body?: UploadBody,
-  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  private async requestOnce({ what, method, key, query, headers, body }: S3Request): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
     const { bucket } = this.options;
     const base = this.base;
     const hostname = this.pathStyle ? base.hostname : `${bucket}.${base.hostname}`;
@@ -176,6 +162,16 @@ async function sendSpooled(req: http.ClientRequest, body: UploadBody): Promise<v
     flushed[i].catch(() => undefined);
   }
   req.end();
+}
+
+/** One of the writer's requests: its name (errors, tests), verb, object key, query and headers. */
+interface S3Request {
+  what: string;
+  method: string;
+  key: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body?: UploadBody;
 }
 
 /** The body's length, payload hash (its SHA-256, or UNSIGNED-PAYLOAD) and CRC32, as headers. */

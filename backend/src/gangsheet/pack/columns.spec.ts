@@ -3,6 +3,14 @@ import { packStrip } from './search';
 import { findLayoutProblems } from './validate';
 
 describe('pattern LP', () => {
+  /** Three types on width 10, for the early-stop tests. */
+  const items3: ColumnItem[] = [
+    { type: 0, w: 6, pitch: 1 },
+    { type: 1, w: 4, pitch: 1 },
+    { type: 2, w: 3, pitch: 2 },
+  ];
+  const demand3 = [6, 12, 9];
+
   it('prices the best pattern by an unbounded knapsack', () => {
     const items: ColumnItem[] = [
       { type: 0, w: 6, pitch: 1 },
@@ -37,24 +45,18 @@ describe('pattern LP', () => {
     expect(made[1]).toBeGreaterThanOrEqual(12 - 1e-6);
   });
 
-  it('still covers the demand when stopped early (a feasible, longer plan)', () => {
-    const items: ColumnItem[] = [
-      { type: 0, w: 6, pitch: 1 },
-      { type: 1, w: 4, pitch: 1 },
-      { type: 2, w: 3, pitch: 2 },
-    ];
-    const demand = [6, 12, 9];
-    const optimum = solvePatternLp(items, demand, 10).value;
+  it('still covers the demand3 when stopped early (a feasible, longer plan)', () => {
+    const optimum = solvePatternLp(items3, demand3, 10).value;
     for (const iterations of [0, 1, 2]) {
       let calls = 0;
-      const r = solvePatternLp(items, demand, 10, () => calls++ >= iterations);
+      const r = solvePatternLp(items3, demand3, 10, () => calls++ >= iterations);
       const made = [0, 0, 0];
-      for (const p of r.patterns) p.counts.forEach((c, k) => (made[items[k].type] += (c * p.length) / items[k].pitch));
-      made.forEach((m, t) => expect(m).toBeGreaterThanOrEqual(demand[t] - 1e-6));
+      for (const p of r.patterns) p.counts.forEach((c, k) => (made[items3[k].type] += (c * p.length) / items3[k].pitch));
+      made.forEach((m, t) => expect(m).toBeGreaterThanOrEqual(demand3[t] - 1e-6));
       expect(r.value).toBeGreaterThanOrEqual(optimum - 1e-9);
     }
     // the first basis runs each type on its own
-    expect(solvePatternLp(items, demand, 10, () => true).value).toBeCloseTo(6 + 12 / 2 + (9 * 2) / 3, 6);
+    expect(solvePatternLp(items3, demand3, 10, () => true).value).toBeCloseTo(6 + 12 / 2 + (9 * 2) / 3, 6);
   });
 
   it('bounds every layout from below, above the area bound when the widths do not tile', () => {
@@ -67,17 +69,11 @@ describe('pattern LP', () => {
   });
 
   it('keeps its bound below the optimum when stopped early, and equal to the value at the end', () => {
-    const items: ColumnItem[] = [
-      { type: 0, w: 6, pitch: 1 },
-      { type: 1, w: 4, pitch: 1 },
-      { type: 2, w: 3, pitch: 2 },
-    ];
-    const demand = [6, 12, 9];
-    const full = solvePatternLp(items, demand, 10);
+    const full = solvePatternLp(items3, demand3, 10);
     expect(full.bound).toBeCloseTo(full.value, 6);
     const bounds = [1, 2, 3].map((iterations) => {
       let calls = 0;
-      return solvePatternLp(items, demand, 10, () => calls++ >= iterations).bound;
+      return solvePatternLp(items3, demand3, 10, () => calls++ >= iterations).bound;
     });
     for (const b of bounds) expect(b).toBeLessThanOrEqual(full.value + 1e-9);
     // a basis was priced: the bound says something (the area bound here is 6·6 + 12·4 + 9·6 over 10)
