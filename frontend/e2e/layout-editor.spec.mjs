@@ -39,6 +39,10 @@ test("layout editor: drag, turn, nudge, pin, re-nest, save and process; the file
     await box.click({ force: true });
     await box.fill(name);
     await page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: new RegExp(`^${name}(\\.png)?( \\(pinned\\))?( — problem)?$`) }).first().click();
+    // the status line names the copy once the selection has rendered; read before that, it
+    // still shows the previous copy's position
+    const selected = new RegExp(`^Selected ${name}(\\.png)? on sheet`);
+    await waitFor(async () => selected.test(await status.innerText()), { what: `${name} selected` });
     const m = STATUS.exec(await status.innerText());
     if (!m) throw new Error(`no position in "${await status.innerText()}"`);
     return { sheet: Number(m[1]) - 1, x: Number(m[2]), y: Number(m[3]) };
