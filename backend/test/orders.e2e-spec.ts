@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { DataSource } from 'typeorm';
 import { FakeWooCommerce, wooOrder } from './fakes/woocommerce.fake';
 import { transparentPng } from './fixtures/images';
+import { RefetchOpenOrdersShipping1765001300000 } from '../src/database/migrations/1765001300000-RefetchOpenOrdersShipping';
 import { OrderSyncService } from '../src/orders/order-sync.service';
 import { OrdersService } from '../src/orders/orders.service';
 import { RealtimeService } from '../src/realtime/realtime.service';
@@ -99,6 +100,37 @@ describe('Orders (e2e)', () => {
     expect(list.data.find((o: any) => o.orderId === '3').shopStatus).toBe('cancelled');
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM order_items`);
     expect(n).toBe(3);
+  });
+
+  it('orders synced before shipping methods were stored: the migration makes the next sync read the open ones again, once', async () => {
+    // as on an installation upgraded across 1765000600000: open order 2 and cancelled order 3 without methods or tags
+    await db.query(`UPDATE orders SET shipping_methods = '{}', shop_tags = '{}' WHERE integration_id = $1 AND number IN ('2', '3')`, [wooId]);
+    const lastSync = async (): Promise<Date> => (await db.query(`SELECT last_sync FROM integrations WHERE id = $1`, [wooId]))[0].last_sync;
+    const migrate = async () => {
+      const runner = db.createQueryRunner();
+      try {
+        await new RefetchOpenOrdersShipping1765001300000().up(runner);
+      } finally {
+        await runner.release();
+      }
+    };
+    const before = await lastSync();
+    await migrate();
+    const rewound = await lastSync();
+    const [{ updated }] = await db.query(`SELECT integration_order_updated_date AS updated FROM orders WHERE integration_id = $1 AND number = '2'`, [wooId]);
+    // the next sync starts before the open order's last change in the shop (not before the cancelled one's: closed orders are left)
+    expect(rewound.getTime()).toBeLessThan(updated.getTime());
+    expect(rewound.getTime()).toBeLessThan(before.getTime());
+    woo.log = [];
+    await syncAndWait(seller.agent, wooId);
+    const call = woo.log.find((l) => l.url.startsWith('/wp-json/wc/v3/orders'))!;
+    expect(new Date(`${new URL(call.url, woo.baseUrl).searchParams.get('modified_after')}Z`).getTime()).toBeLessThan(updated.getTime());
+    const [two] = await db.query(`SELECT shipping_methods FROM orders WHERE integration_id = $1 AND number = '2'`, [wooId]);
+    expect(two.shipping_methods).toEqual(['Flat rate', 'flat_rate']);
+    // with every open order's methods stored, running it again moves nothing
+    const synced = await lastSync();
+    await migrate();
+    expect(await lastSync()).toEqual(synced);
   });
 
   it('the list filters by the shop: open (cancelled and completed there left out) or closed, any case; another word is a 400', async () => {
