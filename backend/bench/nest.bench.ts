@@ -32,7 +32,7 @@
  *
  * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
  * NEST_BUSY=1 (the ESICUP part with a busy loop taking one core, and see part 5), ART_THREADS (threads per artwork layout, parts 2–4; default the product's, 2 where there are
- * 2 cores; budgets under 3 s use one), PREVIEW_MS, ART_ORDERS (default 6), NEST_INSTANCES (comma list, or `shared` for the three in the shared folder; default all thirteen), NEST_CELLS (ESICUP search
+ * 2 cores; budgets under 3 s use one), PREVIEW_MS, ART_ORDERS (default 6), ART_FROM (the artwork part skips the first orders: ART_ORDERS=12 ART_FROM=6 lays out only the six beyond the usual ones), NEST_INSTANCES (comma list, or `shared` for the three in the shared folder; default all thirteen), NEST_CELLS (ESICUP search
  * grid cells across the strip), NEST_COMPACT (share of the ESICUP search time for
  * overlap-minimisation compaction, default 0.9), NEST_OVERLAP (`poles`: the compaction measures overlap by poles, overlap.ts).
  */
@@ -161,7 +161,8 @@ async function runArtwork(): Promise<void> {
   let sumFill = 0;
   let sumPrev = 0;
   let worstPrevTime = 0;
-  const orders = artworkOrders(ART_ORDERS);
+  // ART_FROM skips the first orders (ART_ORDERS up to 12: orders beyond the usual six)
+  const orders = artworkOrders(ART_ORDERS).slice(Number(process.env.ART_FROM ?? 0));
   for (const order of orders) {
     const designs = await artworkDesigns(order);
     const copies = designs.reduce((a, d) => a + d.quantity, 0);

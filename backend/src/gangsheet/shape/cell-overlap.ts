@@ -25,6 +25,15 @@ export interface CompactShape {
   dshifted: Uint32Array[];
   dlo: Int32Array;
   dhi: Int32Array;
+  /**
+   * Each ink row's set cells lie in columns [x0, x1) (empty rows: x0 >= x1), and each grown
+   * row's in [dx0, dx1) (`rowSpans`). Optional: with them a pair's count skips the rows and
+   * words where the two rows' cells cannot meet.
+   */
+  x0?: Int32Array;
+  x1?: Int32Array;
+  dx0?: Int32Array;
+  dx1?: Int32Array;
   /** Poles of the ink (poles.ts), made when first asked for. */
   poles?: () => Poles;
   /** Width of a column in rows. */
@@ -61,6 +70,27 @@ export function shiftRows(bits: Uint32Array, words: number, h: number): { sw: nu
   }
   const { lo, hi } = rowWords(bits, words, h);
   return { sw, shifted, lo, hi };
+}
+
+/** Each row's first set column and last set column + 1 (empty rows: [w, 0)), of a bitset of `words` words a row. */
+export function rowSpans(bits: Uint32Array, words: number, h: number): { x0: Int32Array; x1: Int32Array } {
+  const x0 = new Int32Array(h).fill(words * 32);
+  const x1 = new Int32Array(h);
+  for (let r = 0; r < h; r++) {
+    for (let k = 0; k < words; k++) {
+      const v = bits[r * words + k];
+      if (!v) continue;
+      x0[r] = 32 * k + 31 - Math.clz32(v & -v);
+      break;
+    }
+    for (let k = words - 1; k >= 0; k--) {
+      const v = bits[r * words + k];
+      if (!v) continue;
+      x1[r] = 32 * k + 32 - Math.clz32(v);
+      break;
+    }
+  }
+  return { x0, x1 };
 }
 
 /** Each row's non-zero words [lo, hi) once shifted into rows one word wider (by any shift). */
@@ -105,6 +135,35 @@ export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactS
   const blo = b.dlo;
   const bhi = b.dhi;
   let n = 0;
+  const ax0 = a.x0;
+  const ax1 = a.x1;
+  const bx0 = b.dx0;
+  const bx1 = b.dx1;
+  if (ax0 && ax1 && bx0 && bx1) {
+    // the rows' cell spans: a row pair whose spans miss each other has nothing to count,
+    // and only the words of the spans' intersection can (the same count, fewer words)
+    for (let r = r0; r < r1; r++) {
+      const ra = r - ay;
+      const rb = r - bY;
+      let c0 = ax + ax0[ra];
+      const cb0 = bX + bx0[rb];
+      if (cb0 > c0) c0 = cb0;
+      let c1 = ax + ax1[ra];
+      const cb1 = bX + bx1[rb];
+      if (cb1 < c1) c1 = cb1;
+      if (c0 >= c1) continue;
+      const k0 = c0 >> 5;
+      const k1 = ((c1 - 1) >> 5) + 1;
+      const oa = ra * asw - wa;
+      const ob = rb * bsw - fw;
+      for (let k = k0; k < k1; k++) {
+        const v = sa[oa + k] & sb[ob + k];
+        if (v) n += popcount(v);
+      }
+      if (n >= limit) return n;
+    }
+    return n;
+  }
   for (let r = r0; r < r1; r++) {
     const ra = r - ay;
     const rb = r - bY;

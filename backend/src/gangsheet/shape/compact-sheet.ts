@@ -5,7 +5,7 @@
 import { Rng } from '../pack/rng';
 import { NestType, prepare, Prepared } from './grid';
 import type { NestPlacement, NestSheet } from './nest';
-import { CompactPiece, CompactShape, gapOverlap, shiftRows } from './cell-overlap';
+import { CompactPiece, CompactShape, gapOverlap, rowSpans, shiftRows } from './cell-overlap';
 import { compactStrip, CompactOptions, OverlapMeasure } from './overlap';
 import { SharedStrip } from './race';
 import { Poles, polesOf } from './poles';
@@ -38,6 +38,8 @@ export function toCompactShape(p: Prepared): CompactShape {
 function compactShapeOf(p: Prepared): CompactShape {
   const o = p.src;
   const d = o.dil === o.mask || o.pad === 0 ? null : shiftRows(o.dil.bits, o.dil.words, o.dil.h);
+  const spans = rowSpans(o.mask.bits, o.mask.words, o.mask.h);
+  const dspans = d ? rowSpans(o.dil.bits, o.dil.words, o.dil.h) : spans;
   let poles: Poles | undefined;
   return {
     w: p.w,
@@ -53,6 +55,10 @@ function compactShapeOf(p: Prepared): CompactShape {
     dshifted: d ? d.shifted : p.shifted,
     dlo: d ? d.lo : p.lo,
     dhi: d ? d.hi : p.hi,
+    x0: spans.x0,
+    x1: spans.x1,
+    dx0: dspans.x0,
+    dx1: dspans.x1,
     poles: () => (poles ??= polesOf(o.mask, o.aspect ?? 1)),
     ux: o.aspect ?? 1,
     gap: Math.max(0, o.pad - 1),
