@@ -139,42 +139,26 @@ export function pairOverlap(a: CompactShape, ax: number, ay: number, b: CompactS
   const ax1 = a.x1;
   const bx0 = b.dx0;
   const bx1 = b.dx1;
-  if (ax0 && ax1 && bx0 && bx1) {
-    // the rows' cell spans: a row pair whose spans miss each other has nothing to count,
-    // and only the words of the spans' intersection can (the same count, fewer words)
-    for (let r = r0; r < r1; r++) {
-      const ra = r - ay;
-      const rb = r - bY;
-      let c0 = ax + ax0[ra];
-      const cb0 = bX + bx0[rb];
-      if (cb0 > c0) c0 = cb0;
-      let c1 = ax + ax1[ra];
-      const cb1 = bX + bx1[rb];
-      if (cb1 < c1) c1 = cb1;
-      if (c0 >= c1) continue;
-      const k0 = c0 >> 5;
-      const k1 = ((c1 - 1) >> 5) + 1;
-      const oa = ra * asw - wa;
-      const ob = rb * bsw - fw;
-      for (let k = k0; k < k1; k++) {
-        const v = sa[oa + k] & sb[ob + k];
-        if (v) n += popcount(v);
-      }
-      if (n >= limit) return n;
-    }
-    return n;
-  }
+  // with the rows' cell spans, only the words of the spans' intersection (a row pair whose
+  // spans miss has nothing to count); without them the rows' non-zero words (sheet words;
+  // round shapes' rows are short). The same count either way, over fewer words with spans.
+  const spans = !!(ax0 && ax1 && bx0 && bx1);
   for (let r = r0; r < r1; r++) {
     const ra = r - ay;
     const rb = r - bY;
-    // only the words where both rows can have bits (sheet words; round shapes' rows are short)
-    let k0 = wa + alo[ra];
-    const kb0 = fw + blo[rb];
-    if (kb0 > k0) k0 = kb0;
-    let k1 = wa + ahi[ra];
-    const kb1 = fw + bhi[rb];
-    if (kb1 < k1) k1 = kb1;
-    if (k0 >= k1) continue;
+    let k0: number;
+    let k1: number;
+    if (spans) {
+      const c0 = Math.max(ax + ax0![ra], bX + bx0![rb]);
+      const c1 = Math.min(ax + ax1![ra], bX + bx1![rb]);
+      if (c0 >= c1) continue;
+      k0 = c0 >> 5;
+      k1 = ((c1 - 1) >> 5) + 1;
+    } else {
+      k0 = Math.max(wa + alo[ra], fw + blo[rb]);
+      k1 = Math.min(wa + ahi[ra], fw + bhi[rb]);
+      if (k0 >= k1) continue;
+    }
     const oa = ra * asw - wa;
     const ob = rb * bsw - fw;
     for (let k = k0; k < k1; k++) {

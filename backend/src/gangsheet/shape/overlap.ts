@@ -210,8 +210,14 @@ export function compactStrip(
       }
     }
   };
-  /** Weighted overlap of piece i in pose (o, x, y); stops once at or above `bound`. */
-  const cost = (i: number, o: number, x: number, y: number, bound: number): number => {
+  /**
+   * Weighted overlap of piece i in pose (o, x, y); stops once at or above `bound`. With
+   * `stored` (i where it stands) the pairs' counts come from `ov`, which holds every pair's
+   * full count at the current poses: the same pieces in the same order, so the same sum,
+   * without counting the overlaps again. Cells only: a count is symmetric, a pole measure
+   * need not be to the last bit.
+   */
+  const cost = (i: number, o: number, x: number, y: number, bound: number, stored = false): number => {
     const a = shapes[ts[i]][o];
     const ax1 = x + a.w;
     const ay1 = y + a.h;
@@ -231,44 +237,11 @@ export function compactStrip(
         const bY = ys[j] - b.pad;
         if (bX >= ax1 || bY >= ay1 || bX + b.dw <= x || bY + b.dh <= y) continue;
         const w = wt[row + j];
-        const v = measure(ts[i], o, x, y, j, (bound - c) / w);
+        const v = stored ? ov[row + j] : measure(ts[i], o, x, y, j, (bound - c) / w);
         if (v) {
           c += w * v;
           if (c >= bound) return c;
         }
-      }
-    }
-    return c;
-  };
-  /**
-   * `cost` of piece i where it stands, from the stored counts (`ov` holds every pair's full
-   * count at the current poses): the same pieces in the same order, so the same sum, without
-   * counting the overlaps again. Cells only: a count is symmetric, a pole measure need not
-   * be to the last bit.
-   */
-  const costHere = (i: number): number => {
-    const a = shapes[ts[i]][os[i]];
-    const x = xs[i];
-    const y = ys[i];
-    const ax1 = x + a.w;
-    const ay1 = y + a.h;
-    let c = 0;
-    const row = i * n;
-    const t = ++tick;
-    seen[i] = t;
-    for (let bb = Math.floor(y / BAND), be = Math.floor((ay1 - 1) / BAND); bb <= be; bb++) {
-      const list = bands[bb];
-      if (!list) continue;
-      for (let q = 0; q < list.length; q++) {
-        const j = list[q];
-        if (seen[j] === t) continue;
-        seen[j] = t;
-        const b = shapes[ts[j]][os[j]];
-        const bX = xs[j] - b.pad;
-        const bY = ys[j] - b.pad;
-        if (bX >= ax1 || bY >= ay1 || bX + b.dw <= x || bY + b.dh <= y) continue;
-        const v = ov[row + j];
-        if (v) c += wt[row + j] * v;
       }
     }
     return c;
@@ -304,7 +277,7 @@ export function compactStrip(
     let bo = os[i];
     let bx = xs[i];
     let by = ys[i];
-    let bc = proxy ? cost(i, bo, bx, by, Infinity) : costHere(i);
+    let bc = cost(i, bo, bx, by, Infinity, !proxy);
     const fitsStrip = (o: number) => ss[o].w <= W && ss[o].h <= L;
     const tryPose = (o: number, x: number, y: number) => {
       const s = ss[o];
