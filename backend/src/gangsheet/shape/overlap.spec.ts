@@ -3,7 +3,7 @@ import * as path from 'path';
 import { checkEsicupSolution } from '../../../bench/nest-check';
 import { Rng } from '../pack/rng';
 import { nestEsicup, parseEsicup } from './esicup';
-import { CompactShape, gapOverlap, pairOverlap, shiftRows, usedRows } from './cell-overlap';
+import { CompactShape, gapOverlap, pairOverlap, rowSpans, shiftRows, usedRows } from './cell-overlap';
 import { emptyMask, markRect } from './cells';
 import { compactStrip } from './overlap';
 import { settle } from './settle';
@@ -11,7 +11,7 @@ import { poleOverlap, polesOf } from './poles';
 
 const BENCH = path.resolve(__dirname, '../../../../../shared/bench-data/irregular');
 
-function randomShape(rng: Rng, pad: number): { shape: CompactShape; ink: Set<string>; grown: Set<string> } {
+function randomShape(rng: Rng, pad: number): { shape: CompactShape; spanned: CompactShape; ink: Set<string>; grown: Set<string> } {
   const w = 1 + rng.int(70);
   const h = 1 + rng.int(20);
   const words = Math.ceil(w / 32);
@@ -41,7 +41,11 @@ function randomShape(rng: Rng, pad: number): { shape: CompactShape; ink: Set<str
   }
   const s = shiftRows(bits, words, h);
   const d = shiftRows(dbits, dwords, dh);
-  return { shape: { w, h, sw: s.sw, shifted: s.shifted, lo: s.lo, hi: s.hi, pad, dw, dh, dsw: d.sw, dshifted: d.shifted, dlo: d.lo, dhi: d.hi }, ink, grown };
+  const shape = { w, h, sw: s.sw, shifted: s.shifted, lo: s.lo, hi: s.hi, pad, dw, dh, dsw: d.sw, dshifted: d.shifted, dlo: d.lo, dhi: d.hi };
+  // the same shape with its rows' cell spans, as the compaction makes it (compact-sheet.ts)
+  const spans = rowSpans(bits, words, h);
+  const dspans = rowSpans(dbits, dwords, dh);
+  return { shape, spanned: { ...shape, x0: spans.x0, x1: spans.x1, dx0: dspans.x0, dx1: dspans.x1 }, ink, grown };
 }
 
 describe('overlap compaction', () => {
@@ -57,11 +61,16 @@ describe('overlap compaction', () => {
         if (b.grown.has(`${x + ax - bx},${y + ay - by}`)) expected++;
       }
       expect(pairOverlap(a.shape, ax, ay, b.shape, bx, by)).toBe(expected);
+      // the same count when the words come from the rows' cell spans
+      expect(pairOverlap(a.spanned, ax, ay, b.spanned, bx, by)).toBe(expected);
       // with a limit: exact below it, some count at or above it otherwise
       const limit = rng.int(expected + 3);
       const capped = pairOverlap(a.shape, ax, ay, b.shape, bx, by, limit);
       if (expected < limit) expect(capped).toBe(expected);
       else expect(capped).toBeGreaterThanOrEqual(limit);
+      const cappedSpans = pairOverlap(a.spanned, ax, ay, b.spanned, bx, by, limit);
+      if (expected < limit) expect(cappedSpans).toBe(expected);
+      else expect(cappedSpans).toBeGreaterThanOrEqual(limit);
     }
   });
 
