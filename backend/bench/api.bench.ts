@@ -1,7 +1,8 @@
 /**
  * The API at a real shop's volume, against its ceilings, in one run.
  *
- * For each server under test (the compiled API, `node <dir>/dist/main.js`, NODE_ENV=production,
+ * For each server under test (the compiled API, `node <dir>/dist/main.js`, NODE_ENV=production, so
+ * as many API processes as a production node starts here, their CPU summed;
  * PostgreSQL + Redis): a fresh database holding one seller with 50,000 images and 10,000
  * prints (≈60,000 items, 60 % completed with files and a ~59 KB stored layout), 1,000 synced
  * orders, and two sellers with 1,000 and 100,000 prints for the history check. Every route
@@ -17,6 +18,7 @@
  *
  *   npm run bench:api
  *   BENCH_SERVERS="after=backend,before=/work/baseline/backend" npm run bench:api   (A/B in one run)
+ *   BENCH_SERVERS="two=backend,one=backend+API_PROCESSES=1"   (the same build with other environment)
  *   BENCH_SECONDS (10), BENCH_HISTORY=0 skips the 100,000-print seller, BENCH_ROUTES=images,profile
  *   measures only the routes whose name contains one of the words, BENCH_NODE_ARGS="--cpu-prof
  *   --cpu-prof-dir=/tmp/prof" passes options to the servers' node (to profile them under load).
@@ -30,7 +32,7 @@
 // @ts-expect-error autocannon publishes no types
 import autocannon from 'autocannon';
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
@@ -42,6 +44,7 @@ import { CLOSED_SHOP_STATUSES } from '../src/orders/shop-status';
 import { PRODUCTION_ORDER_COUNTS_SQL } from '../src/production/production.repository';
 import { freePort } from '../test/utils/free-port';
 import { admin, BASE_URL, BENCH_SELLER } from './bench-app';
+import { descendants, procCpuSeconds } from './proc-memory';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const HISTORY = process.env.BENCH_HISTORY !== '0';
@@ -50,8 +53,10 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROUTE_FILTER = process.env.BENCH_ROUTES?.split(',').filter(Boolean);
 const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const SERVERS = (process.env.BENCH_SERVERS ?? 'current=backend').split(',').map((s) => {
-  const [label, dir] = s.split('=');
-  return { label, dir: resolve(__dirname, '..', '..', dir) };
+  const label = s.slice(0, s.indexOf('='));
+  const [dir, ...vars] = s.slice(s.indexOf('=') + 1).split('+');
+  const env = Object.fromEntries(vars.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]));
+  return { label, dir: resolve(__dirname, '..', '..', dir), env };
 });
 
 interface Run {
@@ -197,10 +202,9 @@ function pct(times: number[], p: number) {
   return times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? NaN;
 }
 
-/** User + system CPU time of process `pid` so far, in ms (Linux /proc; the clock ticks are 100 Hz). */
+/** User + system CPU time so far of process `pid` and its children (a node's API processes), in ms. */
 function cpuTimeMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return [pid, ...descendants(pid)].reduce((t, p) => t + (procCpuSeconds(p) ?? 0) * 1000, 0);
 }
 
 async function drive(url: string, cookie: string | null, connections: number, seconds = SECONDS, pid?: number): Promise<Run> {
@@ -365,7 +369,7 @@ interface Server {
 }
 
 /** Starts one build on its own database and seeds it; nothing is measured yet. */
-async function startServer(label: string, dir: string, dbName: string): Promise<Server> {
+async function startServer(label: string, dir: string, env: Record<string, string>, dbName: string): Promise<Server> {
   await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${dbName}`);
   const url = new URL(BASE_URL);
@@ -390,6 +394,7 @@ async function startServer(label: string, dir: string, dbName: string): Promise<
       RATE_LIMIT_PER_ACCOUNT: '100000000',
       ADMIN_EMAIL: 'admin@bench.local',
       ADMIN_PASSWORD: 'admin-password-1',
+      ...env,
     },
   });
   const stop = async () => {
@@ -457,7 +462,7 @@ async function settle(s: Server) {
 async function main() {
   const servers: Server[] = [];
   try {
-    for (const [n, s] of SERVERS.entries()) servers.push(await startServer(s.label, s.dir, `gs_bench_api_${process.pid}_${n}`));
+    for (const [n, s] of SERVERS.entries()) servers.push(await startServer(s.label, s.dir, s.env, `gs_bench_api_${process.pid}_${n}`));
     const results = new Map<string, ServerResult>(
       servers.map((s) => [s.label, { label: s.label, routes: {}, healthAlone: undefined as never, healthBeside: undefined as never }]),
     );

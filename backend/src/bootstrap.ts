@@ -16,6 +16,7 @@ import { REQUEST_ID_HEADER, requestContext, requestLogger } from './common/reque
 import { createValidationPipe, invalidJson, jsonDepthLimit } from './common/validation';
 import { APP_CONFIG } from './config/config.module';
 import { AppConfig } from './config/configuration';
+import { apiProcessRole } from './cluster';
 import { describeDocument, toOpenApi31 } from './openapi-31';
 import { AppIoAdapter } from './realtime/redis-io.adapter';
 import { sessionWriteBarrier } from './session/session-write-barrier';
@@ -79,8 +80,15 @@ export function configureApp(app: NestExpressApplication): AppConfig {
     // Readable by the scripts of the allowed origins, not only by the browser.
     exposedHeaders: [REQUEST_ID_HEADER, 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
   });
-  app.useWebSocketAdapter(new AppIoAdapter(app, { allowedOrigins: config.allowedOrigins, redisUrl: config.redis.url }));
-  app.enableShutdownHooks();
+  const { clustered } = apiProcessRole();
+  app.useWebSocketAdapter(new AppIoAdapter(app, { allowedOrigins: config.allowedOrigins, redisUrl: config.redis.url, websocketOnly: clustered }));
+  if (clustered) {
+    // The primary stops the node's processes with SIGTERM, one at a time each; a Ctrl+C in the
+    // terminal reaches the whole process group, and a second signal during Nest's shutdown
+    // would end the process before its requests and jobs are done.
+    process.on('SIGINT', () => undefined);
+    app.enableShutdownHooks(['SIGTERM']);
+  } else app.enableShutdownHooks();
   serveFrontend(app, config);
   return config;
 }

@@ -1,15 +1,10 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import { SwaggerModule } from '@nestjs/swagger';
-import { AppModule } from './app.module';
-import { buildOpenApi, configureApp } from './bootstrap';
-import { ConfigError, loadConfig } from './config/configuration';
-import { UsersService } from './users/users.service';
+import cluster from 'node:cluster';
+import { apiProcessRole, runPrimary } from './cluster';
+import { AppConfig, ConfigError, loadConfig } from './config/configuration';
 
 async function bootstrap() {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (e) {
@@ -19,17 +14,33 @@ async function bootstrap() {
     }
     throw e;
   }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: false });
+  if (config.apiProcesses > 1 && cluster.isPrimary) return runPrimary(config.apiProcesses);
+  const role = apiProcessRole();
+  // In a node of several processes only the first runs the queues (when PROCESS_JOBS says so):
+  // PRINT_JOB_CONCURRENCY is what one node takes on.
+  if (!role.first) config = { ...config, processJobs: false };
+  // Loaded here, not at the top: a cluster's primary only forks and never needs the app.
+  const [{ Logger }, { NestFactory }, { SwaggerModule }, { AppModule }, { buildOpenApi, configureApp }, { UsersService }] = await Promise.all([
+    import('@nestjs/common'),
+    import('@nestjs/core'),
+    import('@nestjs/swagger'),
+    import('./app.module'),
+    import('./bootstrap'),
+    import('./users/users.service'),
+  ]);
+  const app = await NestFactory.create<import('@nestjs/platform-express').NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: false });
   configureApp(app);
   SwaggerModule.setup('api/docs', app, buildOpenApi(app), {
     jsonDocumentUrl: 'api/docs/openapi.json',
     // Authorize → api-key: paste a key once and "Try it out" sends it with every call.
     swaggerOptions: { persistAuthorization: true },
   });
-  await app.get(UsersService).ensureFirstAdmin();
+  if (role.first) await app.get(UsersService).ensureFirstAdmin();
   await app.listen(config.port);
+  if (!role.first) return;
   const mode = config.database.url ? 'PostgreSQL' : `embedded PGlite (${config.database.pgliteDir})`;
-  Logger.log(`GangSheet Studio on ${config.appUrl} — database: ${mode}, jobs: ${config.redis.url ? 'Bull/Redis' : 'in-process'}, mail: ${config.mail.smtpUrl ? 'SMTP' : config.outboxDir}`, 'Main');
+  const processes = role.clustered ? `, ${config.apiProcesses} API processes` : '';
+  Logger.log(`GangSheet Studio on ${config.appUrl} — database: ${mode}, jobs: ${config.redis.url ? 'Bull/Redis' : 'in-process'}${processes}, mail: ${config.mail.smtpUrl ? 'SMTP' : config.outboxDir}`, 'Main');
 }
 
 void bootstrap();

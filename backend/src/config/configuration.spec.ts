@@ -37,6 +37,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), PRINT_LAYOUT_THREADS: '0' })).toThrow(ConfigError);
   });
 
+  it('runs an API process per core (at most four) in production with PostgreSQL and Redis, one otherwise, unless API_PROCESSES says so', () => {
+    const shared = { DATA_DIR: dir(), DATABASE_URL: 'postgres://u@db/x', REDIS_URL: 'redis://r:6379' };
+    const production = { ...shared, NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig({ DATA_DIR: dir() }).apiProcesses).toBe(1);
+    expect(loadConfig(shared).apiProcesses).toBe(1);
+    expect(loadConfig(production).apiProcesses).toBe(Math.min(4, availableParallelism()));
+    expect(loadConfig({ ...production, DATABASE_URL: undefined }).apiProcesses).toBe(1);
+    expect(loadConfig({ ...production, API_PROCESSES: '1' }).apiProcesses).toBe(1);
+    expect(loadConfig({ ...shared, API_PROCESSES: '3' }).apiProcesses).toBe(3);
+    expect(() => loadConfig({ DATA_DIR: dir(), API_PROCESSES: '2' })).toThrow(/API_PROCESSES: above 1 needs DATABASE_URL and REDIS_URL/);
+    expect(() => loadConfig({ ...shared, API_PROCESSES: '0' })).toThrow(ConfigError);
+  });
+
   it('keeps the generated JWT secret across restarts', () => {
     const d = dir();
     expect(loadConfig({ DATA_DIR: d }).auth.jwtSecret).toBe(loadConfig({ DATA_DIR: d }).auth.jwtSecret);

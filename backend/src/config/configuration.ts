@@ -36,6 +36,8 @@ export interface AppConfig {
   redis: { url?: string; prefix: string; lockDurationMs?: number; stalledIntervalMs?: number; repeatCheckMs: number };
   /** false in the API when dedicated workers do the jobs (scale-out). */
   processJobs: boolean;
+  /** API processes of this node sharing its port (main.ts, cluster.ts); 1 without PostgreSQL and Redis. */
+  apiProcesses: number;
   mail: { smtpUrl?: string; from: string };
   auth: {
     jwtSecret: string;
@@ -266,6 +268,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!e.STORAGE_S3_ACCESS_KEY_ID !== !e.STORAGE_S3_SECRET_ACCESS_KEY) {
     throw new ConfigError('Invalid configuration:\n  STORAGE_S3_ACCESS_KEY_ID, STORAGE_S3_SECRET_ACCESS_KEY: set both or neither');
   }
+  // The embedded database and the in-process queue live in one process; with PostgreSQL and
+  // Redis a production node uses its cores (at most four: each process has its own pool of
+  // DB_POOL_MAX connections).
+  const shared = !!(e.DATABASE_URL && e.REDIS_URL);
+  if (e.API_PROCESSES && e.API_PROCESSES > 1 && !shared) {
+    throw new ConfigError('Invalid configuration:\n  API_PROCESSES: above 1 needs DATABASE_URL and REDIS_URL (the embedded database and in-process jobs belong to one process)');
+  }
+  const apiProcesses = e.API_PROCESSES ?? (shared && e.NODE_ENV === 'production' ? Math.min(4, availableParallelism()) : 1);
   const dataDir = resolve(e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const origins = new Set([new URL(appUrl).origin]);
@@ -299,6 +309,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       repeatCheckMs: e.QUEUE_REPEAT_CHECK_SECONDS * 1000,
     },
     processJobs: e.PROCESS_JOBS,
+    apiProcesses,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     auth: {
       jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),

@@ -34,6 +34,7 @@ export const envSchema = z.object({
   REDIS_URL: url(['redis', 'rediss']).optional(),
   QUEUE_PREFIX: z.string().min(1).default('gangsheet'),
   PROCESS_JOBS: bool.default(true),
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().min(3).default('GangSheet Studio <no-reply@gangsheet.studio>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

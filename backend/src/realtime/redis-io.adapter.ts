@@ -20,7 +20,7 @@ export class AppIoAdapter extends IoAdapter {
 
   constructor(
     private readonly nestApp: INestApplicationContext,
-    private readonly opts: { allowedOrigins: string[]; redisUrl?: string },
+    private readonly opts: { allowedOrigins: string[]; redisUrl?: string; websocketOnly?: boolean },
   ) {
     super(nestApp);
   }
@@ -33,6 +33,10 @@ export class AppIoAdapter extends IoAdapter {
     const server = super.createIOServer(port, {
       ...options,
       cors: { origin: this.opts.allowedOrigins, credentials: true },
+      // Several API processes behind one port (API_PROCESSES): the long-polling transport's
+      // requests of one session must all reach the process that holds it, which the kernel's
+      // connection balancing does not do; a websocket is one connection, so it stays put.
+      ...(this.opts.websocketOnly ? { transports: ['websocket'] } : {}),
       allowRequest: (req, callback) => {
         const origin = req.headers.origin;
         // No Origin: not a browser page (browsers always send it on these requests).
