@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { apiProcessRole, runPrimary } from './cluster';
+import { apiProcessRole, poolShare, runPrimary } from './cluster';
 import { AppConfig, ConfigError, loadConfig } from './config/configuration';
 
 async function bootstrap() {
@@ -19,6 +19,7 @@ async function bootstrap() {
   // In a node of several processes only the first runs the queues (when PROCESS_JOBS says so):
   // PRINT_JOB_CONCURRENCY is what one node takes on.
   if (!role.first) config = { ...config, processJobs: false };
+  if (role.clustered) config = { ...config, database: { ...config.database, poolMax: poolShare(config.database.poolMax, config.apiProcesses) } };
   // Loaded here, not at the top: a cluster's primary only forks and never needs the app.
   const [{ Logger }, { NestFactory }, { SwaggerModule }, { AppModule }, { buildOpenApi, configureApp }, { UsersService }] = await Promise.all([
     import('@nestjs/common'),
