@@ -2,6 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
+import { io, Socket } from 'socket.io-client';
 import request from 'supertest';
 import { waitFor } from './prints.fixtures';
 import { freePort } from './utils/free-port';
@@ -46,6 +48,7 @@ describe('An API node of several processes (e2e)', () => {
   let node: ChildProcess | undefined;
   let base: string;
   let out = '';
+  const sockets: Socket[] = [];
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -87,6 +90,7 @@ describe('An API node of several processes (e2e)', () => {
   });
 
   afterAll(async () => {
+    for (const s of sockets) s.close();
     if (node && node.exitCode === null) {
       for (const pid of childrenOf(node.pid!)) process.kill(pid, 'SIGKILL');
       node.kill('SIGKILL');
@@ -111,6 +115,31 @@ describe('An API node of several processes (e2e)', () => {
     await request(base).post('/api/logout').set('Origin', base).set('X-Requested-With', 'XMLHttpRequest').set('Cookie', cookie).expect(200);
     const after = await Promise.all(Array.from({ length: 30 }, () => get('/api/profile', cookie)));
     expect(after.map((r) => r.status)).toEqual(Array(30).fill(401));
+  });
+
+  it('runs the upload through the queue and sends its live event to websockets on either process; long polling is refused', async () => {
+    const xhr = (r: request.Test) => r.set('Origin', base).set('X-Requested-With', 'XMLHttpRequest');
+    const login = await xhr(request(base).post('/api/login')).send(admin).expect(200);
+    const me = login.body.data;
+    const cookie = String(login.headers['set-cookie'][0]).split(';')[0];
+    const open = (transport: 'websocket' | 'polling') => {
+      const socket = io(base, { transports: [transport], extraHeaders: { cookie, origin: base }, reconnection: false });
+      sockets.push(socket);
+      return new Promise<Socket>((resolve, reject) => {
+        socket.on('connect', () => resolve(socket));
+        socket.on('connect_error', reject);
+      });
+    };
+    // four connections: the kernel spreads them over both processes
+    const live = await Promise.all(Array.from({ length: 4 }, () => open('websocket')));
+    await expect(open('polling')).rejects.toThrow();
+
+    const ready = live.map(
+      (s) => new Promise<string>((resolve) => s.on(`image-${me._id}`, (e: { status: string; data: { _id: string } }) => e.status === 'ready' && resolve(e.data._id))),
+    );
+    const png = await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 200, g: 30, b: 40, alpha: 1 } } }).png().toBuffer();
+    const imageId = (await xhr(request(base).post('/api/images/bulk-upload')).set('Cookie', cookie).attach('files', png, 'live.png').expect(201)).body.data[0]._id;
+    expect(await Promise.all(ready)).toEqual(Array(4).fill(imageId));
   });
 
   it('replaces a process that dies while the other keeps answering, and stops every process on SIGTERM', async () => {
