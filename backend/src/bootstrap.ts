@@ -83,9 +83,9 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   const { clustered } = apiProcessRole();
   app.useWebSocketAdapter(new AppIoAdapter(app, { allowedOrigins: config.allowedOrigins, redisUrl: config.redis.url, websocketOnly: clustered }));
   if (clustered) {
-    // The primary stops the node's processes with SIGTERM, one at a time each; a Ctrl+C in the
-    // terminal reaches the whole process group, and a second signal during Nest's shutdown
-    // would end the process before its requests and jobs are done.
+    // The primary stops the node's processes with one SIGTERM each. A Ctrl+C in the terminal
+    // reaches the whole process group, and that second signal during Nest's shutdown would
+    // end the process before its requests and jobs are done.
     process.on('SIGINT', () => undefined);
     app.enableShutdownHooks(['SIGTERM']);
   } else app.enableShutdownHooks();

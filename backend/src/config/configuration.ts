@@ -269,8 +269,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('Invalid configuration:\n  STORAGE_S3_ACCESS_KEY_ID, STORAGE_S3_SECRET_ACCESS_KEY: set both or neither');
   }
   // The embedded database and the in-process queue live in one process; with PostgreSQL and
-  // Redis a production node uses its cores (at most four: each process has its own pool of
-  // DB_POOL_MAX connections).
+  // Redis a production node uses its cores (at most four; they share the node's DB_POOL_MAX).
   const shared = !!(e.DATABASE_URL && e.REDIS_URL);
   if (e.API_PROCESSES && e.API_PROCESSES > 1 && !shared) {
     throw new ConfigError('Invalid configuration:\n  API_PROCESSES: above 1 needs DATABASE_URL and REDIS_URL (the embedded database and in-process jobs belong to one process)');
