@@ -22,6 +22,9 @@ import { AppIoAdapter } from './realtime/redis-io.adapter';
 import { sessionWriteBarrier } from './session/session-write-barrier';
 import { SessionService } from './session/session.service';
 
+/** How long an idle keep-alive connection stays open (above every usual proxy's idle timeout). */
+export const KEEP_ALIVE_MS = 125_000;
+
 /** Everything main.ts does to the app before listening; tests call the same function. */
 export function configureApp(app: NestExpressApplication): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
@@ -33,6 +36,13 @@ export function configureApp(app: NestExpressApplication): AppConfig {
   // client of this API asks for (the web app's files are served with their own validators).
   app.set('etag', false);
   app.disable('x-powered-by');
+  // Idle keep-alive connections outlive the client's and the proxy's: Node closes them after 5 s
+  // by default, while Caddy (2 min), nginx and cloud load balancers (60 s) and fetch's pool keep
+  // theirs longer, so a request written into a socket the server had just closed failed with a
+  // connection reset (a 502 behind a proxy). The client or proxy now always lets go first.
+  const server = app.getHttpServer();
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   answerJsonDirectly(app.getHttpAdapter() as ExpressAdapter);
   // First, so every response (static files and errors included) names its request.
   const logger = requestLogger();

@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, TestApp } from './utils/create-test-app';
@@ -42,5 +44,23 @@ describe('Web app beside the API', () => {
     const missing = await t.agent().get('/api/no-such-route').expect(404);
     expect(missing.body).toMatchObject({ code: 'not_found' });
     expect((await t.agent().get('/api').expect(404)).body).toMatchObject({ code: 'not_found' });
+  });
+
+  it('keeps an idle connection open longer than clients and proxies keep theirs (Node closes it after 5 s by default)', async () => {
+    const server = t.app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new Agent({ keepAlive: true });
+    const call = () =>
+      new Promise<{ reused: boolean; keepAlive?: string }>((resolve, reject) => {
+        const req = get({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/api/health', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ reused: req.reusedSocket, keepAlive: String(res.headers['keep-alive']) }));
+        });
+        req.on('error', reject);
+      });
+    expect(await call()).toEqual({ reused: false, keepAlive: 'timeout=125' });
+    await new Promise((r) => setTimeout(r, 6000));
+    expect((await call()).reused).toBe(true);
+    agent.destroy();
   });
 });
