@@ -90,7 +90,7 @@ export function configureApp(app: NestExpressApplication): AppConfig {
     // Readable by the scripts of the allowed origins, not only by the browser.
     exposedHeaders: [REQUEST_ID_HEADER, 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
   });
-  const { clustered } = apiProcessRole();
+  const { clustered } = apiProcessRole(config);
   app.useWebSocketAdapter(new AppIoAdapter(app, { allowedOrigins: config.allowedOrigins, redisUrl: config.redis.url, websocketOnly: clustered }));
   if (clustered) {
     // The primary stops the node's processes with one SIGTERM each. A Ctrl+C in the terminal

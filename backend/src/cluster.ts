@@ -1,8 +1,9 @@
 import cluster, { Worker } from 'node:cluster';
 import { Logger } from '@nestjs/common';
+import type { AppConfig } from './config/configuration';
 
-/** Set in each API process the primary forks: its index, 0 for the first. */
-const INDEX_ENV = 'GS_API_PROCESS_INDEX';
+/** Set in each API process the primary forks: its index, 0 for the first (config: apiProcessIndex). */
+const INDEX_ENV = 'API_PROCESS_INDEX';
 
 /** A process that dies this soon after it started listening is not restarted (it would loop). */
 const MIN_UPTIME_MS = 10_000;
@@ -12,10 +13,9 @@ const MIN_UPTIME_MS = 10_000;
  * runs once (the first admin, the queues when PROCESS_JOBS is on), the others answer HTTP only.
  * One process when there is no cluster.
  */
-export function apiProcessRole(): { index: number; first: boolean; clustered: boolean } {
-  const raw = process.env[INDEX_ENV];
-  if (!cluster.isWorker || raw === undefined) return { index: 0, first: true, clustered: false };
-  const index = Number(raw);
+export function apiProcessRole(config: Pick<AppConfig, 'apiProcessIndex'>): { index: number; first: boolean; clustered: boolean } {
+  const index = config.apiProcessIndex;
+  if (!cluster.isWorker || index === undefined) return { index: 0, first: true, clustered: false };
   return { index, first: index === 0, clustered: true };
 }
 

@@ -15,7 +15,7 @@ async function bootstrap() {
     throw e;
   }
   if (config.apiProcesses > 1 && cluster.isPrimary) return runPrimary(config.apiProcesses);
-  const role = apiProcessRole();
+  const role = apiProcessRole(config);
   // In a node of several processes only the first runs the queues (when PROCESS_JOBS says so):
   // PRINT_JOB_CONCURRENCY is what one node takes on.
   if (!role.first) config = { ...config, processJobs: false };

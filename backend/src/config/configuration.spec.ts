@@ -48,6 +48,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...shared, API_PROCESSES: '3' }).apiProcesses).toBe(3);
     expect(() => loadConfig({ DATA_DIR: dir(), API_PROCESSES: '2' })).toThrow(/API_PROCESSES: above 1 needs DATABASE_URL and REDIS_URL/);
     expect(() => loadConfig({ ...shared, API_PROCESSES: '0' })).toThrow(ConfigError);
+    expect(loadConfig(shared).apiProcessIndex).toBeUndefined();
+    expect(loadConfig({ ...shared, API_PROCESS_INDEX: '1' }).apiProcessIndex).toBe(1);
   });
 
   it('keeps the generated JWT secret across restarts', () => {

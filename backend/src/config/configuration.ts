@@ -38,6 +38,8 @@ export interface AppConfig {
   processJobs: boolean;
   /** API processes of this node sharing its port (main.ts, cluster.ts); 1 without PostgreSQL and Redis. */
   apiProcesses: number;
+  /** Set by the node's primary in each API process it forks (cluster.ts): 0 for the first. */
+  apiProcessIndex?: number;
   mail: { smtpUrl?: string; from: string };
   auth: {
     jwtSecret: string;
@@ -309,6 +311,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     processJobs: e.PROCESS_JOBS,
     apiProcesses,
+    apiProcessIndex: e.API_PROCESS_INDEX,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     auth: {
       jwtSecret: e.JWT_SECRET ?? persistedSecret(dataDir),

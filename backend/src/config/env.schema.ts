@@ -35,6 +35,7 @@ export const envSchema = z.object({
   QUEUE_PREFIX: z.string().min(1).default('gangsheet'),
   PROCESS_JOBS: bool.default(true),
   API_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
+  API_PROCESS_INDEX: z.coerce.number().int().min(0).max(63).optional(),
   SMTP_URL: url(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().min(3).default('GangSheet Studio <no-reply@gangsheet.studio>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
