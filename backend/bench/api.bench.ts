@@ -12,7 +12,7 @@
  * turns on every measurement (the order alternating), so a change of load falls on both.
  *
  * Ceilings, measured in the same run on the same data: a bare `node:http` hello world (the
- * HTTP floor), a bare NestJS app on Express with one route (the framework's floor, beside the
+ * HTTP floor), a bare NestJS app on Fastify with one route (the framework's floor, beside the
  * hello world) and a raw `pg` Pool of the API's size running each route's own SQL in a closed
  * loop (the database floor). Each route is reported as a share of its ceiling.
  *
@@ -250,19 +250,20 @@ async function helloCeiling(connections: number): Promise<Run> {
 }
 
 /**
- * The stack's own floor: a bare NestJS app on Express (the adapter the product uses) with one
+ * The stack's own floor: a bare NestJS app on Fastify (the adapter the product uses) with one
  * route answering the same JSON, no middleware, guard or database. What the framework costs
  * before any of the product's code runs; the profile route is reported against it as well.
  */
 const NEST_FLOOR = `require('reflect-metadata');
 const { Controller, Get, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
+const { FastifyAdapter } = require('@nestjs/platform-fastify');
 class Health { get() { return { status: 'ok' }; } }
 Controller('health')(Health);
 Get()(Health.prototype, 'get', Object.getOwnPropertyDescriptor(Health.prototype, 'get'));
 class App {}
 Module({ controllers: [Health] })(App);
-NestFactory.create(App, { logger: false }).then((app) => { app.setGlobalPrefix('api'); return app.listen(Number(process.env.PORT), '127.0.0.1'); });`;
+NestFactory.create(App, new FastifyAdapter(), { logger: false }).then((app) => { app.setGlobalPrefix('api'); return app.listen(Number(process.env.PORT), '127.0.0.1'); });`;
 
 async function nestFloor(connections: number): Promise<Run> {
   const port = await freePort();
@@ -526,7 +527,7 @@ function report(
   const pct = (v: number, c: number) => `${((100 * v) / c).toFixed(0)} %`;
   console.log(`\n## bench:api — ${SECONDS} s per run, compiled server (NODE_ENV=production), PostgreSQL + Redis, loopback\n`);
   console.log(
-    `Ceilings: hello world ${f0(ceilings.hello.c10.rps)} req/s (10 connections), ${f0(ceilings.hello.c100.rps)} (100); a bare NestJS app on Express, one route, ${f0(ceilings.nest.c10.rps)} req/s (${pct(ceilings.nest.c10.rps, ceilings.hello.c10.rps)} of hello world), ${f0(ceilings.nest.c100.rps)} (${pct(ceilings.nest.c100.rps, ceilings.hello.c100.rps)}); raw SQL per route below (pool of ${POOL}).\n`,
+    `Ceilings: hello world ${f0(ceilings.hello.c10.rps)} req/s (10 connections), ${f0(ceilings.hello.c100.rps)} (100); a bare NestJS app on Fastify, one route, ${f0(ceilings.nest.c10.rps)} req/s (${pct(ceilings.nest.c10.rps, ceilings.hello.c10.rps)} of hello world), ${f0(ceilings.nest.c100.rps)} (${pct(ceilings.nest.c100.rps, ceilings.hello.c100.rps)}); raw SQL per route below (pool of ${POOL}).\n`,
   );
   for (const r of results) {
     console.log(`### ${r.label}\n`);

@@ -9,7 +9,7 @@
   *   npm run bench:auth   (BENCH_N=200, SMTP_DELAY_MS=20)
  */
 import 'reflect-metadata';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { hashPassword } from '../src/common/password';
-import { configureApp } from '../src/bootstrap';
+import { APP_OPTIONS, configureApp, createHttpAdapter, initApp } from '../src/bootstrap';
 import { loadConfig } from '../src/config/configuration';
 import { MailCatcher } from '../test/utils/mail-catcher';
 import { createTestDatabase, REDIS_URL } from '../test/utils/test-env';
@@ -51,9 +51,9 @@ async function main() {
     RATE_LIMIT_PER_ACCOUNT: '1000000',
   });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error'] });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config), { ...APP_OPTIONS, logger: ['error'] });
   configureApp(app);
-  await app.init();
+  await initApp(app);
   const ds = app.get(DataSource);
   await ds.query(
     `INSERT INTO users (first_name, last_name, username, email, password_hash, email_verified_at) VALUES ('Bench', 'User', 'bench', 'bench@example.com', $1, now())`,

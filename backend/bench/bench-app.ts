@@ -4,13 +4,13 @@
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppModule } from '../src/app.module';
-import { configureApp } from '../src/bootstrap';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from '../src/bootstrap';
 import { loadConfig } from '../src/config/configuration';
 
 export const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -30,7 +30,7 @@ export async function loginBenchSeller(base: string): Promise<string> {
 }
 
 export interface BenchApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   /** http://127.0.0.1:<port> */
   base: string;
   close(): Promise<void>;
@@ -72,7 +72,7 @@ export async function startBenchApp(dbName: string | null, env: Record<string, s
     RATE_LIMIT_PER_ACCOUNT: '1000000',
     ...env,
   });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: ['error'] });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createHttpAdapter(config), { ...APP_OPTIONS, logger: ['error'] });
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;

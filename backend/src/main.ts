@@ -21,7 +21,7 @@ async function bootstrap() {
   if (!role.first) config = { ...config, processJobs: false };
   if (role.clustered) config = { ...config, database: { ...config.database, poolMax: poolShare(config.database.poolMax, config.apiProcesses) } };
   // Loaded here, not at the top: a cluster's primary only forks and never needs the app.
-  const [{ Logger }, { NestFactory }, { SwaggerModule }, { AppModule }, { buildOpenApi, configureApp }, { UsersService }] = await Promise.all([
+  const [{ Logger }, { NestFactory }, { SwaggerModule }, { AppModule }, { APP_OPTIONS, buildOpenApi, configureApp, createHttpAdapter }, { UsersService }] = await Promise.all([
     import('@nestjs/common'),
     import('@nestjs/core'),
     import('@nestjs/swagger'),
@@ -29,7 +29,7 @@ async function bootstrap() {
     import('./bootstrap'),
     import('./users/users.service'),
   ]);
-  const app = await NestFactory.create<import('@nestjs/platform-express').NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: false });
+  const app = await NestFactory.create<import('@nestjs/platform-fastify').NestFastifyApplication>(AppModule.forRoot(config), createHttpAdapter(config), { ...APP_OPTIONS, bufferLogs: false });
   configureApp(app);
   SwaggerModule.setup('api/docs', app, buildOpenApi(app), {
     jsonDocumentUrl: 'api/docs/openapi.json',
@@ -37,7 +37,8 @@ async function bootstrap() {
     swaggerOptions: { persistAuthorization: true },
   });
   if (role.first) await app.get(UsersService).ensureFirstAdmin();
-  await app.listen(config.port);
+  // Every interface, as before: 127.0.0.1 and localhost (IPv4 or IPv6) both reach it.
+  await app.listen(config.port, '::');
   if (!role.first) return;
   const mode = config.database.url ? 'PostgreSQL' : `embedded PGlite (${config.database.pgliteDir})`;
   const processes = role.clustered ? `, ${config.apiProcesses} API processes` : '';

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppModule } from './app.module';
-import { buildOpenApi, configureApp } from './bootstrap';
+import { APP_OPTIONS, buildOpenApi, configureApp, createHttpAdapter, initApp } from './bootstrap';
 import { loadConfig } from './config/configuration';
 
 /** Stable JSON: keys sorted so the committed file only changes when the API does. */
@@ -24,9 +24,9 @@ async function main() {
   const { tmpdir } = await import('node:os');
   const dataDir = mkdtempSync(join(tmpdir(), 'gs-openapi-'));
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'development' });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), createHttpAdapter(config), { ...APP_OPTIONS, logger: false });
   configureApp(app);
-  await app.init();
+  await initApp(app);
   writeFileSync(OPENAPI_FILE, sortedJson(buildOpenApi(app, DOCUMENTED_SERVER)));
   await app.close();
   console.log(`wrote ${OPENAPI_FILE}`);

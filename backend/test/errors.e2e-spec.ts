@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import Fastify from 'fastify';
 import { createTestApp, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { ResponseContract } from './utils/response-contract';
 
@@ -100,7 +100,7 @@ describe('Errors and request ids', () => {
     expect(a.headers['request-id']).not.toBe(b.headers['request-id']);
   });
 
-  it('the e2e hook checks every answer against docs/openapi.json, and names what breaks it', () => {
+  it('the e2e hook checks every answer against docs/openapi.json, and names what breaks it', async () => {
     const contract = new ResponseContract({
       paths: {
         '/api/print/{id}': { get: { responses: { '200': {} } } },
@@ -108,17 +108,21 @@ describe('Errors and request ids', () => {
       },
     });
     expect(contract.operation('POST', '/api/print/preview')?.path).toBe('/api/print/preview');
-    const answer = (method: string, url: string, status: number, headers: Record<string, string>, body?: unknown) => {
-      const res = Object.assign(new EventEmitter(), { statusCode: status, getHeader: (k: string) => headers[k.toLowerCase()], json: (b: unknown) => b });
-      contract.middleware()({ method, originalUrl: url } as any, res as any, () => undefined);
-      if (body !== undefined) res.json(body);
-      res.emit('finish');
+    // A real Fastify app the contract watches, answering what each call says.
+    const app = Fastify();
+    contract.watch(app);
+    let next: { status: number; headers: Record<string, string>; body?: unknown } = { status: 200, headers: {} };
+    app.all('/*', (_req, reply) => reply.status(next.status).headers(next.headers).send(next.body));
+    const answer = async (method: 'GET' | 'POST', url: string, status: number, headers: Record<string, string>, body?: unknown) => {
+      next = { status, headers, body };
+      await app.inject({ method, url });
     };
-    answer('GET', '/api/print/1', 200, { 'request-id': 'a' });
-    answer('POST', '/api/print/preview', 400, { 'request-id': 'b' }, { statusCode: 400, code: 'validation_failed', message: 'x', requestId: 'b' });
+    await answer('GET', '/api/print/1', 200, { 'request-id': 'a' });
+    await answer('POST', '/api/print/preview', 400, { 'request-id': 'b' }, { statusCode: 400, code: 'validation_failed', message: 'x', requestId: 'b' });
     expect(contract.violations).toEqual([]);
-    answer('GET', '/api/print/2', 201, {});
-    answer('POST', '/api/print/preview', 400, { 'request-id': 'c' }, { statusCode: 400, message: 'no code' });
+    await answer('GET', '/api/print/2', 201, {});
+    await answer('POST', '/api/print/preview', 400, { 'request-id': 'c' }, { statusCode: 400, message: 'no code' });
+    await app.close();
     expect(contract.violations).toEqual([
       'GET /api/print/2 → 201: no Request-Id header',
       'GET /api/print/2 → 201: status not declared for GET /api/print/{id} (declared: 200)',

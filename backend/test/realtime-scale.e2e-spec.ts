@@ -1,10 +1,10 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { ChildProcess } from 'node:child_process';
 import { AddressInfo } from 'node:net';
 import { io, Socket } from 'socket.io-client';
 import { AppModule } from '../src/app.module';
-import { configureApp } from '../src/bootstrap';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from '../src/bootstrap';
 import { addDesign, addSize, setCredits } from './prints.fixtures';
 import { adminAgent, createTestApp, ORIGIN, signUpAndLogin, TestApp } from './utils/create-test-app';
 import { startWorkerProcess } from './utils/worker-process';
@@ -37,7 +37,7 @@ const refused = (s: Socket, ms = 5000) =>
  */
 describe('Realtime across API nodes and a worker (e2e)', () => {
   let a: TestApp;
-  let b: NestExpressApplication;
+  let b: NestFastifyApplication;
   let portB: number;
   let worker: ChildProcess | undefined;
   const sockets: Socket[] = [];
@@ -46,7 +46,7 @@ describe('Realtime across API nodes and a worker (e2e)', () => {
     a = await createTestApp({ PROCESS_JOBS: 'false' });
     await a.app.listen(0, '127.0.0.1');
     const ref = await Test.createTestingModule({ imports: [AppModule.forRoot(a.config)] }).compile();
-    b = ref.createNestApplication<NestExpressApplication>({ logger: ['error'] });
+    b = ref.createNestApplication<NestFastifyApplication>(createHttpAdapter(a.config), { ...APP_OPTIONS, logger: ['error'] });
     configureApp(b);
     await b.listen(0, '127.0.0.1');
     portB = (b.getHttpServer().address() as AddressInfo).port;

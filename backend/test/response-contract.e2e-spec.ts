@@ -1,59 +1,58 @@
-import type { Request, Response } from 'express';
+import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
 import { OPENAPI_FILE } from '../src/openapi';
 import { ResponseContract } from './utils/response-contract';
 
 /** The hook every e2e app runs (test/utils/response-contract.ts), checked on its own against docs/openapi.json. */
 describe('the response contract', () => {
-  const answer = (c: ResponseContract, method: string, url: string, status: number, body: unknown) => {
-    const req = { method, originalUrl: url } as Request;
-    let send: ((b: unknown) => unknown) | undefined;
-    const res = { statusCode: status, getHeader: () => 'req-1', json: (b: unknown) => b, on: () => res } as unknown as Response;
-    c.middleware()(req, res, () => (send = res.json));
-    send!(body);
+  /** One answer of a real Fastify app the contract watches: `body` undefined sends none. */
+  const answer = async (c: ResponseContract, method: 'GET' | 'DELETE', url: string, status: number, body?: unknown) => {
+    const app = Fastify();
+    app.addHook('onRequest', (_req, reply, done) => {
+      reply.header('request-id', 'req-1');
+      done();
+    });
+    c.watch(app);
+    app.route({ method, url, handler: (_req, reply) => reply.status(status).send(body) });
+    await app.inject({ method, url });
+    await app.close();
     return c.violations;
   };
 
-  it('accepts a body that matches its schema, nullable references included', () => {
+  it('accepts a body that matches its schema, nullable references included', async () => {
     const c = new ResponseContract();
-    expect(answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.completed', createdAt: '2026-01-01T00:00:00Z', livemode: true, data: {} }], hasMore: false })).toEqual([]);
+    expect(await answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.completed', createdAt: '2026-01-01T00:00:00Z', livemode: true, data: {} }], hasMore: false })).toEqual([]);
     // PrintDto.settings is a nullable reference: null must validate
     const print = { _id: 'p', type: 'Manual', status: 'In Draft', settings: null };
     const before = c.violations.length;
-    answer(c, 'GET', '/api/print/00000000-0000-4000-8000-000000000000', 200, { data: print });
+    await answer(c, 'GET', '/api/print/00000000-0000-4000-8000-000000000000', 200, { data: print });
     expect(c.violations.slice(before).join('\n')).not.toMatch(/settings/);
   });
 
-  it('records a body that breaks its schema, naming the field', () => {
+  it('records a body that breaks its schema, naming the field', async () => {
     const c = new ResponseContract();
-    const v = answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.exploded', createdAt: 'x', data: {} }], hasMore: 'no' });
+    const v = await answer(c, 'GET', '/api/events', 200, { data: [{ id: 'e1', type: 'print.exploded', createdAt: 'x', data: {} }], hasMore: 'no' });
     expect(v).toHaveLength(1);
     expect(v[0]).toMatch(/body does not match GET \/api\/events 200/);
     expect(v[0]).toMatch(/\/hasMore must be boolean/);
     expect(v[0]).toMatch(/\/data\/0\/type must be equal to one of the allowed values/);
   });
 
-  it('checks error bodies against the error schema too', () => {
+  it('checks error bodies against the error schema too', async () => {
     const c = new ResponseContract();
-    const v = answer(c, 'GET', '/api/events', 400, { statusCode: 400, code: 'invalid_cursor', message: 'x', requestId: 'req-1', errors: 'none' });
+    const v = await answer(c, 'GET', '/api/events', 400, { statusCode: 400, code: 'invalid_cursor', message: 'x', requestId: 'req-1', errors: 'none' });
     expect(v.join('\n')).toMatch(/errors/);
   });
 
-  it('refuses a status the operation does not declare, errors included, and an error without its body', () => {
+  it('refuses a status the operation does not declare, errors included, and an error without its body', async () => {
     const c = new ResponseContract({
       paths: { '/api/sizes/{id}': { delete: { responses: { '200': {}, '404': { content: { 'application/json': { schema: { type: 'object' } } } } } } } },
     });
-    const finish = (status: number, body?: unknown) => {
-      const handlers: Record<string, () => void> = {};
-      const res = { statusCode: status, getHeader: () => 'req-1', json: (b: unknown) => b, on: (e: string, f: () => void) => ((handlers[e] = f), res) } as unknown as Response;
-      c.middleware()({ method: 'DELETE', originalUrl: '/api/sizes/s1' } as Request, res, () => undefined);
-      if (body !== undefined) res.json(body);
-      handlers.finish();
-    };
-    finish(404, { statusCode: 404, code: 'not_found', message: 'Size not found', requestId: 'req-1' });
+    const finish = (status: number, body?: unknown) => answer(c, 'DELETE', '/api/sizes/s1', status, body);
+    await finish(404, { statusCode: 404, code: 'not_found', message: 'Size not found', requestId: 'req-1' });
     expect(c.violations).toEqual([]);
-    finish(409, { statusCode: 409, code: 'size_in_use', message: 'in use', requestId: 'req-1' });
-    finish(404);
+    await finish(409, { statusCode: 409, code: 'size_in_use', message: 'in use', requestId: 'req-1' });
+    await finish(404);
     expect(c.violations).toEqual([
       'DELETE /api/sizes/s1 → 409: status not declared for DELETE /api/sizes/{id} (declared: 200, 404)',
       'DELETE /api/sizes/s1 → 404: error without its JSON body',

@@ -1,12 +1,12 @@
 import { ForbiddenException, HttpException, HttpStatus, UnauthorizedException } from '@nestjs/common';
-import { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiKeysService, AuthenticatedKey } from './api-keys.service';
 import { ApiKeyMode, ApiKeyScope } from './entities/api-key.entity';
 import { LIVE_ONLY_MESSAGE, liveOnlyRoute, testModeRefusal } from './test-mode.decorators';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export type ApiKeyRequest = Request & { apiKey?: Omit<AuthenticatedKey, 'user'> };
+export type ApiKeyRequest = FastifyRequest & { apiKey?: Omit<AuthenticatedKey, 'user'>; user?: unknown };
 
 /** True when the request was authenticated with an API key (not a session cookie). */
 export const viaApiKey = (req: unknown): boolean => !!(req as ApiKeyRequest)?.apiKey;
@@ -26,39 +26,38 @@ async function authenticate(keys: ApiKeysService, header: string): Promise<Authe
  * attaches this header by itself, so such a request carries no ambient credential another
  * site could abuse.
  */
-export function apiKeyMiddleware(keys: ApiKeysService) {
-  return (req: ApiKeyRequest, res: Response, next: NextFunction) => {
+export function useApiKeys(fastify: FastifyInstance, keys: ApiKeysService): void {
+  fastify.addHook('onRequest', async (request, res) => {
+    const req = request as ApiKeyRequest;
     const header = req.headers.authorization;
-    if (header === undefined || !req.path.startsWith('/api/')) return next();
-    void (async () => {
-      const lookups = await keys.lookupBlocked(req.ip);
-      if (lookups.blocked) {
-        res.setHeader('Retry-After', String(lookups.retryAfterSeconds));
-        throw new HttpException(
-          { message: `Too many requests with invalid API keys from this address. Try again in ${lookups.retryAfterSeconds} s.`, code: 'rate_limited' },
-          HttpStatus.TOO_MANY_REQUESTS,
-        );
-      }
-      const key = await authenticate(keys, header).catch(async (e) => {
-        if (e instanceof UnauthorizedException) await keys.recordFailedLookup(req.ip);
-        throw e;
-      });
-      const rate = await keys.rateLimit(key.id);
-      res.setHeader('RateLimit-Limit', String(rate.limit));
-      res.setHeader('RateLimit-Remaining', String(rate.remaining));
-      res.setHeader('RateLimit-Reset', String(rate.resetSeconds));
-      if (!rate.allowed) {
-        res.setHeader('Retry-After', String(rate.resetSeconds));
-        throw new HttpException(
-          { message: `Too many requests with this API key. Try again in ${rate.resetSeconds} s.`, code: 'rate_limited' },
-          HttpStatus.TOO_MANY_REQUESTS,
-        );
-      }
-      if (key.scope === ApiKeyScope.Read && !READ_METHODS.has(req.method))
-        throw new ForbiddenException({ message: 'This API key is read-only. Use a read-write key to make changes.', code: 'read_only_key' });
-      if (key.mode === ApiKeyMode.Test && liveOnlyRoute(req.method, req.path)) throw testModeRefusal(LIVE_ONLY_MESSAGE);
-      req.user = key.user;
-      req.apiKey = { id: key.id, scope: key.scope, mode: key.mode };
-    })().then(() => next(), next);
-  };
+    if (header === undefined || !req.url.startsWith('/api/')) return;
+    const lookups = await keys.lookupBlocked(req.ip);
+    if (lookups.blocked) {
+      res.header('Retry-After', String(lookups.retryAfterSeconds));
+      throw new HttpException(
+        { message: `Too many requests with invalid API keys from this address. Try again in ${lookups.retryAfterSeconds} s.`, code: 'rate_limited' },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    const key = await authenticate(keys, header).catch(async (e) => {
+      if (e instanceof UnauthorizedException) await keys.recordFailedLookup(req.ip);
+      throw e;
+    });
+    const rate = await keys.rateLimit(key.id);
+    res.header('RateLimit-Limit', String(rate.limit));
+    res.header('RateLimit-Remaining', String(rate.remaining));
+    res.header('RateLimit-Reset', String(rate.resetSeconds));
+    if (!rate.allowed) {
+      res.header('Retry-After', String(rate.resetSeconds));
+      throw new HttpException(
+        { message: `Too many requests with this API key. Try again in ${rate.resetSeconds} s.`, code: 'rate_limited' },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    if (key.scope === ApiKeyScope.Read && !READ_METHODS.has(req.method))
+      throw new ForbiddenException({ message: 'This API key is read-only. Use a read-write key to make changes.', code: 'read_only_key' });
+    if (key.mode === ApiKeyMode.Test && liveOnlyRoute(req.method, req.url.split('?')[0])) throw testModeRefusal(LIVE_ONLY_MESSAGE);
+    req.user = key.user;
+    req.apiKey = { id: key.id, scope: key.scope, mode: key.mode };
+  });
 }

@@ -1,7 +1,7 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle, ThrottlerGuard } from '@nestjs/throttler';
-import { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentUser, Public } from './auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { toUserDto, UserResponse } from '../users/dto/user.dto';
@@ -70,9 +70,9 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @ApiOkResponse({ type: UserResponse })
-  async login(@Body() dto: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const user = await this.auth.login(dto.email, dto.password, req.ip);
-    await this.sessions.issueSession(req, res, user);
+    await this.sessions.issueSession(req, reply, user);
     return { data: toUserDto(user) };
   }
 
@@ -80,8 +80,8 @@ export class AuthController {
   @Post('logout')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponse })
-  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    await this.sessions.endSession(req, res);
+  async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.sessions.endSession(req, reply);
     return { message: 'Logged out' };
   }
 
@@ -111,10 +111,10 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Checks a captcha token with the provider; on success the next login or register may omit it' })
   @ApiOkResponse({ type: CaptchaResponse })
-  async verifyCaptcha(@Body() dto: VerifyCaptchaDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async verifyCaptcha(@Body() dto: VerifyCaptchaDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const ok = await this.captcha.verify(dto.token, req.ip);
     if (!ok) throw captchaFailed();
-    if (this.captcha.enabled) await this.captcha.issueCaptchaPass(req, res);
+    if (this.captcha.enabled) await this.captcha.issueCaptchaPass(req, reply);
     return { data: { success: true } };
   }
 
@@ -132,7 +132,7 @@ export class AuthController {
       'Saves the profile. A new e-mail needs currentPassword and changes only when the link mailed to it is opened; the answer is the same whether or not the address has an account',
   })
   @ApiOkResponse({ type: UserResponse })
-  async updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto, @Req() req: Request) {
+  async updateProfile(@CurrentUser() user: User, @Body() dto: UpdateProfileDto, @Req() req: FastifyRequest) {
     const { user: updated, pendingEmail } = await this.auth.updateProfile(user, dto, req.ip);
     const message = pendingEmail
       ? `Profile Updated Successfully. We sent a link to ${pendingEmail}: your e-mail address changes when you open it.`

@@ -1,10 +1,10 @@
 import { BadRequestException, CanActivate, ExecutionContext, Inject, Injectable, Logger, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
-import { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
-import { SessionService } from '../session/session.service';
+import { cookieLifetime, SessionService } from '../session/session.service';
 
 export const CAPTCHA_COOKIE = 'gs_captcha';
 const CAPTCHA_MESSAGE = 'captchaMessage';
@@ -62,12 +62,12 @@ export class CaptchaService {
   }
 
   /** After /verify-captcha succeeds, the next login/register may rely on this short-lived cookie. */
-  async issueCaptchaPass(req: Request, res: Response) {
+  async issueCaptchaPass(req: FastifyRequest, reply: FastifyReply) {
     const token = await this.jwt.signAsync({ cap: 1 }, { expiresIn: '5m' });
-    res.cookie(CAPTCHA_COOKIE, token, { ...this.sessions.cookieFlags(req), maxAge: 5 * 60_000 });
+    reply.setCookie(CAPTCHA_COOKIE, token, { ...this.sessions.cookieFlags(req), ...cookieLifetime(5 * 60_000) });
   }
 
-  async hasCaptchaPass(req: Request): Promise<boolean> {
+  async hasCaptchaPass(req: FastifyRequest): Promise<boolean> {
     const token = req.cookies?.[CAPTCHA_COOKIE];
     if (!token) return false;
     try {
@@ -78,8 +78,8 @@ export class CaptchaService {
     }
   }
 
-  clearCaptchaPass(req: Request, res: Response) {
-    res.clearCookie(CAPTCHA_COOKIE, this.sessions.cookieFlags(req));
+  clearCaptchaPass(req: FastifyRequest, reply: FastifyReply) {
+    reply.clearCookie(CAPTCHA_COOKIE, this.sessions.cookieFlags(req));
   }
 
   /**
@@ -87,15 +87,16 @@ export class CaptchaService {
    * provider, or else the pass cookie of an earlier /verify-captcha, used up here (one pass,
    * one attempt).
    */
-  async require(req: Request, res: Response, missing: string): Promise<void> {
+  async require(req: FastifyRequest, reply: FastifyReply, missing: string): Promise<void> {
     if (!this.enabled) return;
-    const token = typeof req.body?.captchaToken === 'string' && req.body.captchaToken ? (req.body.captchaToken as string) : undefined;
+    const body = req.body as { captchaToken?: unknown } | null | undefined;
+    const token = typeof body?.captchaToken === 'string' && body.captchaToken ? body.captchaToken : undefined;
     if (token) {
       if (!(await this.verify(token, req.ip))) throw captchaFailed();
       return;
     }
     if (!(await this.hasCaptchaPass(req))) throw new BadRequestException({ message: missing, code: 'captcha_required' });
-    this.clearCaptchaPass(req, res);
+    this.clearCaptchaPass(req, reply);
   }
 }
 
@@ -111,7 +112,7 @@ export class CaptchaGuard implements CanActivate {
     const missing = this.reflector.get<string | undefined>(CAPTCHA_MESSAGE, ctx.getHandler());
     if (missing === undefined) return true;
     const http = ctx.switchToHttp();
-    await this.captcha.require(http.getRequest<Request>(), http.getResponse<Response>(), missing);
+    await this.captcha.require(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), missing);
     return true;
   }
 }

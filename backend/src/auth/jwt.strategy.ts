@@ -1,6 +1,6 @@
 import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-jwt';
 import { APP_CONFIG } from '../config/config.module';
 import { AppConfig } from '../config/configuration';
@@ -14,7 +14,7 @@ export class JwtStrategy extends PassportStrategy(Strategy) {
   ) {
     super({
       // The session cookie itself, read on every request: no extractor list to walk.
-      jwtFromRequest: (req: Request) => req?.cookies?.[SESSION_COOKIE] ?? null,
+      jwtFromRequest: (req: FastifyRequest) => req?.cookies?.[SESSION_COOKIE] ?? null,
       // jsonwebtoken takes a KeyObject (see jwtKey); passport-jwt's types predate that.
       secretOrKey: jwtKey(config) as unknown as Buffer,
       algorithms: ['HS256'],

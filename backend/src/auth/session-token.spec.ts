@@ -50,9 +50,9 @@ describe('session tokens', () => {
     const jwt = signer(c);
     const service = new SessionService(c, users as any, sessions as any, jwt, realtime as unknown as RealtimeService);
     const cookies: Record<string, string> = {};
-    const res = { cookie: (name: string, value: string) => (cookies[name] = value), clearCookie: jest.fn() };
+    const reply = { setCookie: (name: string, value: string) => (cookies[name] = value), clearCookie: jest.fn() };
     const login = async () => {
-      await service.issueSession({ secure: false } as any, res as any, user);
+      await service.issueSession({ protocol: 'http' } as any, reply as any, user);
       return cookies[SESSION_COOKIE];
     };
     const header = (token: string) => `theme=dark; ${SESSION_COOKIE}=${encodeURIComponent(token)}`;
@@ -96,7 +96,7 @@ describe('session tokens', () => {
     const token = await login();
     const payload = await jwt.verifyAsync<SessionPayload>(token);
     expect(await strategy.validate(payload)).toBeTruthy();
-    await service.endSession({ cookies: { [SESSION_COOKIE]: token }, secure: false } as any, { clearCookie: jest.fn() } as any);
+    await service.endSession({ cookies: { [SESSION_COOKIE]: token }, protocol: 'http' } as any, { clearCookie: jest.fn() } as any);
     expect(realtime.disconnect).toHaveBeenCalledWith(RealtimeService.sessionRoom(payload.sid));
     expect(await service.sessionFromCookieHeader(header(token))).toBeNull();
     await expect(strategy.validate(payload)).rejects.toBeInstanceOf(UnauthorizedException);

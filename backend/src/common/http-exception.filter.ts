@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { QueryFailedError } from 'typeorm';
 import { requestIdOf } from './request-context';
 import { FieldError, NUL_MESSAGE } from './validation';
@@ -40,7 +40,7 @@ export const STATUS_CODES: Record<number, string> = {
 export const codeForStatus = (status: number) => STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 
 /**
- * The upload parser's refusals (Nest turns multer's errors into 400/413 with multer's
+ * The upload parser's refusals (common/multipart.ts turns multer's errors into 400/413 with multer's
  * message, "- field" appended when it names one): each gets a code of its own.
  */
 const UPLOAD_CODES: Array<[RegExp, string]> = [
@@ -67,11 +67,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const res = http.getResponse<Response>();
-    if (res.headersSent) return;
+    const res = http.getResponse<FastifyReply>();
+    if (res.sent) return;
     const body = this.describe(exception);
-    const requestId = requestIdOf(http.getRequest<Request>());
-    res.status(body.statusCode).json({
+    const requestId = requestIdOf(http.getRequest<FastifyRequest>());
+    res.status(body.statusCode).send({
       statusCode: body.statusCode,
       code: body.code,
       message: body.message,
@@ -83,7 +83,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   /** The status, code, message (and field errors) of an exception. */
   describe(exception: unknown): Omit<ErrorBody, 'requestId'> {
-    const e = exception as { code?: string; type?: string; status?: number; expose?: boolean; message?: string } | undefined;
+    const e = exception as { code?: string } | undefined;
     if (exception instanceof HttpException) {
       const statusCode = exception.getStatus();
       const response = exception.getResponse();
@@ -100,7 +100,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
         // Only an explicit `details` object leaves the server: other keys of an exception's body stay in.
         if (b.details && typeof b.details === 'object' && !Array.isArray(b.details)) details = b.details as Record<string, unknown>;
       }
-      code ??= uploadCode(message) ?? codeForStatus(statusCode);
+      code ??= uploadCode(message);
+      // The body limit of the JSON parser (the framework's own words otherwise).
+      if (!code && statusCode === HttpStatus.PAYLOAD_TOO_LARGE) message = 'The request body is too large';
+      code ??= codeForStatus(statusCode);
       return { statusCode, code, message, ...(errors ? { errors } : {}), ...(details ? { details } : {}) };
     }
     if (exception instanceof QueryFailedError && e?.code === '22P02') {
@@ -111,17 +114,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
       // A NUL the validation pipe could not see (a multipart file name): PostgreSQL refuses it.
       return { statusCode: HttpStatus.BAD_REQUEST, code: 'nul_character', message: NUL_MESSAGE };
     }
-    if (e?.type === 'entity.parse.failed') return { statusCode: HttpStatus.BAD_REQUEST, code: 'invalid_json', message: 'The request body is not valid JSON' };
-    if (e?.type === 'entity.too.large') return { statusCode: HttpStatus.PAYLOAD_TOO_LARGE, code: 'payload_too_large', message: 'The request body is too large' };
     if (isOverloaded(exception)) {
       // No pool connection within DB_POOL_ACQUIRE_TIMEOUT_MS, or a statement past
       // DB_STATEMENT_TIMEOUT_MS: the server is busy, not broken; the client may retry.
       this.logger.warn(`busy: ${(exception as Error).message}`);
       return { statusCode: HttpStatus.SERVICE_UNAVAILABLE, code: 'busy', message: 'The server is busy. Please try again in a moment.' };
-    }
-    if (e?.expose === true && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-      // The body parser's other refusals (http-errors marked safe to show): an unsupported charset…
-      return { statusCode: e.status, code: codeForStatus(e.status), message: e.message ?? 'The request could not be read' };
     }
     this.logger.error(exception instanceof Error ? exception.stack : String(exception));
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'internal_error', message: 'An error occurred' };

@@ -1,5 +1,6 @@
 import { ForbiddenException } from '@nestjs/common';
-import { NextFunction, Request, Response } from 'express';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IncomingMessage } from 'node:http';
 import { TLSSocket } from 'node:tls';
 
@@ -18,14 +19,22 @@ export function isAllowedOrigin(origin: string, allowed: ReadonlySet<string>, se
   return !!selfOrigin && origin.toLowerCase() === selfOrigin.toLowerCase();
 }
 
-/** scheme://host of an Express request; req.protocol and req.host honour only trusted proxies. */
-export function expressSelfOrigin(req: Request): string | undefined {
+/** Which peers may speak for the client (TRUST_PROXY): none, the nearest `n` hops, or the listed addresses and ranges. */
+export type TrustProxy = (addr: string, hop: number) => boolean;
+export function compileTrustProxy(setting: false | number | string[]): TrustProxy {
+  if (setting === false) return () => false;
+  if (typeof setting === 'number') return (_addr, hop) => hop < setting;
+  return proxyAddr.compile(setting);
+}
+
+/** scheme://host of a request; req.protocol and req.host honour only trusted proxies. */
+export function selfOrigin(req: FastifyRequest): string | undefined {
   return req.host ? `${req.protocol}://${req.host}` : undefined;
 }
 
 /**
- * The same for a raw Node request (the socket.io handshake), mirroring Express: the
- * X-Forwarded-Proto/Host headers count only when the peer is a trusted proxy.
+ * The same for a raw Node request (the socket.io handshake): the X-Forwarded-Proto/Host
+ * headers count only when the peer is a trusted proxy.
  */
 export function rawSelfOrigin(req: IncomingMessage, trustProxy: (addr: string, i: number) => boolean): string | undefined {
   let proto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
@@ -50,24 +59,24 @@ function firstValue(h: string | string[] | undefined): string | undefined {
  * "simple" cross-site form post: it carries JSON, multipart from our own pages, or the
  * X-Requested-With header our client always sends.
  */
-export function originCheck(allowedOrigins: string[]) {
+export function useOriginCheck(fastify: FastifyInstance, allowedOrigins: string[]): void {
   const allowed = new Set(allowedOrigins);
-  return (req: Request, _res: Response, next: NextFunction) => {
-    // A request authenticated by an API key (set by the bearer middleware that runs before
-    // this) carries no ambient credential: nothing here protects it, so nothing is checked.
-    if (SAFE.has(req.method) || (req as { apiKey?: unknown }).apiKey) return next();
+  fastify.addHook('onRequest', (req, _reply, done) => {
+    // A request authenticated by an API key (set by the bearer hook that runs before this)
+    // carries no ambient credential: nothing here protects it, so nothing is checked.
+    if (SAFE.has(req.method) || (req as { apiKey?: unknown }).apiKey) return done();
     const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
-    if (origin && !isAllowedOrigin(origin, allowed, expressSelfOrigin(req))) {
-      return next(new ForbiddenException({ message: 'Cross-site requests are not allowed', code: 'bad_origin' }));
+    if (origin && !isAllowedOrigin(origin, allowed, selfOrigin(req))) {
+      return done(new ForbiddenException({ message: 'Cross-site requests are not allowed', code: 'bad_origin' }));
     }
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const hasCustomHeader = typeof req.headers['x-requested-with'] === 'string';
     const formLike = type === 'application/x-www-form-urlencoded' || type === 'text/plain' || type === 'multipart/form-data';
     if (formLike && !hasCustomHeader) {
-      return next(new ForbiddenException({ message: 'Cross-site requests are not allowed', code: 'bad_origin' }));
+      return done(new ForbiddenException({ message: 'Cross-site requests are not allowed', code: 'bad_origin' }));
     }
-    next();
-  };
+    done();
+  });
 }
 
 function refererOrigin(referer?: string): string | undefined {

@@ -1,23 +1,35 @@
 import { ConsoleLogger, Logger } from '@nestjs/common';
-import { currentRequestId, REQUEST_ID_PATTERN, requestContext, RequestLogger } from './request-context';
+import Fastify from 'fastify';
+import { currentRequestId, REQUEST_ID_PATTERN, RequestLogger, useRequestContext } from './request-context';
 
 describe('request context', () => {
-  function run(headers: Record<string, string>, then: () => void = () => undefined) {
-    const set: Record<string, string> = {};
-    const req: any = { headers };
-    const res: any = { setHeader: (k: string, v: string) => (set[k] = v) };
+  /** One request through a real Fastify app with the hooks; `then` runs in its handler. */
+  async function run(headers: Record<string, string>, then: () => unknown = () => undefined, method: 'GET' | 'POST' = 'GET') {
+    const app = Fastify();
+    useRequestContext(app);
     let inside: string | undefined;
-    requestContext()(req, res, () => {
-      inside = currentRequestId();
-      then();
+    let onRequest: string | undefined;
+    app.route({
+      method,
+      url: '/',
+      handler: async (req) => {
+        inside = currentRequestId();
+        onRequest = (req as { requestId?: string }).requestId;
+        await then();
+        return {};
+      },
     });
-    return { header: set['Request-Id'], onRequest: req.requestId, inside };
+    const res = await app.inject({ method, url: '/', headers, ...(method === 'POST' ? { payload: { a: 1 } } : {}) });
+    await app.close();
+    return { header: res.headers['request-id'], onRequest, inside };
   }
 
-  it("reuses a valid X-Request-Id, else makes one; the id is the handler's context", () => {
-    expect(run({ 'x-request-id': 'abc-123:4.5_6' })).toEqual({ header: 'abc-123:4.5_6', onRequest: 'abc-123:4.5_6', inside: 'abc-123:4.5_6' });
+  it("reuses a valid X-Request-Id, else makes one; the id is the handler's context", async () => {
+    expect(await run({ 'x-request-id': 'abc-123:4.5_6' })).toEqual({ header: 'abc-123:4.5_6', onRequest: 'abc-123:4.5_6', inside: 'abc-123:4.5_6' });
+    // A body is read from the socket's events: the handler still runs in the request's context.
+    expect(await run({ 'x-request-id': 'with-body' }, undefined, 'POST')).toEqual({ header: 'with-body', onRequest: 'with-body', inside: 'with-body' });
     for (const bad of ['with space', 'x'.repeat(201), 'é', '']) {
-      const r = run({ 'x-request-id': bad });
+      const r = await run({ 'x-request-id': bad });
       expect(r.header).not.toBe(bad);
       expect(r.header).toMatch(REQUEST_ID_PATTERN);
       expect(r.inside).toBe(r.header);
@@ -27,24 +39,19 @@ describe('request context', () => {
 
   it('keeps the id across awaits inside the request', async () => {
     let later: string | undefined;
-    await new Promise<void>((done) =>
-      run({ 'x-request-id': 'async-1' }, () => {
-        void (async () => {
-          await new Promise((r) => setTimeout(r, 5));
-          later = currentRequestId();
-          done();
-        })();
-      }),
-    );
+    await run({ 'x-request-id': 'async-1' }, async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      later = currentRequestId();
+    });
     expect(later).toBe('async-1');
   });
 
-  it('RequestLogger writes the id in every line of the request, and none outside', () => {
+  it('RequestLogger writes the id in every line of the request, and none outside', async () => {
     const logger = new RequestLogger({ colors: false });
     const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       Logger.overrideLogger(logger);
-      run({ 'x-request-id': 'log-7' }, () => new Logger('Prints').log('queued'));
+      await run({ 'x-request-id': 'log-7' }, () => new Logger('Prints').log('queued'));
       new Logger('Prints').log('idle');
       const lines = write.mock.calls.map((c) => String(c[0]));
       expect(lines.find((l) => l.includes('queued'))).toContain('[Prints] [req log-7] queued');
@@ -55,12 +62,12 @@ describe('request context', () => {
     }
   });
 
-  it('adds requestId to JSON log lines', () => {
+  it('adds requestId to JSON log lines', async () => {
     const logger = new RequestLogger({ json: true, colors: false });
     const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      run({ 'x-request-id': 'json-1' }, () => logger.log('hello', 'Ctx'));
-      expect(JSON.parse(String(write.mock.calls[0][0]))).toMatchObject({ message: 'hello', context: 'Ctx', requestId: 'json-1' });
+      await run({ 'x-request-id': 'json-1' }, () => logger.log('hello', 'Ctx'));
+      expect(JSON.parse(String(write.mock.calls.find((c) => String(c[0]).includes('hello'))![0]))).toMatchObject({ message: 'hello', context: 'Ctx', requestId: 'json-1' });
     } finally {
       write.mockRestore();
     }

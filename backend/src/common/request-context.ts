@@ -1,5 +1,5 @@
 import { ConsoleLogger, Logger, LogLevel } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
@@ -24,18 +24,25 @@ export function requestIdOf(req: unknown): string | undefined {
 }
 
 /**
- * The first middleware: names the request (the client's valid `X-Request-Id`, else a new
+ * The first request hook: names the request (the client's valid `X-Request-Id`, else a new
  * UUID), answers the name in `Request-Id` on every response, and runs the rest of the
  * request inside a context the logger and the error filter read it from.
  */
-export function requestContext() {
-  return (req: Request & { requestId?: string }, res: Response, next: NextFunction) => {
+export function useRequestContext(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (req, reply, done) => {
     const sent = req.headers[CLIENT_REQUEST_ID_HEADER];
     const requestId = typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent) ? sent : randomUUID();
-    req.requestId = requestId;
-    res.setHeader(REQUEST_ID_HEADER, requestId);
-    context.run({ requestId }, next);
-  };
+    (req as { requestId?: string }).requestId = requestId;
+    reply.header(REQUEST_ID_HEADER, requestId);
+    context.run({ requestId }, done);
+  });
+  // A body is read from the socket's events, outside the context entered above: the handler's
+  // part of the request (and everything it awaits) enters it again once the body is in.
+  fastify.addHook('preHandler', (req, _reply, done) => {
+    const requestId = (req as { requestId?: string }).requestId;
+    if (requestId && context.getStore()?.requestId !== requestId) context.enterWith({ requestId });
+    done();
+  });
 }
 
 /**

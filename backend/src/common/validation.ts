@@ -1,6 +1,6 @@
 import { ArgumentMetadata, BadRequestException, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance } from 'fastify';
 
 export const NUL_MESSAGE = 'Text must not contain NUL characters (\\u0000)';
 
@@ -36,23 +36,34 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** Runs right after the JSON parser: a body nested too deeply is refused before anything walks it. */
-export function jsonDepthLimit(max = MAX_JSON_DEPTH) {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (!nestedDeeperThan(req.body, max)) return next();
-    next(new BadRequestException({ message: `The request body is nested too deeply (at most ${max} levels)`, code: 'too_deep' }));
-  };
-}
+/** The largest JSON body accepted (as Express's JSON parser had it): layouts of hundreds of copies fit. */
+export const JSON_BODY_LIMIT = 100 * 1024;
 
 /**
- * Runs right after the JSON parser, for its refusal of a body that is not JSON: answered in
- * our words with a code (Nest would pass on the parser's own message).
+ * The API's JSON parser: `application/json` bodies of objects or arrays (an empty body is `{}`),
+ * refused in our words with a code when they are not JSON or nest deeper than `maxDepth`
+ * (before anything walks them). Bodies of other types are left unread: no route takes them,
+ * and a handler sees no body, as it would see none of a type it does not parse.
  */
-export function invalidJson() {
-  return (err: unknown, _req: Request, _res: Response, next: NextFunction) => {
-    if ((err as { type?: string })?.type !== 'entity.parse.failed') return next(err);
-    next(new BadRequestException({ message: 'The request body is not valid JSON', code: 'invalid_json' }));
-  };
+export function useJsonBodies(fastify: FastifyInstance, maxDepth = MAX_JSON_DEPTH): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (_req, text, done) => {
+    const body = (text as string).trim();
+    if (!body) return done(null, {});
+    // Strict, as before: only an object or an array is a request body.
+    let value: unknown;
+    try {
+      if (body[0] !== '{' && body[0] !== '[') throw new SyntaxError('not an object or array');
+      value = JSON.parse(body);
+    } catch {
+      return done(new BadRequestException({ message: 'The request body is not valid JSON', code: 'invalid_json' }), undefined);
+    }
+    if (nestedDeeperThan(value, maxDepth)) {
+      return done(new BadRequestException({ message: `The request body is nested too deeply (at most ${maxDepth} levels)`, code: 'too_deep' }), undefined);
+    }
+    done(null, value);
+  });
+  fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 }
 
 /** One invalid field of a refused request: its path in the body or query, why, and the text the UI shows. */

@@ -9,7 +9,7 @@ export interface AppConfig {
   port: number;
   appUrl: string;
   allowedOrigins: string[];
-  /** Express "trust proxy": which peers may set X-Forwarded-For/Proto/Host. false = none. */
+  /** TRUST_PROXY: which peers may set X-Forwarded-For/Proto/Host (a hop count or addresses). false = none. */
   trustProxy: false | number | string[];
   dataDir: string;
   filesDir: string;

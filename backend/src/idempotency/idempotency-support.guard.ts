@@ -1,6 +1,6 @@
 import { BadRequestException, CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { IDEMPOTENCY_IGNORED, IDEMPOTENT } from './idempotency.decorators';
 import { IDEMPOTENCY_HEADER } from './idempotency.interceptor';
 
@@ -26,7 +26,7 @@ export class IdempotencySupportGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
     if (req.headers[IDEMPOTENCY_HEADER] === undefined || !UNSAFE_METHODS.has(req.method)) return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IDEMPOTENT, targets) || this.reflector.getAllAndOverride<boolean>(IDEMPOTENCY_IGNORED, targets)) return true;

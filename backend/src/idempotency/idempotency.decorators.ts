@@ -11,7 +11,7 @@ export const IDEMPOTENCY_IGNORED = 'idempotencyIgnored';
 /**
  * Marks a POST route that creates or spends: an `Idempotency-Key` header makes a retry answer
  * the first response instead of acting twice. On a route with a file interceptor, put this
- * ABOVE @UseInterceptors(FilesInterceptor…) so the files are parsed (and fingerprinted) first.
+ * ABOVE @UseInterceptors(AnyFilesUpload()) so the files are parsed (and fingerprinted) first.
  * Other POST and PATCH routes refuse the header (IdempotencySupportGuard).
  */
 export const Idempotent = () =>

@@ -1,6 +1,6 @@
 import { BadRequestException, CallHandler, ExecutionContext, HttpException, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { catchError, defer, mergeMap, Observable, of } from 'rxjs';
@@ -28,8 +28,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(private readonly store: IdempotencyService) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<Request & { user?: { _id: string } }>();
-    const res = context.switchToHttp().getResponse<Response>();
+    const req = context.switchToHttp().getRequest<FastifyRequest & { user?: { _id: string } }>();
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const raw = req.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined || !req.user) return next.handle();
     const key = Array.isArray(raw) ? raw[0] : raw;
@@ -40,15 +40,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return defer(async () => {
       const claim = await this.store.claim(userId, key, await fingerprint(req));
       if (claim.kind === 'replay') {
-        res.setHeader('Idempotent-Replayed', 'true');
+        reply.header('Idempotent-Replayed', 'true');
         const r = claim.response;
         if (r.error) throw new HttpException(r.body as object, r.status);
-        res.status(r.status);
+        reply.status(r.status);
         return of(r.body);
       }
       return next.handle().pipe(
         mergeMap(async (body) => {
-          const status = res.statusCode !== 200 ? res.statusCode : (explicitStatus ?? (req.method === 'POST' ? 201 : 200));
+          const status = reply.statusCode !== 200 ? reply.statusCode : (explicitStatus ?? (req.method === 'POST' ? 201 : 200));
           // Stored as JSON, answered as stored: the replay is byte for byte the same body.
           const json = body === undefined ? null : JSON.parse(JSON.stringify(body));
           await this.store.complete(userId, key, { status, body: json });
@@ -66,9 +66,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-async function fingerprint(req: Request & { files?: unknown; file?: unknown }): Promise<string> {
+async function fingerprint(req: FastifyRequest & { files?: unknown; file?: unknown }): Promise<string> {
   const h = createHash('sha256');
-  h.update(`${req.method} ${req.baseUrl}${req.path}\n`);
+  // The path as sent, without the query string (what Express's baseUrl + path was): `POST /api/...`.
+  h.update(`${req.method} ${requestPath(req.url)}\n`);
   h.update(canonicalJson(req.body ?? null));
   const files: UploadedFile[] = Array.isArray(req.files) ? req.files : req.file ? [req.file as UploadedFile] : [];
   for (const f of files) {
@@ -77,6 +78,12 @@ async function fingerprint(req: Request & { files?: unknown; file?: unknown }): 
     else if (f.path) for await (const chunk of createReadStream(f.path)) h.update(chunk as Buffer);
   }
   return h.digest('hex');
+}
+
+/** The path of a request URL (`/api/prints?x=1` → `/api/prints`), as received (not decoded). */
+export function requestPath(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
 }
 
 /** JSON with sorted keys, so {"a":1,"b":2} and {"b":2,"a":1} are the same request. */

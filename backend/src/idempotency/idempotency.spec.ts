@@ -47,8 +47,8 @@ function setup() {
   /** One POST through the interceptor; `route` is the controller method's own work. */
   async function post(body: object, key: string | undefined, route: () => Observable<unknown>) {
     const headers: Record<string, string> = {};
-    const req = { method: 'POST', baseUrl: '/api', path: '/buyCredits', body, user: { _id: 'user-1' }, headers: key ? { 'idempotency-key': key } : {} };
-    const res = { statusCode: 200, setHeader: (k: string, v: string) => (headers[k] = v), status: jest.fn() };
+    const req = { method: 'POST', url: '/api/buyCredits', body, user: { _id: 'user-1' }, headers: key ? { 'idempotency-key': key } : {} };
+    const res = { statusCode: 200, header: (k: string, v: string) => (headers[k] = v), status: jest.fn() };
     const context = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }), getHandler: () => handler } as any;
     const body$ = interceptor.intercept(context, { handle: route });
     return { body: await firstValueFrom(body$), replayed: headers['Idempotent-Replayed'] === 'true', res };

@@ -15,11 +15,11 @@ import {
   UploadedFiles,
   UseInterceptors,
 } from '@nestjs/common';
-import { AnyFilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Idempotent } from '../idempotency/idempotency.decorators';
 import { ApiError } from '../common/api-errors';
+import { AnyFilesUpload } from '../common/multipart';
 import { currentRequestId } from '../common/request-context';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ObjectNotFoundError } from '../storage/object-store';
@@ -62,7 +62,7 @@ export class ImagesController {
 
   @Post('bulk-upload')
   @Idempotent()
-  @UseInterceptors(AnyFilesInterceptor())
+  @UseInterceptors(AnyFilesUpload())
   @ApiConsumes('multipart/form-data')
   @ApiBody({
     schema: {
@@ -83,7 +83,7 @@ export class ImagesController {
     @CurrentUser() user: User,
     @UploadedFiles() files: SpooledFile[] | undefined,
     @Body() dto: UploadImagesDto,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ) {
     const all = files ?? [];
     try {
@@ -144,7 +144,7 @@ export class ImagesController {
   @ApiProduces('image/png', 'image/jpeg', 'image/svg+xml')
   @ApiQuery({ name: 'download', required: false, description: '1: as an attachment (SVGs always are)' })
   @ApiOkResponse({ description: 'The original file; owner or admin only' })
-  async getImageFile(@CurrentUser() user: User, @Param('id', uuid) id: string, @Query('download') download: string | undefined, @Res({ passthrough: true }) res: Response) {
+  async getImageFile(@CurrentUser() user: User, @Param('id', uuid) id: string, @Query('download') download: string | undefined, @Res({ passthrough: true }) res: FastifyReply) {
     const f = await this.images.file(user, id, 'original');
     // An SVG opened directly must never run as a document of our origin.
     return this.send(res, f, f.svg || download === '1' || download === 'true' ? 'attachment' : 'inline');
@@ -153,16 +153,16 @@ export class ImagesController {
   @Get(':id/preview')
   @ApiProduces('image/webp')
   @ApiOkResponse({ description: 'WebP thumbnail (long side 512 px); 404 until the preview job has run' })
-  async getImagePreview(@CurrentUser() user: User, @Param('id', uuid) id: string, @Res({ passthrough: true }) res: Response) {
+  async getImagePreview(@CurrentUser() user: User, @Param('id', uuid) id: string, @Res({ passthrough: true }) res: FastifyReply) {
     return this.send(res, await this.images.file(user, id, 'preview'), 'inline');
   }
 
-  private async send(res: Response, f: { key: string; mime: string; name: string; bytes: number }, disposition: 'inline' | 'attachment') {
+  private async send(res: FastifyReply, f: { key: string; mime: string; name: string; bytes: number }, disposition: 'inline' | 'attachment') {
     // streamed by the API on every driver: the sandbox policy below must come with the file
     const { body } = await this.storage.open(f.key).catch((e) => {
       throw e instanceof ObjectNotFoundError ? new NotFoundException('File not found') : e;
     });
-    res.set({
+    res.headers({
       'Content-Type': f.mime,
       'Content-Length': String(f.bytes),
       'Content-Disposition': contentDisposition(disposition, f.name),

@@ -1,6 +1,6 @@
-import type { Request } from 'express';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StorageEngine } from 'multer';
@@ -24,7 +24,7 @@ export class SpoolStorage implements StorageEngine {
     mkdirSync(dir, { recursive: true });
   }
 
-  _handleFile(_req: Request, file: Express.Multer.File, cb: (error?: any, info?: Partial<SpooledFile>) => void): void {
+  _handleFile(_req: IncomingMessage, file: Express.Multer.File, cb: (error?: any, info?: Partial<SpooledFile>) => void): void {
     const path = join(this.dir, randomUUID());
     const out = createWriteStream(path, { flags: 'wx' });
     const input = file.stream;
@@ -71,7 +71,7 @@ export class SpoolStorage implements StorageEngine {
     });
   }
 
-  _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
+  _removeFile(_req: IncomingMessage, file: Express.Multer.File, cb: (error: Error | null) => void): void {
     if (!file.path) return cb(null);
     unlink(file.path).then(
       () => cb(null),

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseUUIDPipe, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CurrentUser, Public } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
 import { Role, User } from '../users/entities/user.entity';
@@ -33,8 +33,8 @@ export class IntegrationsController {
   @Public()
   @Get('etsy/callback')
   @ApiExcludeEndpoint()
-  async etsyCallback(@Query() q: { code?: string; state?: string; error?: string }, @Res() res: Response) {
-    res.redirect(302, await this.integrations.etsyCallback({ code: str(q.code), state: str(q.state), error: str(q.error) }));
+  async etsyCallback(@Query() q: { code?: string; state?: string; error?: string }, @Res() reply: FastifyReply) {
+    await reply.redirect(await this.integrations.etsyCallback({ code: str(q.code), state: str(q.state), error: str(q.error) }), 302);
   }
 
   /** WooCommerce POSTs the approved keys here (server to server; `user_id` is our single-use state). */

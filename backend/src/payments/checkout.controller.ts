@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Public } from '../auth/auth.decorators';
 import { CheckoutService, PaymentResult } from './checkout.service';
 import { PayPalWebhookService } from './paypal-webhook.service';
@@ -24,15 +24,15 @@ export class CheckoutController {
   ) {}
 
   @Get('checkout/return')
-  async checkoutReturn(@Query('token') token: string | undefined, @Res() res: Response) {
+  async checkoutReturn(@Query('token') token: string | undefined, @Res() reply: FastifyReply) {
     const { result } = await this.checkout.handleReturn(String(token ?? ''));
-    this.toApp(res, result);
+    await this.toApp(reply, result);
   }
 
   @Get('checkout/cancel')
-  async checkoutCancel(@Query('token') token: string | undefined, @Res() res: Response) {
+  async checkoutCancel(@Query('token') token: string | undefined, @Res() reply: FastifyReply) {
     const { result } = await this.checkout.handleCancel(String(token ?? ''));
-    this.toApp(res, result);
+    await this.toApp(reply, result);
   }
 
   @Post('webhooks/paypal')
@@ -44,11 +44,11 @@ export class CheckoutController {
 
   /** The test checkout's approval page (only while the test provider is configured). */
   @Get('checkout/test/:orderId')
-  async testCheckout(@Param('orderId') orderId: string, @Res() res: Response) {
+  async testCheckout(@Param('orderId') orderId: string, @Res() reply: FastifyReply) {
     const payment = await this.checkout.testOrder(orderId);
-    res.setHeader('Cache-Control', 'no-store');
+    reply.header('Cache-Control', 'no-store');
     if (!payment) {
-      res.status(404).type('html').send(page('Test checkout', '<h1>Payment Failed</h1><p>This checkout does not exist.</p><p><a class="btn" href="/dashboard">Go to Homepage</a></p>'));
+      await reply.status(404).type('text/html; charset=utf-8').send(page('Test checkout', '<h1>Payment Failed</h1><p>This checkout does not exist.</p><p><a class="btn" href="/dashboard">Go to Homepage</a></p>'));
       return;
     }
     const token = encodeURIComponent(orderId);
@@ -64,13 +64,13 @@ export class CheckoutController {
              <a class="btn" id="cancel" href="/api/checkout/cancel?token=${token}">Cancel</a></p>`
           : `<p>This payment is ${esc(payment.status)}.</p><p><a class="btn" href="/dashboard">Back to the app</a></p>`
       }`;
-    res.type('html').send(page('Test checkout', body));
+    await reply.type('text/html; charset=utf-8').send(page('Test checkout', body));
   }
 
-  private toApp(res: Response, result: PaymentResult) {
-    res.setHeader('Cache-Control', 'no-store');
+  private async toApp(reply: FastifyReply, result: PaymentResult) {
+    reply.header('Cache-Control', 'no-store');
     // Relative: the browser stays on the host it used (localhost, 127.0.0.1 or a LAN address).
-    res.redirect(302, `/dashboard?PaymentResult=${result}`);
+    await reply.redirect(`/dashboard?PaymentResult=${result}`, 302);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ThrottlerGuard } from '@nestjs/throttler';
-import { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiSheetFile, sendSheetFile } from './send-sheet-file';
 import { CurrentUser, Public } from '../auth/auth.decorators';
 import { MessageResponse } from '../common/responses';
@@ -60,8 +60,8 @@ export class PrintSharesController {
   @errorDoc(404, 'The link is not valid', SHARE_MSG.invalid)
   @errorDoc(410, 'The link was revoked or expired, or the files were deleted', SHARE_MSG.revoked)
   @errorDoc(429, 'Too many requests from this address', 'Too many attempts. Please try again later.')
-  async downloadSharedFile(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
-    return this.send(res, token, n, 'png');
+  async downloadSharedFile(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res() reply: FastifyReply) {
+    return this.send(reply, token, n, 'png');
   }
 
   @Get('shared/:token/files/:n/pdf')
@@ -72,13 +72,13 @@ export class PrintSharesController {
   @errorDoc(404, 'The link is not valid, or the print has no PDF', SHARE_MSG.invalid)
   @errorDoc(410, 'The link was revoked or expired, or the files were deleted', SHARE_MSG.expired)
   @errorDoc(429, 'Too many requests from this address', 'Too many attempts. Please try again later.')
-  async downloadSharedPdf(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
-    return this.send(res, token, n, 'pdf');
+  async downloadSharedPdf(@Param('token') token: string, @Param('n', sheetNo) n: number, @Res() reply: FastifyReply) {
+    return this.send(reply, token, n, 'pdf');
   }
 
-  private async send(res: Response, token: string, n: number, format: PrintFileFormat) {
+  private async send(reply: FastifyReply, token: string, n: number, format: PrintFileFormat) {
     const f = await this.shares.sharedFile(token, n, format);
-    await sendSheetFile(res, f, {
+    await sendSheetFile(reply, f, {
       'Content-Disposition': `attachment; filename="${f.name}"`,
       // Never kept by a browser or proxy: a revoked link must stop working at once.
       'Cache-Control': 'no-store',

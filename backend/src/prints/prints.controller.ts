@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, ParseIntPipe, ParseUUIDPipe, PipeTransform, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ApiSheetFile, sendSheetFile } from './send-sheet-file';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Idempotent } from '../idempotency/idempotency.decorators';
@@ -174,17 +174,17 @@ export class PrintsController {
   @Get(':id/files/:n')
   @ApiOperation({ summary: 'Download sheet n (1-based) as PNG; owner or admin only' })
   @ApiSheetFile('image/png')
-  async downloadPrintFile(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
+  async downloadPrintFile(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() reply: FastifyReply) {
     const f = await this.files.sheetFile(user, id, n, 'png');
-    await sendSheetFile(res, f, { 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
+    await sendSheetFile(reply, f, { 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
   }
 
   @Get(':id/files/:n/pdf')
   @ApiOperation({ summary: 'Download sheet n (1-based) as PDF, when the print was processed with PDF; owner or admin only' })
   @ApiSheetFile('application/pdf')
-  async downloadPrintPdf(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
+  async downloadPrintPdf(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() reply: FastifyReply) {
     const f = await this.files.sheetFile(user, id, n, 'pdf');
-    await sendSheetFile(res, f, { 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
+    await sendSheetFile(reply, f, { 'Content-Disposition': `attachment; filename="${f.name}"`, 'Cache-Control': 'private, no-store' });
   }
 
   @Get(':id/packing-list')
@@ -203,18 +203,18 @@ export class PrintsController {
       },
     },
   })
-  async packingList(@CurrentUser() user: User, @Param('id', printId) id: string, @Res() res: Response) {
+  async packingList(@CurrentUser() user: User, @Param('id', printId) id: string, @Res() reply: FastifyReply) {
     const { pdf, filename } = await this.packing.pdf(user._id, id);
-    res.set({ 'Content-Type': 'application/pdf', 'Content-Length': String(pdf.length), 'Content-Disposition': `inline; filename="${filename}"`, 'Cache-Control': 'no-store' });
-    res.end(pdf);
+    reply.headers({ 'Content-Type': 'application/pdf', 'Content-Length': String(pdf.length), 'Content-Disposition': `inline; filename="${filename}"`, 'Cache-Control': 'no-store' });
+    await reply.send(pdf);
   }
 
   @Get(':id/files/:n/preview')
   @ApiOperation({ summary: 'Small WebP preview of sheet n; owner or admin only' })
   @ApiSheetFile('image/webp')
-  async downloadPrintPreview(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() res: Response) {
+  async downloadPrintPreview(@CurrentUser() user: User, @Param('id', printId) id: string, @Param('n', sheetNo) n: number, @Res() reply: FastifyReply) {
     const f = await this.files.sheetFile(user, id, n, 'preview');
-    await sendSheetFile(res, f, { 'Content-Disposition': `inline; filename="${f.name}"`, 'Cache-Control': 'private, max-age=300' });
+    await sendSheetFile(reply, f, { 'Content-Disposition': `inline; filename="${f.name}"`, 'Cache-Control': 'private, max-age=300' });
   }
 
   @Delete(':id/force')
@@ -314,7 +314,7 @@ export class PrintsController {
   }
 
   /**
-   * `DELETE :id/force` and this route share a shape: whichever Express tries first, "force"
+   * `DELETE :id/force` and this route share a shape: whichever the router tries first, "force"
    * ends in forceDeletePrint, so the order of the two declarations does not matter.
    */
   @Delete(':id/:itemId')

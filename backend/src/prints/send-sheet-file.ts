@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiFoundResponse, ApiOkResponse, ApiProduces } from '@nestjs/swagger';
-import { Response } from 'express';
-import { pipeline } from 'node:stream/promises';
+import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
 import type { SheetFile } from './print-files.service';
 import { ApiError } from '../common/api-errors';
 
@@ -9,24 +9,30 @@ import { ApiError } from '../common/api-errors';
  * Answers a sheet download: a redirect (302) to the signed URL of a bucket's file, so the API
  * never proxies it; or the local file streamed with `headers`. Handlers using it take
  * `@Res()` (not passthrough): the status of a redirect is theirs to set.
+ *
+ * The stream goes to Fastify (`reply.send`): an error before the first byte reaches the
+ * exception filter through the error handler; after it, Fastify destroys the response (the
+ * client sees a cut transfer, never a 200 with a short body); a client that goes away
+ * destroys the file stream. Resolves once the response is over (`await reply`): an async
+ * handler that returned earlier, with no byte written yet, would have Fastify send an empty
+ * reply of its own.
  */
-export async function sendSheetFile(res: Response, f: SheetFile, headers: Record<string, string>): Promise<void> {
+export async function sendSheetFile(reply: FastifyReply, f: SheetFile, headers: Record<string, string>): Promise<void> {
   if (f.url !== undefined) {
-    res.set({ 'Cache-Control': 'no-store', 'X-Robots-Tag': headers['X-Robots-Tag'] ?? 'noindex' });
-    res.redirect(302, f.url);
+    reply.headers({ 'Cache-Control': 'no-store', 'X-Robots-Tag': headers['X-Robots-Tag'] ?? 'noindex' });
+    await reply.redirect(f.url, 302);
     return;
   }
-  res.set({ ...headers, 'Content-Type': f.type, 'Content-Length': String(f.bytes) });
-  if (res.req?.method === 'HEAD') {
+  reply.headers({ ...headers, 'Content-Type': f.type, 'Content-Length': String(f.bytes) });
+  if (reply.request.method === 'HEAD') {
+    // The file's headers without reading it: Fastify's HEAD route drains a stream payload to
+    // its end, and answers Content-Length: 0 to no payload. An empty stream keeps the file's
+    // Content-Length.
     f.stream.destroy();
-    res.end();
+    await reply.send(Readable.from([]));
     return;
   }
-  await pipeline(f.stream, res).catch((e) => {
-    // a client that went away is not an error; a failure before the first byte goes to the filter
-    if (!res.headersSent) throw e;
-    res.destroy();
-  });
+  await reply.send(f.stream);
 }
 
 /**

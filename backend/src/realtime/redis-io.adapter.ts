@@ -1,10 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
 import { ServerOptions } from 'socket.io';
-import { isAllowedOrigin, rawSelfOrigin } from '../common/origin.middleware';
+import { isAllowedOrigin, rawSelfOrigin, TrustProxy } from '../common/origin.middleware';
 import { redisClient, watchRedis } from '../common/redis';
 
 /**
@@ -19,17 +18,16 @@ export class AppIoAdapter extends IoAdapter {
   private sub?: Redis;
 
   constructor(
-    private readonly nestApp: INestApplicationContext,
-    private readonly opts: { allowedOrigins: string[]; redisUrl?: string; websocketOnly?: boolean },
+    nestApp: INestApplicationContext,
+    private readonly opts: { allowedOrigins: string[]; trustProxy: TrustProxy; redisUrl?: string; websocketOnly?: boolean },
   ) {
     super(nestApp);
   }
 
   createIOServer(port: number, options?: ServerOptions) {
     const allowed = new Set(this.opts.allowedOrigins);
-    // Express compiles TRUST_PROXY into this function; the handshake trusts the same peers.
-    const express = this.nestApp.get(HttpAdapterHost).httpAdapter.getInstance();
-    const trust: (addr: string, i: number) => boolean = express.get('trust proxy fn');
+    // The handshake trusts the same peers as the HTTP API.
+    const trust = this.opts.trustProxy;
     const server = super.createIOServer(port, {
       ...options,
       cors: { origin: this.opts.allowedOrigins, credentials: true },

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { FastifyInstance } from 'fastify';
 import { SessionService } from './session.service';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -7,21 +7,13 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Read-your-writes for the session cache: the answer to an HTTP request that may have written
  * leaves only after this node has applied the change notifications its writes caused, so the
  * next request (from the same browser or anyone else) never sees the user row as it was
- * before. Reads pass straight through.
- *
- * Middleware holding back `res.end` rather than a global interceptor: it costs a read nothing,
- * where an interceptor would put every request of every route through the interceptor chain.
- * Refusals wait too, since a failed request may have written before it failed.
+ * before. Reads pass straight through; refusals wait too, since a failed request may have
+ * written before it failed.
  */
-export function sessionWriteBarrier(sessions: SessionService): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (READS.has(req.method)) return next();
-    const end = res.end;
-    res.end = function (this: Response, ...args: unknown[]) {
-      const finish = () => (end as (...a: unknown[]) => Response).apply(this, args);
-      sessions.settle().then(finish, finish);
-      return this;
-    } as Response['end'];
-    next();
-  };
+export function useSessionWriteBarrier(fastify: FastifyInstance, sessions: SessionService): void {
+  fastify.addHook('onSend', (req, _reply, payload, done) => {
+    if (READS.has(req.method)) return done(null, payload);
+    const finish = () => done(null, payload);
+    sessions.settle().then(finish, finish);
+  });
 }

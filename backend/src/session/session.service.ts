@@ -1,7 +1,8 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Request, Response } from 'express';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createSecretKey, KeyObject } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
@@ -71,7 +72,7 @@ export class SessionService implements OnModuleDestroy {
   }
 
   /** A new server-side session row, named in the signed cookie. */
-  async issueSession(req: Request, res: Response, user: User) {
+  async issueSession(req: FastifyRequest, reply: FastifyReply, user: User) {
     const ttlMs = durationMs(this.config.auth.jwtExpiresIn);
     // The user's expired rows go here, so the table holds little more than live sessions.
     await this.sessions.delete({ userId: user._id, expiresAt: LessThan(new Date()) });
@@ -79,11 +80,11 @@ export class SessionService implements OnModuleDestroy {
     const token = await this.jwt.signAsync({ sub: user._id, sv: user.sessionVersion, sid: session._id } satisfies SessionPayload, {
       expiresIn: this.config.auth.jwtExpiresIn as any,
     });
-    res.cookie(SESSION_COOKIE, token, { ...this.cookieFlags(req), maxAge: ttlMs });
+    reply.setCookie(SESSION_COOKIE, token, { ...this.cookieFlags(req), ...cookieLifetime(ttlMs) });
   }
 
   /** Logout: the session row goes, so this cookie no longer works anywhere, even if copied. */
-  async endSession(req: Request, res: Response) {
+  async endSession(req: FastifyRequest, reply: FastifyReply) {
     const token = req.cookies?.[SESSION_COOKIE];
     if (token) {
       const payload = await this.jwt.verifyAsync<SessionPayload>(token).catch(() => null);
@@ -93,7 +94,7 @@ export class SessionService implements OnModuleDestroy {
         this.realtime.disconnect(RealtimeService.sessionRoom(payload.sid));
       }
     }
-    res.clearCookie(SESSION_COOKIE, this.cookieFlags(req));
+    reply.clearCookie(SESSION_COOKIE, this.cookieFlags(req));
   }
 
   /** Every session of the user (password reset, deactivation), sockets included. */
@@ -104,9 +105,10 @@ export class SessionService implements OnModuleDestroy {
   }
 
   /** The flags of every cookie we set: HttpOnly, SameSite=Lax, Secure per COOKIE_SECURE. */
-  cookieFlags(req: Request) {
-    const secure = this.config.auth.cookieSecure === 'auto' ? req.secure : this.config.auth.cookieSecure;
-    return { httpOnly: true, sameSite: 'lax' as const, secure, path: '/' };
+  cookieFlags(req: FastifyRequest): CookieSerializeOptions {
+    // req.protocol honours TRUST_PROXY (X-Forwarded-Proto only from a trusted proxy).
+    const secure = this.config.auth.cookieSecure === 'auto' ? req.protocol === 'https' : this.config.auth.cookieSecure;
+    return { httpOnly: true, sameSite: 'lax', secure, path: '/' };
   }
 
   /** The user of a verified cookie payload, or null when its session has ended. */
@@ -139,6 +141,15 @@ export class SessionService implements OnModuleDestroy {
     const user = payload ? await this.userForSession(payload) : null;
     return user && payload ? { user, sid: payload.sid } : null;
   }
+}
+
+/**
+ * Max-Age and Expires of a cookie living `ms`, both sent as before (Express's res.cookie wrote
+ * both from a maxAge in ms); @fastify/cookie takes maxAge in seconds and writes only what it
+ * is given.
+ */
+export function cookieLifetime(ms: number): Pick<CookieSerializeOptions, 'maxAge' | 'expires'> {
+  return { maxAge: Math.floor(ms / 1000), expires: new Date(Date.now() + ms) };
 }
 
 function durationMs(spec: string): number {

@@ -1,4 +1,4 @@
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/bootstrap';
+import { APP_OPTIONS, configureApp, createHttpAdapter, initApp } from '../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../src/config/configuration';
 import { UsersService } from '../../src/users/users.service';
 import { MailCatcher } from './mail-catcher';
@@ -17,7 +17,7 @@ export const ORIGIN = 'http://localhost:3000';
 export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   config: AppConfig;
   mail: MailCatcher;
   /** A supertest agent that keeps cookies, sends our Origin and the X-Requested-With header. */
@@ -52,12 +52,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: ['error'] });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config), { ...APP_OPTIONS, logger: ['error'] });
   // Every response of every e2e suite is checked against docs/openapi.json.
   const contract = new ResponseContract();
-  app.use(contract.middleware());
+  contract.watch(app.getHttpAdapter().getInstance());
   configureApp(app);
-  await app.init();
+  await initApp(app);
   await app.get(UsersService).ensureFirstAdmin();
   const server = app.getHttpServer();
   return {

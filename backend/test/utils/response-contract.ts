@@ -1,5 +1,5 @@
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { OPENAPI_FILE } from '../../src/openapi';
 
@@ -77,27 +77,29 @@ export class ResponseContract {
     return this.operations.find((o) => o.method === method && o.pattern.test(path));
   }
 
-  middleware() {
-    return (req: Request, res: Response, next: NextFunction) => {
-      const json = res.json.bind(res);
-      let sentJson = false;
-      res.json = (body: unknown) => {
-        sentJson = true;
-        this.checkBody(req, res, body);
-        return json(body);
-      };
-      res.on('finish', () => this.checkAnswer(req, res, sentJson));
-      next();
-    };
+  /** Checks every answer of the app: the JSON body as it is sent, the status and headers once it has gone. */
+  watch(fastify: FastifyInstance) {
+    const sentJson = new WeakSet<FastifyRequest>();
+    fastify.addHook('onSend', (req, res, payload, done) => {
+      if (typeof payload === 'string' && String(res.getHeader('content-type') ?? '').startsWith('application/json')) {
+        sentJson.add(req);
+        this.checkBody(req, res, JSON.parse(payload));
+      }
+      done(null, payload);
+    });
+    fastify.addHook('onResponse', (req, res, done) => {
+      this.checkAnswer(req, res, sentJson.has(req));
+      done();
+    });
   }
 
-  private record(req: Request, res: Response, problem: string) {
-    this.violations.push(`${req.method} ${req.originalUrl.split('?')[0]} → ${res.statusCode}: ${problem}`);
+  private record(req: FastifyRequest, res: FastifyReply, problem: string) {
+    this.violations.push(`${req.method} ${req.url.split('?')[0]} → ${res.statusCode}: ${problem}`);
   }
 
-  private checkAnswer(req: Request, res: Response, sentJson: boolean) {
+  private checkAnswer(req: FastifyRequest, res: FastifyReply, sentJson: boolean) {
     if (!res.getHeader('request-id')) this.record(req, res, 'no Request-Id header');
-    const path = req.originalUrl.split('?')[0];
+    const path = req.url.split('?')[0];
     if (!path.startsWith('/api/')) return;
     const op = this.operation(req.method, path);
     for (const name of op?.requiredHeaders.get(String(res.statusCode)) ?? []) if (!res.getHeader(name)) this.record(req, res, `no ${name} header (declared as always present)`);
@@ -110,8 +112,8 @@ export class ResponseContract {
   }
 
   /** The body against the schema its operation declares for this status. */
-  private checkSchema(req: Request, res: Response, body: unknown) {
-    const path = req.originalUrl.split('?')[0];
+  private checkSchema(req: FastifyRequest, res: FastifyReply, body: unknown) {
+    const path = req.url.split('?')[0];
     const op = path.startsWith('/api/') ? this.operation(req.method, path) : undefined;
     const at = op?.bodies.get(String(res.statusCode));
     if (!at) return;
@@ -126,7 +128,7 @@ export class ResponseContract {
     this.record(req, res, `body does not match ${op!.method} ${op!.path} ${res.statusCode}: ${errors.join('; ')}`);
   }
 
-  private checkBody(req: Request, res: Response, body: unknown) {
+  private checkBody(req: FastifyRequest, res: FastifyReply, body: unknown) {
     this.checkSchema(req, res, body);
     if (res.statusCode < 400) return;
     const b = body as Record<string, unknown> | null;
