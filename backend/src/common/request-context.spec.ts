@@ -26,7 +26,8 @@ describe('request context', () => {
 
   it("reuses a valid X-Request-Id, else makes one; the id is the handler's context", async () => {
     expect(await run({ 'x-request-id': 'abc-123:4.5_6' })).toEqual({ header: 'abc-123:4.5_6', onRequest: 'abc-123:4.5_6', inside: 'abc-123:4.5_6' });
-    // A body is read from the socket's events: the handler still runs in the request's context.
+    // With a body as well (inject feeds it in the same tick, so this does not prove the preHandler
+    // re-entry that a body read from a real socket's events needs; see the issue note).
     expect(await run({ 'x-request-id': 'with-body' }, undefined, 'POST')).toEqual({ header: 'with-body', onRequest: 'with-body', inside: 'with-body' });
     for (const bad of ['with space', 'x'.repeat(201), 'é', '']) {
       const r = await run({ 'x-request-id': bad });
