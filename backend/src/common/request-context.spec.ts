@@ -1,5 +1,7 @@
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import Fastify from 'fastify';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { currentRequestId, REQUEST_ID_PATTERN, RequestLogger, useRequestContext } from './request-context';
 
 describe('request context', () => {
@@ -26,8 +28,7 @@ describe('request context', () => {
 
   it("reuses a valid X-Request-Id, else makes one; the id is the handler's context", async () => {
     expect(await run({ 'x-request-id': 'abc-123:4.5_6' })).toEqual({ header: 'abc-123:4.5_6', onRequest: 'abc-123:4.5_6', inside: 'abc-123:4.5_6' });
-    // With a body as well (inject feeds it in the same tick, so this does not prove the preHandler
-    // re-entry that a body read from a real socket's events needs; see the issue note).
+    // With a body as well (inject feeds it in the same tick; the socket case is the next test).
     expect(await run({ 'x-request-id': 'with-body' }, undefined, 'POST')).toEqual({ header: 'with-body', onRequest: 'with-body', inside: 'with-body' });
     for (const bad of ['with space', 'x'.repeat(201), 'é', '']) {
       const r = await run({ 'x-request-id': bad });
@@ -36,6 +37,35 @@ describe('request context', () => {
       expect(r.inside).toBe(r.header);
     }
     expect(currentRequestId()).toBeUndefined();
+  });
+
+  it('keeps the id when the body arrives on a real socket after the headers', async () => {
+    const app = Fastify();
+    useRequestContext(app);
+    const seen: Array<string | undefined> = [];
+    app.post('/', async () => {
+      seen.push(currentRequestId());
+      await new Promise((r) => setTimeout(r, 1));
+      seen.push(currentRequestId());
+      return {};
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    try {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const body = JSON.stringify({ a: 1 });
+        const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-request-id': 'late-body' } });
+        req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode)));
+        req.on('error', reject);
+        req.flushHeaders();
+        // The body is read from socket events well after onRequest's context has returned.
+        setTimeout(() => req.end(body), 30);
+      });
+      expect(status).toBe(200);
+      expect(seen).toEqual(['late-body', 'late-body']);
+    } finally {
+      await app.close();
+    }
   });
 
   it('keeps the id across awaits inside the request', async () => {

@@ -26,7 +26,9 @@ export function requestIdOf(req: unknown): string | undefined {
 /**
  * The first request hook: names the request (the client's valid `X-Request-Id`, else a new
  * UUID), answers the name in `Request-Id` on every response, and runs the rest of the
- * request inside a context the logger and the error filter read it from.
+ * request inside a context the logger and the error filter read it from. Fastify reads a
+ * body inside an AsyncResource of the request, so a handler whose body came from later socket
+ * events is still in this context (request-context.spec.ts proves it on a real socket).
  */
 export function useRequestContext(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (req, reply, done) => {
@@ -35,13 +37,6 @@ export function useRequestContext(fastify: FastifyInstance): void {
     (req as { requestId?: string }).requestId = requestId;
     reply.header(REQUEST_ID_HEADER, requestId);
     context.run({ requestId }, done);
-  });
-  // A body is read from the socket's events, outside the context entered above: the handler's
-  // part of the request (and everything it awaits) enters it again once the body is in.
-  fastify.addHook('preHandler', (req, _reply, done) => {
-    const requestId = (req as { requestId?: string }).requestId;
-    if (requestId && context.getStore()?.requestId !== requestId) context.enterWith({ requestId });
-    done();
   });
 }
 
