@@ -60,7 +60,7 @@ export async function initApp(app: NestFastifyApplication): Promise<void> {
 export function configureApp(app: NestFastifyApplication): AppConfig {
   const config = app.get<AppConfig>(APP_CONFIG);
   app.setGlobalPrefix('api');
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
   const server = app.getHttpServer();
   server.headersTimeout = KEEP_ALIVE_MS + 1000;
   // First, so every response (static files and errors included) names its request.
