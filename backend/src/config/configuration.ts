@@ -144,7 +144,8 @@ export interface AppConfig {
    * S3StorageConfig). Downloads from a bucket are signed URLs valid for `signedUrlSeconds`.
    * With a bucket, the files a process decodes (designs to render or inspect) are copied into
    * `cacheDir`, kept to about `cacheBytes`. The orphan sweep removes stored objects no row
-   * refers to once they are older than `orphanMinAgeMs` (writes in progress are younger).
+   * refers to once they are older than `orphanMinAgeMs` (writes in progress are younger),
+   * judging at most `orphanSweepObjects` stored objects per run.
    */
   storage: {
     driver: 'local' | 's3';
@@ -152,6 +153,7 @@ export interface AppConfig {
     cacheDir: string;
     cacheBytes: number;
     orphanMinAgeMs: number;
+    orphanSweepObjects: number;
     s3?: S3StorageConfig;
   };
 }
@@ -413,6 +415,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       cacheDir: join(dataDir, 'cache', 'objects'),
       cacheBytes: e.STORAGE_CACHE_MB * 1024 * 1024,
       orphanMinAgeMs: e.STORAGE_ORPHAN_MIN_AGE_HOURS * 3_600_000,
+      orphanSweepObjects: e.STORAGE_ORPHAN_SWEEP_OBJECTS,
       s3:
         e.STORAGE_DRIVER === 's3'
           ? {

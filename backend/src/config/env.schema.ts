@@ -140,6 +140,7 @@ export const envSchema = z.object({
   STORAGE_SIGNED_URL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(300),
   STORAGE_CACHE_MB: z.coerce.number().int().min(64).default(2048),
   STORAGE_ORPHAN_MIN_AGE_HOURS: z.coerce.number().positive().default(24),
+  STORAGE_ORPHAN_SWEEP_OBJECTS: z.coerce.number().int().positive().default(50_000),
   STORAGE_S3_BUCKET: z.string().min(3).optional(),
   STORAGE_S3_ENDPOINT: url(['http', 'https']).optional(),
   STORAGE_S3_PUBLIC_ENDPOINT: url(['http', 'https']).optional(),

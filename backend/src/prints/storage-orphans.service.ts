@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -14,8 +15,11 @@ const IMAGE_KEY = /^users\/[^/]+\/images\/[^/]+$/;
 const PRINT_KEY = /^users\/[^/]+\/prints\/([0-9a-f-]{36})\/[^/]+\/.+$/;
 const HEALTH_KEY = /^\.health\//;
 const BATCH = 500;
+const USERS = 'users/';
 
 export interface OrphanReport {
+  /** Stored objects looked at (at most STORAGE_ORPHAN_SWEEP_OBJECTS). */
+  examined: number;
   /** Stored objects no row refers to, removed. */
   objects: number;
   /** Writes in progress and render folders left by processes that died. */
@@ -29,6 +33,11 @@ export interface OrphanReport {
  * They come from crashes between a write and its row (or a delete and its files). Only keys
  * of the app's own layout are judged; anything else in the bucket stays. Runs with the
  * print-retention job.
+ *
+ * A run looks at no more than STORAGE_ORPHAN_SWEEP_OBJECTS objects, so its cost does not grow
+ * with the bucket: it starts at a random place among the users' keys, goes to the end and
+ * wraps around to the start. A store smaller than that is swept whole every run; a larger one
+ * a slice at a time, every part of it in turn reached by the random starts.
  */
 @Injectable()
 export class StorageOrphansService {
@@ -40,18 +49,26 @@ export class StorageOrphansService {
     private readonly storage: StorageService,
   ) {}
 
-  async sweep(now = new Date()): Promise<OrphanReport> {
+  /** `from`: the key to start after (a random place among the users' by default). */
+  async sweep(now = new Date(), from = `${USERS}${randomBytes(4).toString('hex')}`): Promise<OrphanReport> {
     const before = new Date(now.getTime() - this.config.storage.orphanMinAgeMs);
-    const report: OrphanReport = { objects: 0, leftovers: 0 };
+    const report: OrphanReport = { examined: 0, objects: 0, leftovers: 0 };
     let batch: ObjectInfo[] = [];
     const flush = async () => {
       report.objects += await this.removeUnreferenced(batch);
       batch = [];
     };
-    for await (const o of this.storage.store.list('users/')) {
-      if (o.modified >= before) continue;
-      batch.push(o);
-      if (batch.length === BATCH) await flush();
+    // After `from` to the end, then from the start up to `from`.
+    const passes: Array<{ after?: string; until?: string }> = [{ after: from }, { until: from }];
+    sweep: for (const { after, until } of passes) {
+      for await (const o of this.storage.store.list(USERS, after)) {
+        if (until !== undefined && o.key > until) break;
+        if (report.examined === this.config.storage.orphanSweepObjects) break sweep;
+        report.examined++;
+        if (o.modified >= before) continue;
+        batch.push(o);
+        if (batch.length === BATCH) await flush();
+      }
     }
     await flush();
     for await (const o of this.storage.store.list('.health/')) {

@@ -110,18 +110,21 @@ export class LocalObjectStore implements ObjectStore {
     });
   }
 
-  async *list(prefix: string): AsyncIterable<ObjectInfo> {
+  async *list(prefix: string, startAfter = ''): AsyncIterable<ObjectInfo> {
     checkPrefix(prefix);
     // Walk the deepest folder the prefix names whole; its last partial segment filters names.
     const slash = prefix.lastIndexOf('/');
     const folderKey = slash < 0 ? '' : prefix.slice(0, slash);
-    for await (const info of this.walk(folderKey)) {
+    for await (const info of this.walk(folderKey, startAfter)) {
       if (info.key.startsWith(prefix)) yield info;
     }
   }
 
-  /** Files under the folder `folderKey` ('' = root), depth first in key order, skipping writes in progress. */
-  private async *walk(folderKey: string): AsyncIterable<ObjectInfo> {
+  /**
+   * Files under the folder `folderKey` ('' = root) after `startAfter`, depth first in key order,
+   * skipping writes in progress. A subfolder whose every key sorts before `startAfter` is not read.
+   */
+  private async *walk(folderKey: string, startAfter: string): AsyncIterable<ObjectInfo> {
     const folder = folderKey ? join(this.root, ...folderKey.split('/')) : this.root;
     let names: { name: string; dir: boolean }[];
     try {
@@ -139,9 +142,11 @@ export class LocalObjectStore implements ObjectStore {
       if (!folderKey && n.name === PARTIAL_DIR) continue;
       const key = folderKey ? `${folderKey}/${n.name}` : n.name;
       if (n.dir) {
-        yield* this.walk(key);
+        if (startAfter > `${key}/` && !startAfter.startsWith(`${key}/`)) continue;
+        yield* this.walk(key, startAfter);
         continue;
       }
+      if (key <= startAfter) continue;
       const st = await stat(join(folder, n.name)).catch(() => null);
       if (st?.isFile()) yield { key, size: st.size, modified: st.mtime };
     }

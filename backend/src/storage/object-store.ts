@@ -41,8 +41,11 @@ export interface ObjectStore {
   /** Deletes `key`; a missing key is not an error. */
   delete(key: string): Promise<void>;
 
-  /** Every object whose key starts with `prefix` (a folder is `users/1/`), in key order. */
-  list(prefix: string): AsyncIterable<ObjectInfo>;
+  /**
+   * Every object whose key starts with `prefix` (a folder is `users/1/`), in key order; with
+   * `startAfter`, only the keys after it (S3's StartAfter), so a long listing can resume.
+   */
+  list(prefix: string, startAfter?: string): AsyncIterable<ObjectInfo>;
 
   /**
    * Names directly below the folder `prefix` (empty or ending in `/`): its objects' last

@@ -224,13 +224,15 @@ export class S3ObjectStore implements ObjectStore {
     await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.options.bucket, Key: this.objectKey(key) }));
   }
 
-  async *list(prefix: string): AsyncIterable<ObjectInfo> {
+  async *list(prefix: string, startAfter?: string): AsyncIterable<ObjectInfo> {
     checkPrefix(prefix);
     const own = this.options.prefix;
     let ContinuationToken: string | undefined;
     do {
+      // StartAfter places the first page; the continuation token carries on from there.
+      const StartAfter = startAfter && !ContinuationToken ? own + startAfter : undefined;
       const page = await this.client.send(
-        new (sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: own + prefix, ContinuationToken }),
+        new (sdk().ListObjectsV2Command)({ Bucket: this.options.bucket, Prefix: own + prefix, ContinuationToken, StartAfter }),
       );
       for (const o of page.Contents ?? []) {
         if (!o.Key) continue;

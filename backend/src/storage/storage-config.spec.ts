@@ -10,7 +10,7 @@ describe('STORAGE_* configuration', () => {
   const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir, ...env });
 
   it('defaults to the local folder with no S3 settings', () => {
-    expect(load({}).storage).toMatchObject({ driver: 'local', signedUrlSeconds: 300, cacheBytes: 2048 * 1024 * 1024, orphanMinAgeMs: 86_400_000, s3: undefined });
+    expect(load({}).storage).toMatchObject({ driver: 'local', signedUrlSeconds: 300, cacheBytes: 2048 * 1024 * 1024, orphanMinAgeMs: 86_400_000, orphanSweepObjects: 50_000, s3: undefined });
   });
 
   it('needs a bucket for s3, and both keys or neither', () => {

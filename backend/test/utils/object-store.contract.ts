@@ -46,9 +46,9 @@ async function readAll(body: Readable): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-async function keys(store: ObjectStore, prefix: string): Promise<string[]> {
+async function keys(store: ObjectStore, prefix: string, startAfter?: string): Promise<string[]> {
   const out: string[] = [];
-  for await (const o of store.list(prefix)) out.push(o.key);
+  for await (const o of store.list(prefix, startAfter)) out.push(o.key);
   return out;
 }
 
@@ -135,6 +135,12 @@ export function objectStoreContract(setup: () => ContractTarget): void {
     expect(await keys(t.store, 'l/a')).toEqual(['l/a/1.png', 'l/a/2.png', 'l/a/sub/4.png', 'l/ab/5.png']);
     expect(await keys(t.store, 'l/')).toEqual(['l/a/1.png', 'l/a/2.png', 'l/a/sub/4.png', 'l/ab/5.png', 'l/b/3.png', 'l/c.png']);
     expect(await keys(t.store, 'nothing-here/')).toEqual([]);
+    // Resuming after a key: an object's own key, a folder's name, or a key that does not exist.
+    expect(await keys(t.store, 'l/', 'l/a/2.png')).toEqual(['l/a/sub/4.png', 'l/ab/5.png', 'l/b/3.png', 'l/c.png']);
+    expect(await keys(t.store, 'l/', 'l/a/')).toEqual(['l/a/1.png', 'l/a/2.png', 'l/a/sub/4.png', 'l/ab/5.png', 'l/b/3.png', 'l/c.png']);
+    expect(await keys(t.store, 'l/', 'l/a/z')).toEqual(['l/ab/5.png', 'l/b/3.png', 'l/c.png']);
+    expect(await keys(t.store, 'l/a/', 'l/b')).toEqual([]);
+    expect(await keys(t.store, 'l/', 'a')).toEqual(['l/a/1.png', 'l/a/2.png', 'l/a/sub/4.png', 'l/ab/5.png', 'l/b/3.png', 'l/c.png']);
     const sizes = [];
     for await (const o of t.store.list('l/a/')) sizes.push(o.size);
     expect(sizes).toEqual(['l/a/1.png', 'l/a/2.png', 'l/a/sub/4.png'].map((k) => k.length));
