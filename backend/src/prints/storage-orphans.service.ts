@@ -60,10 +60,10 @@ export class StorageOrphansService {
     };
     // After `from` to the end, then from the start up to `from`.
     const passes: Array<{ after?: string; until?: string }> = [{ after: from }, { until: from }];
-    sweep: for (const { after, until } of passes) {
+    listing: for (const { after, until } of passes) {
       for await (const o of this.storage.store.list(USERS, after)) {
         if (until !== undefined && o.key > until) break;
-        if (report.examined === this.config.storage.orphanSweepObjects) break sweep;
+        if (report.examined === this.config.storage.orphanSweepObjects) break listing;
         report.examined++;
         if (o.modified >= before) continue;
         batch.push(o);
