@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import helmet, { strictTransportSecurity } from 'helmet';
 import { useApiKeys } from './api-keys/api-key.middleware';
@@ -89,11 +90,11 @@ export function configureApp(app: NestFastifyApplication): AppConfig {
   // a LAN address) browsers ignore it, and an untrusted peer's header proves nothing.
   // Not includeSubDomains: the parent domain's other hosts are not ours to pin to https.
   const hsts = strictTransportSecurity({ maxAge: 365 * 24 * 3600, includeSubDomains: false });
+  const headers = headersOf(securityHeaders);
+  const httpsHeaders = { ...headers, ...headersOf(hsts) };
   fastify.addHook('onRequest', (req, reply, done) => {
-    securityHeaders(req.raw, reply.raw, (err?: unknown) => {
-      if (err || req.protocol !== 'https') return done(err as Error | undefined);
-      hsts(req.raw, reply.raw, (e?: unknown) => done(e as Error | undefined));
-    });
+    reply.headers(req.protocol === 'https' ? httpsHeaders : headers);
+    done();
   });
   void fastify.register(fastifyCookie);
   useSessionWriteBarrier(fastify, app.get(SessionService));
@@ -124,6 +125,20 @@ export function configureApp(app: NestFastifyApplication): AppConfig {
   } else app.enableShutdownHooks();
   serveFrontend(fastify, config);
   return config;
+}
+
+/**
+ * The headers a helmet middleware sets, read once. With fixed options (no per-request nonce)
+ * it sets the same ones on every response, so each request gets the object through Fastify's
+ * reply instead of a dozen middleware calls writing them one by one.
+ */
+export function headersOf(middleware: (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = { setHeader: (name: string, value: unknown) => (headers[name] = String(value)), removeHeader: (name: string) => delete headers[name] };
+  middleware({} as IncomingMessage, res as unknown as ServerResponse, (err) => {
+    if (err) throw err;
+  });
+  return headers;
 }
 
 /** The API's and the live socket's paths: never a file of the web app. */

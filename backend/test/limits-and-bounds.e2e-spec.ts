@@ -119,6 +119,30 @@ describe('Limits and bounds: password resets, pages, nesting, HSTS, outgoing add
     });
   });
 
+  describe('security headers on every answer', () => {
+    it('a success, a refusal, an unknown route and a validation error all carry them', async () => {
+      const http = () => request(t.app.getHttpServer());
+      const answers = [
+        await http().get('/api/auth/config').expect(200),
+        await http().get('/api/profile').expect(401),
+        await http().get('/api/no-such-route').expect(404),
+        await http().post('/api/login').send({}).expect(400),
+      ];
+      for (const res of answers) {
+        expect(res.headers).toMatchObject({
+          'content-security-policy': expect.stringContaining("frame-src 'self' https://www.google.com https://challenges.cloudflare.com"),
+          'x-frame-options': 'SAMEORIGIN',
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
+          'cross-origin-opener-policy': 'same-origin',
+          'request-id': expect.any(String),
+        });
+        expect(res.headers['strict-transport-security']).toBeUndefined();
+        expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
+      }
+    });
+  });
+
   describe('HSTS when the request came over https through a trusted proxy', () => {
     const http = () => request(t.app.getHttpServer());
     it('sent for X-Forwarded-Proto: https from the trusted proxy; not over plain http', async () => {

@@ -1,5 +1,5 @@
 import { ForbiddenException, HttpException, HttpStatus, UnauthorizedException } from '@nestjs/common';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeysService, AuthenticatedKey } from './api-keys.service';
 import { ApiKeyMode, ApiKeyScope } from './entities/api-key.entity';
 import { LIVE_ONLY_MESSAGE, liveOnlyRoute, testModeRefusal } from './test-mode.decorators';
@@ -27,37 +27,42 @@ async function authenticate(keys: ApiKeysService, header: string): Promise<Authe
  * site could abuse.
  */
 export function useApiKeys(fastify: FastifyInstance, keys: ApiKeysService): void {
-  fastify.addHook('onRequest', async (request, res) => {
-    const req = request as ApiKeyRequest;
-    const header = req.headers.authorization;
-    if (header === undefined || !req.url.startsWith('/api/')) return;
-    const lookups = await keys.lookupBlocked(req.ip);
-    if (lookups.blocked) {
-      res.header('Retry-After', String(lookups.retryAfterSeconds));
-      throw new HttpException(
-        { message: `Too many requests with invalid API keys from this address. Try again in ${lookups.retryAfterSeconds} s.`, code: 'rate_limited' },
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
-    }
-    const key = await authenticate(keys, header).catch(async (e) => {
-      if (e instanceof UnauthorizedException) await keys.recordFailedLookup(req.ip);
-      throw e;
-    });
-    const rate = await keys.rateLimit(key.id);
-    res.header('RateLimit-Limit', String(rate.limit));
-    res.header('RateLimit-Remaining', String(rate.remaining));
-    res.header('RateLimit-Reset', String(rate.resetSeconds));
-    if (!rate.allowed) {
-      res.header('Retry-After', String(rate.resetSeconds));
-      throw new HttpException(
-        { message: `Too many requests with this API key. Try again in ${rate.resetSeconds} s.`, code: 'rate_limited' },
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
-    }
-    if (key.scope === ApiKeyScope.Read && !READ_METHODS.has(req.method))
-      throw new ForbiddenException({ message: 'This API key is read-only. Use a read-write key to make changes.', code: 'read_only_key' });
-    if (key.mode === ApiKeyMode.Test && liveOnlyRoute(req.method, req.url.split('?')[0])) throw testModeRefusal(LIVE_ONLY_MESSAGE);
-    req.user = key.user;
-    req.apiKey = { id: key.id, scope: key.scope, mode: key.mode };
+  // A callback hook: the requests without the header (the browser's) pay no promise here.
+  fastify.addHook('onRequest', (request, res, done) => {
+    const header = request.headers.authorization;
+    if (header === undefined || !request.url.startsWith('/api/')) return done();
+    authenticateRequest(keys, request as ApiKeyRequest, res, header).then(() => done(), done);
   });
+}
+
+/** The key's checks, in order: blocked address, the key itself, its rate limit, scope and mode. */
+async function authenticateRequest(keys: ApiKeysService, req: ApiKeyRequest, res: FastifyReply, header: string): Promise<void> {
+  const lookups = await keys.lookupBlocked(req.ip);
+  if (lookups.blocked) {
+    res.header('Retry-After', String(lookups.retryAfterSeconds));
+    throw new HttpException(
+      { message: `Too many requests with invalid API keys from this address. Try again in ${lookups.retryAfterSeconds} s.`, code: 'rate_limited' },
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
+  }
+  const key = await authenticate(keys, header).catch(async (e) => {
+    if (e instanceof UnauthorizedException) await keys.recordFailedLookup(req.ip);
+    throw e;
+  });
+  const rate = await keys.rateLimit(key.id);
+  res.header('RateLimit-Limit', String(rate.limit));
+  res.header('RateLimit-Remaining', String(rate.remaining));
+  res.header('RateLimit-Reset', String(rate.resetSeconds));
+  if (!rate.allowed) {
+    res.header('Retry-After', String(rate.resetSeconds));
+    throw new HttpException(
+      { message: `Too many requests with this API key. Try again in ${rate.resetSeconds} s.`, code: 'rate_limited' },
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
+  }
+  if (key.scope === ApiKeyScope.Read && !READ_METHODS.has(req.method))
+    throw new ForbiddenException({ message: 'This API key is read-only. Use a read-write key to make changes.', code: 'read_only_key' });
+  if (key.mode === ApiKeyMode.Test && liveOnlyRoute(req.method, req.url.split('?')[0])) throw testModeRefusal(LIVE_ONLY_MESSAGE);
+  req.user = key.user;
+  req.apiKey = { id: key.id, scope: key.scope, mode: key.mode };
 }

@@ -5,7 +5,8 @@ import { AppConfig } from '../config/configuration';
 import { RealtimeService } from '../realtime/realtime.service';
 import { jwtKey, SESSION_COOKIE, SessionPayload, SessionService } from '../session/session.service';
 import { User, UserStatus } from '../users/entities/user.entity';
-import { JwtStrategy } from './jwt.strategy';
+import { Strategy } from 'passport-jwt';
+import { JwtStrategy, VerifiedTokens } from './jwt.strategy';
 
 /**
  * The session cookie: an HS256 JWT naming a server-side session row. Signing, verifying,
@@ -95,11 +96,11 @@ describe('session tokens', () => {
     const { service, login, header, realtime, strategy, jwt } = setup();
     const token = await login();
     const payload = await jwt.verifyAsync<SessionPayload>(token);
-    expect(await strategy.validate(payload)).toBeTruthy();
+    expect(await strategy.validate({}, payload)).toBeTruthy();
     await service.endSession({ cookies: { [SESSION_COOKIE]: token }, protocol: 'http' } as any, { clearCookie: jest.fn() } as any);
     expect(realtime.disconnect).toHaveBeenCalledWith(RealtimeService.sessionRoom(payload.sid));
     expect(await service.sessionFromCookieHeader(header(token))).toBeNull();
-    await expect(strategy.validate(payload)).rejects.toBeInstanceOf(UnauthorizedException);
+    await expect(strategy.validate({}, payload)).rejects.toBeInstanceOf(UnauthorizedException);
   });
 
   it('ends every session when the session version moves on (a new password) or the user is deactivated', async () => {
@@ -120,5 +121,51 @@ describe('session tokens', () => {
     expect(await service.userForSession({ sub: "1' OR '1'='1", sv: 3, sid })).toBeNull();
     expect(await service.userForSession({ sub: user._id, sv: 3, sid: 'not-a-uuid' })).toBeNull();
     expect(await service.sessionFromCookieHeader('theme=dark')).toBeNull();
+  });
+
+  /** One request through the strategy as passport runs it: a per-request copy carrying the outcomes. */
+  function attempt(strategy: JwtStrategy, token?: string): Promise<{ user?: User; failed?: unknown; error?: unknown }> {
+    return new Promise((resolve) => {
+      const run = Object.create(strategy) as JwtStrategy & Record<'success' | 'fail' | 'error', (x: unknown) => void>;
+      run.success = (user) => resolve({ user: user as User });
+      run.fail = (failed) => resolve({ failed });
+      run.error = (error) => resolve({ error });
+      run.authenticate({ cookies: token ? { [SESSION_COOKIE]: token } : {} } as any);
+    });
+  }
+
+  it('checks a cookie signature once, then only its session on every request, until logout ends it', async () => {
+    const { strategy, login, service } = setup();
+    const verifier = jest.spyOn(Strategy as unknown as { JwtVerifier: (...a: unknown[]) => void }, 'JwtVerifier');
+    try {
+      const token = await login();
+      expect((await attempt(strategy, token)).user).toBeTruthy();
+      expect((await attempt(strategy, token)).user).toBeTruthy();
+      expect(verifier).toHaveBeenCalledTimes(1);
+      // The same cookie, one character changed: not the string that verified, so checked and refused.
+      const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1);
+      expect((await attempt(strategy, tampered)).failed).toBeTruthy();
+      expect(verifier).toHaveBeenCalledTimes(2);
+      expect((await attempt(strategy)).failed).toBeTruthy();
+      await service.endSession({ cookies: { [SESSION_COOKIE]: token }, protocol: 'http' } as any, { clearCookie: jest.fn() } as any);
+      expect((await attempt(strategy, token)).error).toBeInstanceOf(UnauthorizedException);
+    } finally {
+      verifier.mockRestore();
+    }
+  });
+
+  it('keeps a verified cookie only until the second its exp names, and at most `max` of them', () => {
+    const cache = new VerifiedTokens(2);
+    const payload = (exp?: number) => ({ sub: randomUUID(), sv: 1, sid: randomUUID(), exp });
+    const now = 1_700_000_000_000;
+    cache.put('a', payload(now / 1000 + 1));
+    expect(cache.get('a', now + 999)).toBeTruthy();
+    expect(cache.get('a', now + 1000)).toBeUndefined();
+    cache.put('never', payload(undefined));
+    expect(cache.get('never', now)).toBeUndefined();
+    cache.put('b', payload(now / 1000 + 60));
+    cache.put('c', payload(now / 1000 + 60));
+    cache.put('d', payload(now / 1000 + 60));
+    expect([cache.get('b', now), cache.get('c', now), cache.get('d', now)].map(Boolean)).toEqual([false, true, true]);
   });
 });
