@@ -30,7 +30,8 @@
  *    the current layout as the start (pins moved, pins kept); PINNED_COPIES, PINNED_FROM,
  *    PINNED_FULL, PINNED_START, PIN_EVALUATIONS, PIN_MOVES (see runPinned).
  *
- * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), ART_MS,
+ * Env: NEST_MS, NEST_THREADS (ESICUP searches at once, default one per core), NEST_RACE=1 (those
+ * threads race on one strip instead), NEST_SEED (the ESICUP seed, default 1), ART_MS,
  * NEST_BUSY=1 (the ESICUP part with a busy loop taking one core, and see part 5), ART_THREADS (threads per artwork layout, parts 2–4; default the product's, 2 where there are
  * 2 cores; budgets under 3 s use one), PREVIEW_MS, ART_ORDERS (default 6), ART_FROM (the artwork part skips the first orders: ART_ORDERS=12 ART_FROM=6 lays out only the six beyond the usual ones), NEST_INSTANCES (comma list, or `shared` for the three in the shared folder; default all thirteen), NEST_CELLS (ESICUP search
  * grid cells across the strip), NEST_COMPACT (share of the ESICUP search time for
@@ -82,6 +83,10 @@ const RECORDS: Record<string, number> = {
 };
 /** Searches at once per instance (default: one per core), the shortest strip counts. */
 const NEST_THREADS = process.env.NEST_THREADS ? Number(process.env.NEST_THREADS) : undefined;
+/** NEST_RACE=1: the ESICUP threads race on one strip instead of searching side by side. */
+const NEST_RACE = process.env.NEST_RACE === '1';
+/** NEST_SEED: the ESICUP runs' seed (default 1; side by side, the other searches take it plus multiples of SEED_STRIDE). */
+const NEST_SEED = process.env.NEST_SEED ? Number(process.env.NEST_SEED) : undefined;
 /** Default: every instance with a record (the shared three, then those in data/esicup); `shared` for the shared three. */
 const INSTANCES = (process.env.NEST_INSTANCES === 'shared' ? 'shapes0,albano,jakobs1' : (process.env.NEST_INSTANCES ?? Object.keys(RECORDS).join(','))).split(',');
 
@@ -98,7 +103,8 @@ async function runEsicup(): Promise<void> {
 }
 
 async function esicupTable(busy: boolean): Promise<void> {
-  console.log(`## ESICUP (${NEST_MS / 1000} s per instance, ${NEST_THREADS ?? availableParallelism()} searches at once${busy ? ', one core busy' : ''}; record = sparrow's best density)`);
+  const how = NEST_RACE ? 'threads racing on one strip' : 'searches at once';
+  console.log(`## ESICUP (${NEST_MS / 1000} s per instance, ${NEST_THREADS ?? availableParallelism()} ${how}${NEST_SEED !== undefined ? `, seed ${NEST_SEED}` : ''}${busy ? ', one core busy' : ''}; record = sparrow's best density)`);
   console.log(`${'instance'.padEnd(9)} ${pad('pieces', 6)} ${pad('length', 9)} ${pad('density', 8)} ${pad('record', 7)} ${pad('ratio', 6)} ${pad('time s', 6)}  check`);
   const ratios: number[] = [];
   const named: [string, number][] = [];
@@ -110,6 +116,8 @@ async function esicupTable(busy: boolean): Promise<void> {
     const sol = await nestEsicupParallel(inst, {
       timeLimitMs: NEST_MS,
       threads: NEST_THREADS,
+      race: NEST_RACE,
+      seed: NEST_SEED,
       cellsAcross: process.env.NEST_CELLS ? Number(process.env.NEST_CELLS) : undefined,
       compactShare: process.env.NEST_COMPACT ? Number(process.env.NEST_COMPACT) : undefined,
       overlap: process.env.NEST_OVERLAP === 'poles' ? 'poles' : undefined,

@@ -17,16 +17,18 @@ const compactOf = new WeakMap<Prepared, CompactShape>();
  * Overlap-minimisation compaction of one feasible sheet on its own (the types' masks may be
  * finer than those it was nested on: `nestEsicup` refines on a grid of half the cell).
  * Returns the shorter checked sheet, or null when none was found before `deadline`.
+ * `cfg.race`: other threads compacting the same strip (race.ts); they get this sheet as their
+ * start, and the shortest strip any of them found comes back (checked like this thread's).
  */
 export function compactSheet(
   types: readonly NestType[],
   copies: readonly number[],
   sheet: NestSheet,
-  cfg: { width: number; seed?: number; compactMoves?: number; firstStep?: number; overlap?: OverlapMeasure },
+  cfg: { width: number; seed?: number; compactMoves?: number; firstStep?: number; overlap?: OverlapMeasure; race?: SharedStrip },
   deadline: number,
 ): NestSheet | null {
   const prepared = types.map((t) => t.orientations.map(prepare));
-  return compactLast(prepared, copies, sheet, { width: cfg.width, maxRows: Infinity, compactMoves: cfg.compactMoves, overlap: cfg.overlap }, new Rng((cfg.seed ?? 1) + 11), deadline, cfg.firstStep);
+  return compactLast(prepared, copies, sheet, { width: cfg.width, maxRows: Infinity, compactMoves: cfg.compactMoves, overlap: cfg.overlap }, new Rng((cfg.seed ?? 1) + 11), deadline, cfg.firstStep, undefined, cfg.race);
 }
 
 export function toCompactShape(p: Prepared): CompactShape {

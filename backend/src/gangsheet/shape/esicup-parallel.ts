@@ -1,6 +1,6 @@
 /**
  * ESICUP nesting on every core: independent searches with different seeds, the shortest
- * checked strip wins.
+ * checked strip wins; or (`race`) the threads racing on one strip, as the artwork layouts do.
  *
  * The overlap minimisation is stochastic and its results spread from seed to seed more than
  * tuning moves them, so a second search on the second core buys more than a second search's
@@ -21,13 +21,19 @@ export function esicupWorker(d: { inst: EsicupInstance; opts: NestEsicupOptions;
 export interface ParallelOptions extends NestEsicupOptions {
   /** Searches at once; default one per core (at most 8). */
   threads?: number;
+  /**
+   * The threads race on one strip (race.ts; `NestEsicupOptions.threads`) instead of searching
+   * side by side: each shorter strip any of them finds is shared at once.
+   */
+  race?: boolean;
 }
 
 export async function nestEsicupParallel(inst: EsicupInstance, opts: ParallelOptions): Promise<EsicupSolution> {
   const threads = Math.max(1, Math.min(8, opts.threads ?? availableParallelism()));
-  const { threads: _threads, ...single } = opts;
+  const { threads: _threads, race, ...single } = opts;
   const seed = single.seed ?? 1;
   if (threads === 1) return nestEsicup(inst, single);
+  if (race) return nestEsicup(inst, { ...single, threads });
   // one deadline for all: a worker's start-up (loading the engine) comes out of its own budget
   const endAt = Date.now() + single.timeLimitMs;
   const workers = Array.from({ length: threads - 1 }, (_, i) => {

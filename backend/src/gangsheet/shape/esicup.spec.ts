@@ -83,6 +83,19 @@ describe('ESICUP nesting (checked with exact polygon clipping)', () => {
     expect(checkEsicupSolution(inst, both).errors).toEqual([]);
   });
 
+  it('two threads racing on one strip: a checked layout; counted, the race is the one-thread search', async () => {
+    const inst = parseEsicup(fs.readFileSync(path.join(BENCH, 'jakobs1.json'), 'utf8'));
+    // timed: the search's compaction (4.8 s) and the refinement (3.2 s) both race
+    const raced = await nestEsicupParallel(inst, { timeLimitMs: 8000, cellsAcross: 120, threads: 2, race: true });
+    const chk = checkEsicupSolution(inst, raced);
+    expect(chk.errors).toEqual([]);
+    expect(chk.density).toBeGreaterThan(0.6);
+    // counted runs never race (they stay reproducible): the same strip as one thread's
+    const opts = { timeLimitMs: 60_000, maxEvaluations: 2, cellsAcross: 120 };
+    const counted = await nestEsicupParallel(inst, { ...opts, threads: 2, race: true });
+    expect(counted).toEqual(nestEsicup(inst, { ...opts, seed: 1 }));
+  }, 30_000);
+
   it('the polygon checker catches an overlap, a copy outside the strip and a missing copy', () => {
     const inst = parseEsicup(fs.readFileSync(path.join(BENCH, 'jakobs1.json'), 'utf8'));
     const sol = nestEsicup(inst, { timeLimitMs: 60_000, maxEvaluations: 1, cellsAcross: 160 });

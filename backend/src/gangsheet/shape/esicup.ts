@@ -6,7 +6,8 @@
 import { CellMask, emptyMask, countCells, setRun } from './cells';
 import { compactSheet, toCompactShape } from './compact-sheet';
 import { NestType, prepare } from './grid';
-import { NestFixed, nestSheets } from './nest';
+import { NestFixed, nestSheets, RACE_MIN_MS } from './nest';
+import { startRace } from './race-helper';
 import { gapOverlap } from './cell-overlap';
 import type { PlacementRule } from './placement';
 import type { OverlapMeasure } from './overlap';
@@ -213,6 +214,12 @@ export interface NestEsicupOptions {
   refineMoves?: number;
   /** Overlap measure of the compaction and refinement (overlap.ts; default "cells"). */
   overlap?: OverlapMeasure;
+  /**
+   * Threads racing on one strip (race.ts; default 1): the search's compaction (whose helpers
+   * run a bottom-left search of their own first, as in the artwork layouts) and each
+   * refinement. Only timed phases of at least RACE_MIN_MS race; counted runs stay alone.
+   */
+  threads?: number;
 }
 
 /**
@@ -309,6 +316,7 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
     compactMoves: opts.compactMoves,
     overlap: opts.overlap,
     fixed: fixed.map((f) => f.obstacle),
+    threads: opts.threads,
   });
   let sheet = res.sheets[0];
   let scale = 1;
@@ -322,7 +330,12 @@ export function nestEsicup(inst: EsicupInstance, opts: NestEsicupOptions): Esicu
     const f = esicupTypes(inst, scale * sx, scale * sy);
     const placements = sheet.placements.map((p) => ({ ...p, x: p.x * 2, y: p.y * 2 }));
     const rows = Math.max(...placements.map((p) => p.y + f.types[copies[p.copy]].orientations[p.orientation].mask.h));
-    const refined = compactSheet(f.types, copies, { rows, placements }, { width: scale * n, seed: opts.seed, compactMoves: opts.refineMoves, firstStep: REFINE_FIRST_STEP, overlap: opts.overlap }, until);
+    // racing helpers on the refinement grid: no search of their own, they compact the strip
+    // this thread publishes (its seed differs from the search's helpers')
+    const now = performance.now();
+    const racing = (opts.threads ?? 1) > 1 && opts.refineMoves === undefined && until - now >= RACE_MIN_MS;
+    const race = racing ? startRace(f.types, copies, { width: scale * n, maxRows: Infinity, timeLimitMs: until - now, seed: (opts.seed ?? 1) + 11 * scale, threads: opts.threads, compactFirstStep: REFINE_FIRST_STEP }, now, until) : undefined;
+    const refined = compactSheet(f.types, copies, { rows, placements }, { width: scale * n, seed: opts.seed, compactMoves: opts.refineMoves, firstStep: REFINE_FIRST_STEP, overlap: opts.overlap, race }, until);
     sheet = refined ?? { rows, placements };
     fine = f.orients;
   }

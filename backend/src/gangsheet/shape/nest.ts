@@ -146,7 +146,7 @@ const FILL_DRAWS = 0.5;
  * Shortest budget that starts helper threads: a helper needs a few hundred ms to load the
  * engine and prepare its masks, and the quick previews would get little from it.
  */
-const RACE_MIN_MS = 3000;
+export const RACE_MIN_MS = 3000;
 
 /**
  * The repaired starting layout of `cfg.start`: per sheet, the fixed copies first, then the

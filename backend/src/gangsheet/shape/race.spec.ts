@@ -1,4 +1,5 @@
 import { Rng } from '../pack/rng';
+import { compactSheet } from './compact-sheet';
 import { emptyMask, markRect, CellMask } from './cells';
 import { NestType } from './grid';
 import { nestSheets } from './nest';
@@ -138,6 +139,26 @@ describe('racing threads on one strip (SharedStrip)', () => {
     expect(new Set(ps.map((p) => p.copy)).size).toBe(11);
     expect(overlapFree(ps.map((p) => ({ type: 0, orientation: 0, x: p.x, y: p.y })))).toBe(true);
     expect(ps.every((p) => p.x >= 0 && p.x + 4 <= 10 && p.y >= 0 && p.y + 4 <= res.sheets[0].rows)).toBe(true);
+  });
+
+  it("a refinement (compactSheet) on a race publishes its sheet as the start and returns the shorter strip another thread found", () => {
+    const types: NestType[] = [{ orientations: [{ rotation: 0, mask: squareMask(4), dil: squareMask(4), pad: 0 }] }];
+    const race = SharedStrip.create(4);
+    const other = new SharedStrip(race.buffer);
+    // the other thread has the 2 x 2 square (8 rows); this one starts from the column (16)
+    other.publish(square, 8);
+    const sheet = { rows: 16, placements: column.map((p, i) => ({ copy: i, orientation: 0, x: p.x, y: p.y })) };
+    const res = compactSheet(types, [0, 0, 0, 0], sheet, { width: 8, compactMoves: 1, race }, Infinity)!;
+    expect(res.rows).toBe(8);
+    expect(res.placements.map((p) => ({ x: p.x, y: p.y }))).toEqual(square.map((p) => ({ x: p.x, y: p.y })));
+    // the race is over once the refinement returns
+    expect(other.over()).toBe(true);
+
+    // alone on a race, the column is published as the start for the helpers
+    const solo = SharedStrip.create(4);
+    compactSheet(types, [0, 0, 0, 0], sheet, { width: 8, compactMoves: 1, race: solo }, Infinity);
+    expect(solo.best()!.pieces.length).toBe(4);
+    expect(solo.rows()).toBeLessThanOrEqual(16);
   });
 
   it('counts a helper as searching until it says it is done', () => {
